@@ -37,8 +37,8 @@
  *   until the edge shows it, divided by the writes; first with the one node, then
  *   (`cp_cpu_ms_per_change_nodes`) with BENCH_POLLERS more nodes (default 99) in the same group:
  *   light pollers in this process that register, are placed by the operator, and poll as the
- *   agent does: the snapshot without its data plane, and the plane as entries (NodeClient with its
- *   schema check; each answer checked and applied in memory by lua-plane.ts), each write waited for
+ *   agent does: the snapshot without its data plane, and the plane as entries on one stream (NodeClient
+ *   with its schema check; each line checked and applied in memory by lua-plane.ts), each write waited for
  *   until every poller took a new plane answer.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -57,6 +57,7 @@ import {
   type EdgeSnapshot,
   FIREWALL_ACTIONS,
   ipListRanges,
+  type PlaneAnswer,
   wafRoutes,
 } from '@rampart/contract';
 import { geoRecord, writeMmdb } from '@rampart/contract/testing';
@@ -102,7 +103,8 @@ const FIREWALL_DOMAINS = Math.min(DOMAINS, 25_000);
 const CHANGES = 50;
 const WORKERS = 2;
 
-const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+// Each line with the wall clock (ms), so a phase can be found in a control-plane profile (BENCH_CP_PROFILE).
+const log = (msg: string) => process.stderr.write(`bench: [${Date.now()}] ${msg}\n`);
 
 /** A throw-away nginx with its own prefix; `http` is the body of its http block. */
 async function startNginx(dir: string, workers: number, http: string): Promise<() => Promise<void>> {
@@ -351,14 +353,15 @@ async function main() {
       env.DATABASE_URL = cluster.url;
       postmaster = Number((await readFile(path.join(cluster.dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
     }
-    const cp = await startControlPlane(
-      path.join(work, 'control-plane'),
-      env,
-      cpProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpProfile)}`] : [],
-    );
+    const cp = await startControlPlane(path.join(work, 'control-plane'), env, [
+      ...(cpProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpProfile)}`] : []),
+      // BENCH_CP_NODE_OPTIONS: more of Node's options for the control plane (e.g. --perf-basic-prof).
+      ...(process.env.BENCH_CP_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
+    ]);
     stops.push(async () => {
       // A profile takes a while to write: the control plane is given a minute before the stop's kill.
       if (cpProfile) {
+        log('stopping the control plane (its profile ends here)');
         process.kill(cp.pid, 'SIGTERM');
         await waitUntil(async () => !(await stat(`/proc/${cp.pid}`).catch(() => null)), 60_000, 200).catch(() => {});
       }
@@ -712,22 +715,26 @@ end
           }
         })();
         void (async () => {
-          let plane: LuaPlane | null = null;
-          while (!pollers.signal.aborted) {
-            const known = plane ? { since: plane.to, plane: plane.planeHash, meta: plane.metaHash } : null;
-            const answer = await client.plane(known, 25, pollers.signal).catch(failed);
-            if (!answer) continue;
+          const held: { plane: LuaPlane | null } = { plane: null };
+          // The plane as the agent takes it: one stream, a line per change (a refused line ends it,
+          // and the next stream starts from a whole plane).
+          const take = async (answer: PlaneAnswer) => {
             try {
-              if (answer.type === 'full') plane = LuaPlane.full(answer);
-              else if (plane) plane.applyDelta(answer);
+              if (answer.type === 'full') held.plane = LuaPlane.full(answer);
+              else if (held.plane) held.plane.applyDelta(answer);
+              else throw new Error('a delta with no plane');
             } catch (err) {
-              log(`light poller ${index}: ${err instanceof Error ? err.message : String(err)}`);
-              plane = null;
-              continue;
+              held.plane = null;
+              throw err;
             }
             if (index === 0 && process.env.BENCH_PROFILE)
-              log(`light poller 0: plane at ${plane?.to}, ${plane?.domainCount} domains`);
+              log(`light poller 0: plane at ${held.plane?.to}, ${held.plane?.domainCount} domains`);
             received[index] = (received[index] ?? 0) + 1;
+          };
+          while (!pollers.signal.aborted) {
+            const plane = held.plane;
+            const known = plane ? { since: plane.to, plane: plane.planeHash, meta: plane.metaHash } : null;
+            await client.planeStream(known, take, pollers.signal).catch(failed);
           }
         })();
       }

@@ -4,6 +4,7 @@ import {
   type CacheUrlResult,
   DATA_PLANE_LIMITS,
   EDGE_COMMANDS_MAX_WAIT_SECONDS,
+  EDGE_PLANE_STREAM_KEEPALIVE_SECONDS,
   EDGE_SNAPSHOT_MAX_WAIT_SECONDS,
   type EdgeBlockReport,
   type EdgeCommand,
@@ -17,6 +18,7 @@ import {
   getNodeCommands,
   getNodeGeoDatabase,
   getNodePlane,
+  getNodePlaneStream,
   getNodeRelease,
   getNodeReleaseFile,
   getNodeSnapshot,
@@ -114,6 +116,32 @@ function withTimeout(signal: AbortSignal | undefined, ms: number): { signal: Abo
 }
 
 /** Reads a response body, refusing one longer than `maxBytes` as soon as it is known to be. */
+/** The error for a refused call: the control plane's code and message when it gave them. */
+function refusal(
+  route: AnyRoute,
+  url: URL,
+  status: number,
+  text: string,
+  serverDate: string | null,
+  signed: boolean,
+): NodeApiError {
+  let code: number | null = null;
+  let message = text.slice(0, 200);
+  try {
+    const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (typeof parsed.code === 'number') code = parsed.code;
+    if (typeof parsed.message === 'string') message = parsed.message;
+  } catch {
+    // Not JSON: keep the text.
+  }
+  // A signed request is refused when the clocks differ by more than NODE_SIGNATURE_MAX_SKEW_SECONDS.
+  const skew = serverDate === null ? Number.NaN : Math.round((Date.now() - Date.parse(serverDate)) / 1000);
+  if (status === 401 && signed && Math.abs(skew) > 60) {
+    message += ` (this node's clock is ${skew} s off the control plane's)`;
+  }
+  return new NodeApiError(status, `${route.method} ${url.pathname} answered ${status}: ${message}`, code);
+}
+
 async function readBounded(response: Response, maxBytes: number | undefined): Promise<Buffer> {
   if (maxBytes === undefined) return Buffer.from(await response.arrayBuffer());
   const refuse = () => new NodeApiError(response.status, `answer larger than ${maxBytes} bytes`);
@@ -216,24 +244,91 @@ export class NodeClient {
       timed.done();
     }
     const text = bytes.toString('utf8');
-    if (status < 200 || status > 299) {
-      let code: number | null = null;
-      let message = text.slice(0, 200);
-      try {
-        const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
-        if (typeof parsed.code === 'number') code = parsed.code;
-        if (typeof parsed.message === 'string') message = parsed.message;
-      } catch {
-        // Not JSON: keep the text.
-      }
-      // A signed request is refused when the clocks differ by more than NODE_SIGNATURE_MAX_SKEW_SECONDS.
-      const skew = serverDate === null ? Number.NaN : Math.round((Date.now() - Date.parse(serverDate)) / 1000);
-      if (status === 401 && options.signed && Math.abs(skew) > 60) {
-        message += ` (this node's clock is ${skew} s off the control plane's)`;
-      }
-      throw new NodeApiError(status, `${route.method} ${url.pathname} answered ${status}: ${message}`, code);
-    }
+    if (status < 200 || status > 299) throw refusal(route, url, status, text, serverDate, options.signed);
     return parse(text, bytes);
+  }
+
+  /**
+   * The data-plane stream (edge.planeStream, docs/data-plane-deltas.md "Streams"): one signed
+   * request whose answer is a line per plane answer, each handed to `take` (awaited before the
+   * next is read), from what the node holds (`known`). Resolves when the control plane ends the
+   * stream; throws a NodeApiError when it refuses it (404: a control plane without the route), a
+   * line fails the contract, or nothing, not even the empty keep-alive line, came for
+   * `idleMs`; throws what `take` throws.
+   */
+  async planeStream(
+    known: { since: string; plane: string; meta: string } | null,
+    take: (answer: PlaneAnswer) => Promise<void>,
+    signal?: AbortSignal,
+    idleMs = EDGE_PLANE_STREAM_KEEPALIVE_SECONDS * 3000,
+  ): Promise<void> {
+    const route = getNodePlaneStream;
+    const params = new URLSearchParams(known ?? {});
+    const url = this.url(route, params.size > 0 ? `?${params}` : '');
+    if (!this.credentials) throw new Error('the node is not registered yet');
+    const headers = {
+      accept: 'application/x-ndjson',
+      ...signedNodeHeaders(this.credentials, 'GET', url.pathname + url.search, ''),
+    };
+    const idle = new AbortController();
+    let timer = setTimeout(() => idle.abort(), idleMs);
+    const streamSignal = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
+    const failed = (err: unknown): never => {
+      if (err instanceof NodeApiError) throw err;
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const detail = idle.signal.aborted
+        ? `nothing received for ${idleMs} ms`
+        : (cause?.code ?? cause?.message ?? (err as Error).message);
+      throw new NodeApiError(0, `GET ${url.pathname}: ${detail}`);
+    };
+    try {
+      const response = await fetch(url, { headers, signal: streamSignal }).catch(failed);
+      if (response.status < 200 || response.status > 299) {
+        const text = (await readBounded(response, 64 * 1024).catch(failed)).toString('utf8');
+        throw refusal(route, url, response.status, text, response.headers.get('date'), true);
+      }
+      const maxLine = DATA_PLANE_LIMITS.documentBytes + 1024 * 1024;
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      const reader = response.body;
+      if (!reader) return;
+      try {
+        for await (const chunk of reader) {
+          clearTimeout(timer);
+          timer = setTimeout(() => idle.abort(), idleMs);
+          let bytes = Buffer.from(chunk);
+          for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10)) {
+            const line = Buffer.concat([...pending, bytes.subarray(0, at)]).toString('utf8');
+            pending = [];
+            pendingBytes = 0;
+            bytes = bytes.subarray(at + 1);
+            if (line !== '') await take(NodeClient.streamLine(line));
+          }
+          pendingBytes += bytes.byteLength;
+          if (pendingBytes > maxLine) throw new NodeApiError(200, `plane stream line larger than ${maxLine} bytes`);
+          if (bytes.byteLength > 0) pending.push(bytes);
+        }
+      } catch (err) {
+        if (err instanceof NodeApiError || !(streamSignal.aborted || (err as { name?: string }).name === 'TypeError'))
+          throw err;
+        failed(err);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private static streamLine(line: string): PlaneAnswer {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      throw new NodeApiError(200, `plane stream line is not JSON: ${(err as Error).message}`);
+    }
+    const result = getNodePlaneStream.response.safeParse(value);
+    if (result.success) return result.data;
+    const issue = result.error.issues[0];
+    throw new NodeApiError(200, `plane stream line: ${formatPath(issue?.path ?? [])}: ${issue?.message ?? 'invalid'}`);
   }
 
   private static json(route: AnyRoute, text: string): unknown {

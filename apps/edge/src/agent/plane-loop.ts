@@ -128,13 +128,32 @@ export class PlaneLoop {
     return true;
   }
 
-  /** Long-polls for the plane and takes each answer, until stopped (or the control plane has no plane route). */
+  /**
+   * Takes the plane as a stream (one request, a line per change), or by long polls from a control
+   * plane without the stream route, and takes each answer, until stopped (or the control plane
+   * has no plane route at all). An answer refused, a push that failed or a stream that broke
+   * opens the next stream after a backoff, from what the node holds.
+   */
   async poll(client: NodeClient): Promise<void> {
     const { log, signal, pollWaitSeconds, backoffMinMs, backoffMaxMs } = this.options;
     const backoff = new Backoff(backoffMinMs, backoffMaxMs);
+    let streams = true;
     while (!this.stopping && !this.routeMissing) {
       const started = Date.now();
       try {
+        if (streams) {
+          await client.planeStream(
+            this.known(),
+            async (answer) => {
+              this.available = true;
+              await this.take(answer);
+              backoff.reset();
+            },
+            signal,
+          );
+          this.available = true;
+          continue;
+        }
         const answer = await this.fetch(client, pollWaitSeconds);
         this.available = true;
         backoff.reset();
@@ -145,7 +164,14 @@ export class PlaneLoop {
         }
         await this.take(answer);
       } catch (err) {
-        if (this.stopping || this.noRoute(err)) return;
+        if (this.stopping) return;
+        if (streams && err instanceof NodeApiError && err.status === 404) {
+          // A control plane from before streams: its long poll (whose 404 says it has no plane route at all).
+          streams = false;
+          log('info', 'plane.stream_unavailable', { error: err.message });
+          continue;
+        }
+        if (this.noRoute(err)) return;
         const retryInMs = backoff.next();
         if (!(err instanceof PlaneRefusedError))
           log('warn', 'plane.poll_failed', { error: describeError(err), retryInMs });
@@ -154,11 +180,15 @@ export class PlaneLoop {
     }
   }
 
+  /** What the node holds, as the control plane is told it (null: nothing, or a whole plane wanted). */
+  private known(): { since: string; plane: string; meta: string } | null {
+    const plane = this.wantFull ? null : this.plane;
+    return plane ? { since: plane.to, plane: plane.planeHash, meta: plane.metaHash } : null;
+  }
+
   /** One poll: what the control plane answers for the plane the node holds. */
   fetch(client: NodeClient, waitSeconds: number): Promise<PlaneAnswer | null> {
-    const plane = this.wantFull ? null : this.plane;
-    const known = plane ? { since: plane.to, plane: plane.planeHash, meta: plane.metaHash } : null;
-    return client.plane(known, waitSeconds, this.options.signal);
+    return client.plane(this.known(), waitSeconds, this.options.signal);
   }
 
   /**

@@ -413,11 +413,52 @@ export const getNodePlane = defineRoute({
   response: dataOf(planeAnswerSchema.nullable()),
 });
 
+/** Longest a plane stream stays open before the control plane ends it (the node opens another). */
+export const EDGE_PLANE_STREAM_SECONDS = 600;
+/** A plane stream carries an empty line at least this often while nothing changes (the node's liveness check). */
+export const EDGE_PLANE_STREAM_KEEPALIVE_SECONDS = 20;
+
+export const getNodePlaneStream = defineRoute({
+  id: 'edge.planeStream',
+  api: 'edge',
+  method: 'GET',
+  path: '/plane/stream',
+  access: nodeAccess,
+  codes: [],
+  summary:
+    'The node\'s data plane as a stream (docs/data-plane-deltas.md "Streams"): newline-delimited JSON, one ' +
+    'line per answer `/plane` would give, each from what the line before brought (the first from `since`, ' +
+    '`plane` and `meta` as `/plane` takes them); an empty line first and every ' +
+    `${EDGE_PLANE_STREAM_KEEPALIVE_SECONDS} s while nothing changes; ended by the control plane after ` +
+    `${EDGE_PLANE_STREAM_SECONDS} s (the node opens another from what it holds). One request per node, not one per change.`,
+  tags: ['edge'],
+  request: {
+    query: z.object({
+      since: z
+        .string()
+        .regex(/^[0-9]{1,19}$/)
+        .optional(),
+      plane: z
+        .string()
+        .regex(/^[0-9a-f]{12}$/)
+        .optional(),
+      meta: z
+        .string()
+        .regex(/^[0-9a-f]{12}$/)
+        .optional(),
+    }),
+  },
+  // Each line is an answer of `/plane` (its `data`, never null), written by the server as text.
+  reply: 'raw',
+  response: planeAnswerSchema,
+});
+
 export const nodeRoutes = {
   registerNode,
   reportNodeStatus,
   getNodeSnapshot,
   getNodePlane,
+  getNodePlaneStream,
   listUninitializedNodes,
   listInitializedNodes,
   nodeInfo,

@@ -1,6 +1,11 @@
-import { type NodeMonitorStatus, nodeRoutes } from '@rampart/contract';
+import {
+  EDGE_PLANE_STREAM_KEEPALIVE_SECONDS,
+  EDGE_PLANE_STREAM_SECONDS,
+  type NodeMonitorStatus,
+  nodeRoutes,
+} from '@rampart/contract';
 import type { Binder } from '../../platform/http/bind-route.js';
-import { sendDataText, whileConnected } from '../../platform/http/held-poll.js';
+import { sendDataText, sendLines, whileConnected } from '../../platform/http/held-poll.js';
 import type { PlaneService } from '../snapshots/plane.service.js';
 import type { SnapshotsService } from '../snapshots/snapshots.service.js';
 import { nodeInfoLines } from './join-commands.js';
@@ -27,6 +32,32 @@ export function bindNodeRoutes(
   binder.bind(nodeRoutes.getNodePlane, async ({ query }, { node, reply }) => {
     const { wait, ...known } = query;
     return sendDataText(reply, await whileConnected(reply, (hangUp) => planes.poll(node.nodeId, known, wait, hangUp)));
+  });
+  binder.bind(nodeRoutes.getNodePlaneStream, async ({ query }, { node, reply, request }) => {
+    const opened = Date.now();
+    let lines = 0;
+    return sendLines(reply, 'application/x-ndjson; charset=utf-8', (write) =>
+      whileConnected(reply, (hangUp) =>
+        planes.stream(
+          node.nodeId,
+          query,
+          (line) => {
+            if (line !== '') lines++;
+            return write(line);
+          },
+          hangUp,
+          EDGE_PLANE_STREAM_SECONDS,
+          EDGE_PLANE_STREAM_KEEPALIVE_SECONDS,
+        ),
+      ).then(
+        () => request.log.info({ nodeId: node.nodeId, lines, ms: Date.now() - opened }, 'plane stream ended'),
+        (err: unknown) =>
+          request.log.error(
+            { err, nodeId: node.nodeId, lines, ms: Date.now() - opened },
+            'plane stream ended by an error',
+          ),
+      ),
+    );
   });
   binder.bind(nodeRoutes.listInitializedNodes, async ({ query }, { caller }) => {
     const { operatorId, zoneScope: scope } = caller;

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -22,4 +23,34 @@ export async function whileConnected<T>(reply: FastifyReply, poll: (hangUp: Abor
  */
 export function sendDataText(reply: FastifyReply, json: string | null): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(`{"data":${json ?? 'null'}}`);
+}
+
+/**
+ * Replies a stream of lines that `produce` writes (each with a newline added) after an empty
+ * one, ended when it returns. A write waits while the caller reads slower than the lines come (its own stream only).
+ */
+export function sendLines(
+  reply: FastifyReply,
+  type: string,
+  produce: (write: (line: string) => Promise<void>) => Promise<unknown>,
+): FastifyReply {
+  const lines = new PassThrough();
+  // A caller gone mid-write: what is left is dropped (the hang-up signal ends the producer).
+  lines.on('error', () => {});
+  const write = (line: string): Promise<void> => {
+    if (lines.destroyed || lines.write(`${line}\n`)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        lines.off('drain', done);
+        lines.off('close', done);
+        resolve();
+      };
+      lines.on('drain', done);
+      lines.on('close', done);
+    });
+  };
+  // An empty line at once: the headers go out with it (not with the first line, which may be minutes away).
+  lines.write('\n');
+  void produce(write).finally(() => lines.end());
+  return reply.type(type).header('cache-control', 'no-store').send(lines);
 }
