@@ -43,6 +43,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -683,6 +684,8 @@ end
     if (POLLERS > 0) {
       log(`registering ${POLLERS} light pollers`);
       const pollers = new AbortController();
+      // Every poller's requests listen to it (Node warns past 10 listeners).
+      setMaxListeners(0, pollers.signal);
       stops.push(async () => pollers.abort());
       const received: number[] = [];
       const pollerIds: number[] = [];

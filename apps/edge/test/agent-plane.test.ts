@@ -11,12 +11,15 @@ import { request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 
 // The agent taking its data plane as entries (plane-loop.ts, plane-log.ts) from a fake control
-// plane that answers whole planes of its snapshots, or an answer a test gives it. Deltas from the
-// real control plane are in plane-chain.test.ts.
+// plane that answers whole planes of its snapshots, or an answer a test gives it: on a stream, and
+// by long polls from a control plane without the stream route. Deltas from the real control plane
+// are in plane-chain.test.ts.
 
 let first: Origin;
 let second: Origin;
 let fakes: FakeControlPlane[] = [];
+/** Whether the fakes serve the plane stream (each describe below sets it). */
+let streams = false;
 
 beforeAll(async () => {
   [first, second] = await Promise.all([startOrigin('first'), startOrigin('second')]);
@@ -35,7 +38,7 @@ afterEach(async () => {
 
 async function fake(): Promise<FakeControlPlane> {
   const cp = await startFakeControlPlane();
-  cp.servePlanes();
+  cp.servePlanes({ streams });
   fakes.push(cp);
   return cp;
 }
@@ -86,7 +89,14 @@ function upstreamDelta(cp: FakeControlPlane, port: number, from?: string): [Plan
   ];
 }
 
-describe('the data plane as entries', () => {
+describe.each([
+  { how: 'on a stream', stream: true },
+  { how: 'by long polls', stream: false },
+])('the data plane as entries, $how', ({ stream }) => {
+  beforeAll(() => {
+    streams = stream;
+  });
+
   it('is in place when the first snapshot starts nginx, and a later plane goes as its changed records only', async () => {
     const cp = await fake();
     cp.setSnapshot(siteTo(first, 'one', ['site.example.com', 'other.example.com']));
@@ -110,6 +120,8 @@ describe('the data plane as entries', () => {
     expect(await served(edge, 'other.example.com')).toBe('first');
     const applied = await edge.waitForLog('plane.applied', (e) => e.records === 1);
     expect(applied.answer).toMatch(/^full plane at 2/);
+    // It took them the way the control plane offers: a control plane without streams is long-polled.
+    expect(edge.logs.some((e) => e.event === 'plane.stream_unavailable')).toBe(!stream);
   });
 
   it('applies a delta, and refuses one that does not follow or does not check out, then asks for a whole plane', async () => {

@@ -16,6 +16,7 @@ import {
   getNodeCommands,
   getNodeGeoDatabase,
   getNodePlane,
+  getNodePlaneStream,
   getNodeRelease,
   getNodeReleaseFile,
   getNodeSnapshot,
@@ -81,15 +82,20 @@ export interface FakeControlPlane {
   setSnapshot(snapshot: unknown): void;
   /**
    * Answers GET /plane from now on with the snapshots' data planes as whole planes (off by default:
-   * the route is unknown, as on a control plane without it, and the agent takes the snapshot's).
+   * the route is unknown, as on a control plane without it, and the agent takes the snapshot's);
+   * with `streams`, GET /plane/stream too (a line per answer /plane would give), else that route is
+   * unknown, as on a control plane from before streams, and the agent long-polls.
    */
-  servePlanes(): void;
+  servePlanes(options?: { streams?: boolean }): void;
   /**
    * Answers `answer` (any object) to the next plane poll, once, whatever it asks; with `becomes`,
    * that is the whole plane the route answers afterwards (the plane after a delta).
    */
   answerPlaneOnce(answer: unknown, becomes?: PlaneFull): void;
-  /** The query of every plane poll, in order. */
+  /**
+   * The query of every plane poll, in order; on a stream, its query and then, after each line, what
+   * the node holds once it took it (as its next poll would say).
+   */
   planeQueries: Record<string, string>[];
   /** The whole plane the route answers now (null before a snapshot with a data plane). */
   readonly plane: PlaneFull | null;
@@ -236,6 +242,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   let planeSeq = 0;
   /** Off: the route answers 404 like a control plane without it (the agent takes the snapshot's data plane). */
   let servePlanes = false;
+  let servePlaneStreams = false;
   const planeOnce: unknown[] = [];
   const planeQueries: Record<string, string>[] = [];
   let probes: ProbeAssignment[] = [];
@@ -367,6 +374,34 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
           () => changed() || planeOnce.length > 0,
           () => (planeOnce.length > 0 ? planeOnce.shift() : changed() ? plane : null),
         );
+      }
+      if (route === `GET ${EDGE_API_BASE}${getNodePlaneStream.path}` && servePlaneStreams) {
+        if (verify(req, raw) === null) return invalidToken(res);
+        const query = getNodePlaneStream.request.query.safeParse(Object.fromEntries(url.searchParams));
+        if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
+        planeQueries.push(Object.fromEntries(url.searchParams));
+        let since = query.data.since;
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        res.write('\n');
+        // As the poll: an answer queued with answerPlaneOnce first, else the plane when the node holds another.
+        const wake = () => {
+          if (res.writableEnded) return;
+          const answer = planeOnce.length > 0 ? planeOnce.shift() : plane !== null && plane.to !== since ? plane : null;
+          if (answer === null) return;
+          res.write(`${JSON.stringify(answer)}\n`);
+          const next = answer as { to?: unknown; planeHash?: unknown; metaHash?: unknown };
+          if (typeof next.to === 'string') {
+            since = next.to;
+            planeQueries.push({ since: next.to, plane: String(next.planeHash), meta: String(next.metaHash) });
+          }
+          wake();
+        };
+        waiters.push(wake);
+        res.on('close', () => {
+          waiters = waiters.filter((w) => w !== wake);
+        });
+        wake();
+        return;
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeCommands.path}`) {
         if (verify(req, raw) === null) return invalidToken(res);
@@ -517,8 +552,9 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     reports,
     refused,
     accepted,
-    servePlanes() {
+    servePlanes(options) {
       servePlanes = true;
+      servePlaneStreams = options?.streams ?? false;
     },
     answerPlaneOnce(answer, becomes) {
       planeOnce.push(answer);
