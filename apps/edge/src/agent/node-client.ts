@@ -115,7 +115,6 @@ function withTimeout(signal: AbortSignal | undefined, ms: number): { signal: Abo
   };
 }
 
-/** Reads a response body, refusing one longer than `maxBytes` as soon as it is known to be. */
 /** The error for a refused call: the control plane's code and message when it gave them. */
 function refusal(
   route: AnyRoute,
@@ -142,6 +141,7 @@ function refusal(
   return new NodeApiError(status, `${route.method} ${url.pathname} answered ${status}: ${message}`, code);
 }
 
+/** Reads a response body, refusing one longer than `maxBytes` as soon as it is known to be. */
 async function readBounded(response: Response, maxBytes: number | undefined): Promise<Buffer> {
   if (maxBytes === undefined) return Buffer.from(await response.arrayBuffer());
   const refuse = () => new NodeApiError(response.status, `answer larger than ${maxBytes} bytes`);
@@ -294,8 +294,8 @@ export class NodeClient {
       if (!reader) return;
       try {
         for await (const chunk of reader) {
+          // Silence is counted between chunks, not while a line is taken (a whole plane may take long).
           clearTimeout(timer);
-          timer = setTimeout(() => idle.abort(), idleMs);
           let bytes = Buffer.from(chunk);
           for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10)) {
             const line = Buffer.concat([...pending, bytes.subarray(0, at)]).toString('utf8');
@@ -307,6 +307,7 @@ export class NodeClient {
           pendingBytes += bytes.byteLength;
           if (pendingBytes > maxLine) throw new NodeApiError(200, `plane stream line larger than ${maxLine} bytes`);
           if (bytes.byteLength > 0) pending.push(bytes);
+          timer = setTimeout(() => idle.abort(), idleMs);
         }
       } catch (err) {
         if (err instanceof NodeApiError || !(streamSignal.aborted || (err as { name?: string }).name === 'TypeError'))
