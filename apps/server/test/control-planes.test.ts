@@ -134,6 +134,57 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('several control planes on one Post
     expect(ms).toBeLessThan(1000);
   }, 60_000);
 
+  it("a domain written through A's API shows on a plane stream open on B within a second", async () => {
+    if (!b) throw new Error('control plane B is not running');
+    const url = '/api/edge/v1/plane/stream';
+    const abort = new AbortController();
+    const res = await fetch(`${b.url}${url}`, {
+      headers: signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, 'GET', url, ''),
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    /** The next answer on the stream (the keep-alive lines skipped). */
+    const next = async (): Promise<PlaneAnswer> => {
+      for (;;) {
+        const at = text.indexOf('\n');
+        if (at === -1) {
+          const read = await reader.read();
+          if (read.done) throw new Error('the stream ended');
+          text += decoder.decode(read.value, { stream: true });
+          continue;
+        }
+        const line = text.slice(0, at);
+        text = text.slice(at + 1);
+        if (line !== '') return JSON.parse(line) as PlaneAnswer;
+      }
+    };
+    try {
+      expect((await next()).type).toBe('full');
+      await wait(500);
+      const writtenAt = Date.now();
+      const made = await sendAs(a.app, user, createDomains, {
+        params: { siteId },
+        body: { domains: [{ name: 'www.streamed-on-b.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+      });
+      expect(made.statusCode, made.body).toBe(200);
+      const delta = await next();
+      const ms = Date.now() - writtenAt;
+      process.stdout.write(`control plane A domain write -> plane delta on B's stream: ${ms} ms\n`);
+      expect(delta.type).toBe('delta');
+      if (delta.type === 'delta') {
+        expect(delta.changes.map((c) => `${c.op} ${c.kind} ${c.key}`)).toEqual([
+          'put domain www.streamed-on-b.example',
+        ]);
+      }
+      expect(ms).toBeLessThan(1000);
+    } finally {
+      abort.abort();
+    }
+  }, 60_000);
+
   it('a command queued on A wakes the command poll held by B', async () => {
     const { answer, ms } = await heldOnB(
       fromNode(getNodeCommands, { query: { wait: 20 } }) as Promise<Array<{ id: number; type: string }>>,

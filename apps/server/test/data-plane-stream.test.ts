@@ -63,7 +63,7 @@ async function open(node: JoinedNode, query: Record<string, string> = {}): Promi
   let buffered = '';
   let done = false;
   // One read at a time: a read that outlived a wait is the next wait's (its chunk is not lost).
-  let reading: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
+  let reading: ReturnType<typeof reader.read> | null = null;
   const fill = async (ms: number) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
