@@ -151,7 +151,11 @@ export class PlaneLoop {
             },
             signal,
           );
+          // Ended by the control plane (after its time, or as it stops): the next from what the node holds,
+          // not at once after a stream that ended as it began.
           this.available = true;
+          const elapsed = Date.now() - started;
+          if (elapsed < 1000) await pause(1000 - elapsed, signal);
           continue;
         }
         const answer = await this.fetch(client, pollWaitSeconds);
