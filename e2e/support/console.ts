@@ -29,9 +29,27 @@ export async function login(page: Page, tier: Tier): Promise<void> {
 }
 
 export async function logout(page: Page, tier: Tier): Promise<void> {
-  await page.getByTestId('account-menu').click();
-  await page.getByRole('menuitem', { name: 'Log out' }).click();
-  await expect(page).toHaveURL(new RegExp(`/${tier}/login$`));
+  const loginPage = new RegExp(`/${tier}/login$`);
+  // A click on the menu or its item can be lost under load (CI once stayed on the page it was on):
+  // clicked again while the login page has not come.
+  await expect(async () => {
+    if (!loginPage.test(page.url())) {
+      await page.getByTestId('account-menu').click({ timeout: 3000 });
+      await page.getByRole('menuitem', { name: 'Log out' }).click({ timeout: 3000 });
+    }
+    await expect(page).toHaveURL(loginPage, { timeout: 3000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+/**
+ * Chooses a tab: clicked until it is the selected one (a click while a drawer still slides in, or
+ * while its page is still rendering, can be lost: CI saw both).
+ */
+export async function chooseTab(tab: Locator): Promise<void> {
+  await expect(async () => {
+    await tab.click({ timeout: 3000 });
+    await expect(tab).toHaveAttribute('aria-selected', 'true', { timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** Chooses a second factor on the two-factor page (phase 0; for none and e-mail also phase 2). */

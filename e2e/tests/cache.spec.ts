@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { listCacheRules } from '@rampart/contract';
 import { api } from '../support/api.js';
-import { chooseOption as choose, login } from '../support/console.js';
+import { chooseOption as choose, chooseTab, login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
 test('a customer sets a cache rule, then clears the site’s cache', async ({ page }) => {
@@ -9,7 +9,7 @@ test('a customer sets a cache rule, then clears the site’s cache', async ({ pa
 
   await login(page, 'user');
   await page.goto(`/user/sitesManagement/sitesSetting/${site.siteID}`);
-  await page.getByRole('tab', { name: 'Cache' }).click();
+  await chooseTab(page.getByRole('tab', { name: 'Cache' }));
   await expect(page).toHaveURL(/tab=cache/);
   await expect(page.getByText('No cache rules yet')).toBeVisible();
 

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { createDomains, listDomains } from '@rampart/contract';
 import { makeCertificate } from '../../apps/server/test/helpers/certificates.js';
 import { api } from '../support/api.js';
-import { login, showColumn } from '../support/console.js';
+import { chooseTab, login, showColumn } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
 test('a customer uploads a certificate from files and assigns it to a domain it covers', async ({ page }) => {
@@ -63,7 +63,7 @@ test('a customer uploads a certificate from files and assigns it to a domain it 
   await expect(row.getByRole('cell', { name: '1', exact: true })).toBeVisible(); // its domain count
 
   // The domain list shows the certificate (a column chosen in the list's column chooser), as the server stored it.
-  await page.getByRole('tab', { name: 'Domains' }).click();
+  await chooseTab(page.getByRole('tab', { name: 'Domains' }));
   await showColumn(page, 'Certificate');
   await expect(
     page

@@ -8,7 +8,7 @@ import {
   listL4WhitelistRules,
 } from '@rampart/contract';
 import { api } from '../support/api.js';
-import { chooseOption, chooseTreeOption, login } from '../support/console.js';
+import { chooseOption, chooseTab, chooseTreeOption, login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
 // Issue 22: a layer-4 site's firewall (whitelist, blacklist, positions, connection limits per port)
@@ -153,12 +153,7 @@ test("an operator sets a zone's layer-4 protection", async ({ page }) => {
     .getByRole('button', { name: 'Settings' })
     .click();
   const drawer = page.getByRole('dialog');
-  // A click while the drawer still slides in can be lost: clicked until the tab is chosen.
-  const tab = drawer.getByRole('tab', { name: 'Layer-4 protection' });
-  await expect(async () => {
-    await tab.click();
-    await expect(tab).toHaveAttribute('aria-selected', 'true', { timeout: 2000 });
-  }).toPass({ timeout: 20_000 });
+  await chooseTab(drawer.getByRole('tab', { name: 'Layer-4 protection' }));
   const form = drawer.getByRole('form', { name: 'Layer-4 protection' });
   const syn = form.getByRole('switch', { name: 'TCP handshakes (SYN) per source address' });
   await expect(syn).toHaveAttribute('aria-checked', 'false');

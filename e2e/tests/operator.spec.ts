@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { listClientSites, listInitializedNodes } from '@rampart/contract';
 import { api } from '../support/api.js';
-import { chooseOption, login, SELECT_ROOT } from '../support/console.js';
+import { chooseOption, chooseTab, login, SELECT_ROOT } from '../support/console.js';
 import { registerNode } from '../support/nodes.js';
 
 /**
@@ -61,7 +61,7 @@ test('an operator creates a zone, a group and a product, initialises a node and 
 
   // The registered node, initialised into the zone and group.
   await page.goto('/client/nodeManage/nodesList');
-  await page.getByRole('tab', { name: 'Waiting to be initialised' }).click();
+  await chooseTab(page.getByRole('tab', { name: 'Waiting to be initialised' }));
   await page
     .getByRole('row', { name: new RegExp(nodeName) })
     .getByRole('button', { name: 'Initialize' })

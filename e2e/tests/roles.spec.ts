@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { createDomains, listAccounts, listDomains } from '@rampart/contract';
 import { newCustomer } from '../support/accounts.js';
 import { api } from '../support/api.js';
-import { callWithConsoleToken, chooseOption, logout, submitLogin } from '../support/console.js';
+import { callWithConsoleToken, chooseOption, chooseTab, logout, submitLogin } from '../support/console.js';
 import { mailCount, nextMail } from '../support/mail.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
@@ -91,7 +91,7 @@ test('a sub-user holding a read-only role sees no write controls and is refused 
 
   // The site is shared with the sub-user on its Sub-accounts tab.
   await page.goto(`/user/sitesManagement/sitesSetting/${site.siteID}`);
-  await page.getByRole('tab', { name: 'Sub-accounts' }).click();
+  await chooseTab(page.getByRole('tab', { name: 'Sub-accounts' }));
   const access = page.getByRole('switch', { name: `Access to this site for ${sub.account}` });
   await expect(access).not.toBeChecked();
   await access.click();

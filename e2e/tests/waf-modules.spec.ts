@@ -8,7 +8,7 @@ import {
   wafRoutes,
 } from '@rampart/contract';
 import { api } from '../support/api.js';
-import { chooseOption as choose, login } from '../support/console.js';
+import { chooseOption as choose, chooseTab, login } from '../support/console.js';
 import { edgeEvent, shipEvents } from '../support/events.js';
 import { registerNodeWithSecret } from '../support/nodes.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
@@ -24,7 +24,7 @@ test('a customer sets up a WAF module, adds an exclusion and binds it to a domai
 
   await login(page, 'user');
   await page.goto(`/user/sitesManagement/sitesSetting/${site.siteID}?tab=modules`);
-  await page.getByRole('tab', { name: 'WAF' }).click();
+  await chooseTab(page.getByRole('tab', { name: 'WAF' }));
   await expect(page).toHaveURL(/module=waf/);
 
   // A new module starts from the defaults: block, every group, no exclusions.

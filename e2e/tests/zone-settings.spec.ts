@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { createZone, getZoneNginx, listZonePorts } from '@rampart/contract';
 import { api } from '../support/api.js';
-import { chooseOption, login } from '../support/console.js';
+import { chooseOption, chooseTab, login } from '../support/console.js';
 
 test("an operator adds a listen port and sets a zone's nginx settings in the console", async ({ page }) => {
   const name = `e2e-zone-${Date.now()}`;
@@ -15,7 +15,7 @@ test("an operator adds a listen port and sets a zone's nginx settings in the con
     .click();
   const drawer = page.getByRole('dialog');
 
-  await drawer.getByRole('tab', { name: 'Ports' }).click();
+  await chooseTab(drawer.getByRole('tab', { name: 'Ports' }));
   await expect(drawer.getByRole('cell', { name: '443', exact: true })).toBeVisible();
   await drawer.getByLabel('Port', { exact: true }).fill('443');
   await drawer.getByRole('button', { name: 'Add port' }).click();
@@ -30,7 +30,7 @@ test("an operator adds a listen port and sets a zone's nginx settings in the con
     await expect(added).toBeVisible({ timeout: 3000 });
   }).toPass({ timeout: 30_000 });
 
-  await drawer.getByRole('tab', { name: 'nginx' }).click();
+  await chooseTab(drawer.getByRole('tab', { name: 'nginx' }));
   await drawer.getByLabel('Apply these nginx settings').click();
   await expect(page.getByText('SET SUCCESS').first()).toBeVisible();
   const worker = drawer.getByRole('form', { name: 'Worker' });
