@@ -115,6 +115,12 @@ function withTimeout(signal: AbortSignal | undefined, ms: number): { signal: Abo
   };
 }
 
+/** Why a request got no answer: fetch's cause (a system error code) when it names one. */
+function failureDetail(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (err as Error).message;
+}
+
 /** The error for a refused call: the control plane's code and message when it gave them. */
 function refusal(
   route: AnyRoute,
@@ -237,9 +243,7 @@ export class NodeClient {
       bytes = await readBounded(response, options.maxBytes);
     } catch (err) {
       if (err instanceof NodeApiError) throw err;
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const detail = cause?.code ?? cause?.message ?? (err as Error).message;
-      throw new NodeApiError(0, `${route.method} ${url.pathname}: ${detail}`);
+      throw new NodeApiError(0, `${route.method} ${url.pathname}: ${failureDetail(err)}`);
     } finally {
       timed.done();
     }
@@ -275,10 +279,7 @@ export class NodeClient {
     const streamSignal = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
     const failed = (err: unknown): never => {
       if (err instanceof NodeApiError) throw err;
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const detail = idle.signal.aborted
-        ? `nothing received for ${idleMs} ms`
-        : (cause?.code ?? cause?.message ?? (err as Error).message);
+      const detail = idle.signal.aborted ? `nothing received for ${idleMs} ms` : failureDetail(err);
       throw new NodeApiError(0, `GET ${url.pathname}: ${detail}`);
     };
     try {

@@ -432,22 +432,8 @@ export const getNodePlaneStream = defineRoute({
     `${EDGE_PLANE_STREAM_KEEPALIVE_SECONDS} s while nothing changes; ended by the control plane after ` +
     `${EDGE_PLANE_STREAM_SECONDS} s (the node opens another from what it holds). One request per node, not one per change.`,
   tags: ['edge'],
-  request: {
-    query: z.object({
-      since: z
-        .string()
-        .regex(/^[0-9]{1,19}$/)
-        .optional(),
-      plane: z
-        .string()
-        .regex(/^[0-9a-f]{12}$/)
-        .optional(),
-      meta: z
-        .string()
-        .regex(/^[0-9a-f]{12}$/)
-        .optional(),
-    }),
-  },
+  // What the node holds, as `/plane` takes it (without its wait: a stream holds itself).
+  request: { query: getNodePlane.request.query.omit({ wait: true }) },
   // Each line is an answer of `/plane` (its `data`, never null), written by the server as text.
   reply: 'raw',
   response: planeAnswerSchema,
