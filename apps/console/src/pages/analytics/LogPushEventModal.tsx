@@ -183,8 +183,10 @@ export function LogPushEventModal({
     },
     onSuccess: onClose,
   });
-  const type = Form.useWatch('type', form);
-  const kind: LogPushKind = Form.useWatch(['destination', 'kind'], form) ?? existing?.destination.kind ?? 'webhook';
+  // The opening values until the watches have read the form (see forms/use-field-value.ts).
+  const opening = initialOf(tier, existing);
+  const type = Form.useWatch('type', form) ?? opening.type;
+  const kind: LogPushKind = Form.useWatch(['destination', 'kind'], form) ?? opening.destination?.kind ?? 'webhook';
   const sites = useSiteOptions('user', undefined);
   const zones = useZoneOptions(tier);
   const scope = tier === 'user' ? sites : zones;
@@ -226,7 +228,7 @@ export function LogPushEventModal({
       pending={save.pending}
       onCancel={onClose}
       width={640}
-      initialValues={initialOf(tier, existing)}
+      initialValues={opening}
       onSubmit={(values) => save.submit(values, existing)}
     >
       {existing?.state === 'dead' && (

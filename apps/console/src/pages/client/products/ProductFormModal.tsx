@@ -73,8 +73,6 @@ const rules = schemaRules(
 export function ProductFormModal({ product, onClose }: { product: Product | 'new' | null; onClose: () => void }) {
   const { t } = useTranslation(['products', 'common']);
   const [form] = Form.useForm<ProductValues>();
-  const portType = Form.useWatch('portType', form) ?? 7;
-  const overTraffic = Form.useWatch('overTraffic', form);
   const fields = { instance: form, fields: (path: readonly string[]) => FORM_FIELD[path[0] ?? ''] };
   const save = useCreateOrUpdate('client', {
     create: productRoutes.createProduct,
@@ -86,6 +84,9 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
     onSuccess: onClose,
   });
   const existing = product === 'new' ? null : product;
+  // The opening values until the watches have read the form (see forms/use-field-value.ts).
+  const portType = Form.useWatch('portType', form) ?? existing?.portType ?? 7;
+  const overTraffic = Form.useWatch('overTraffic', form) ?? existing?.overTraffic ?? 'pause';
 
   return (
     <FormModal<ProductValues>

@@ -14,6 +14,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { ListEmpty } from '../../../components/ListEmpty';
 import { nestedFieldNames } from '../../../forms/server-errors';
+import { useFieldValue } from '../../../forms/use-field-value';
 import { issueKey, validationText } from '../../../forms/validation-text';
 import { useLocale } from '../../../i18n';
 import { currentLocale } from '../../../i18n/i18n';
@@ -127,7 +128,7 @@ export function ZoneL4ProtectionPanel({ zoneId }: { zoneId: number }) {
 /** One rate per source address: a switch, and its rate and burst while it is on. */
 function RateFields({ rate, max }: { rate: RateKey; max: string }) {
   const { t } = useTranslation(['zoneSettings']);
-  const on = Form.useWatch([rate, 'on']) as boolean | undefined;
+  const on = useFieldValue<boolean>([rate, 'on']);
   const label = t(`l4.${rate}`);
   return (
     <>

@@ -19,6 +19,7 @@ import { FitTable, type ListColumns } from '../../../../components/FitTable';
 import { FormModal } from '../../../../components/FormModal';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
+import { useFieldValue } from '../../../../forms/use-field-value';
 
 const PAGE_SIZE = 20;
 type Row = {
@@ -48,7 +49,7 @@ const ROUTES = {
  */
 function CredentialFields({ kind, editing }: { kind: AuthKind; editing: boolean }) {
   const { t } = useTranslation('authGroups');
-  const alg = Form.useWatch('alg');
+  const alg = useFieldValue<string>('alg');
   if (kind === 'basic') {
     return (
       <>

@@ -7,6 +7,7 @@ import {
 } from '@rampart/contract';
 import { Form, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useFieldValue } from '../../../../forms/use-field-value';
 import { useLocale } from '../../../../i18n';
 import { BlockTypeField, EnabledField, MemoField, NumberField, UrlField } from './FirewallFields';
 import { formatCount } from './FrequencyLimitCells';
@@ -20,7 +21,7 @@ import type { FirewallFieldsProps } from './firewall-kinds';
 export function AntiCCRuleFields({ rules }: FirewallFieldsProps) {
   const { t } = useTranslation('firewall');
   const [locale] = useLocale();
-  const frequency = Form.useWatch('frequency', Form.useFormInstance());
+  const frequency = useFieldValue<string>('frequency');
   return (
     <>
       <UrlField name="urlRegex" rules={rules('urlRegex')} />

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
 import type { FieldNameOf } from '../../../../forms/server-errors';
+import { useFieldValue } from '../../../../forms/use-field-value';
 import { ruleInvalidates } from './module-types';
 
 type Values = Omit<LuaAclRule, 'id' | 'moduleID' | 'createdAt' | 'updatedAt'>;
@@ -58,7 +59,7 @@ const fieldOf: FieldNameOf = (path) => {
 function ConditionFields({ index, onRemove }: { index: number; onRemove?: () => void }) {
   const { t } = useTranslation('modules');
   const form = Form.useFormInstance<Values>();
-  const field: AclField = Form.useWatch(['conditions', index, 'field'], form) ?? 'uriPath';
+  const field: AclField = useFieldValue<AclField>(['conditions', index, 'field']) ?? 'uriPath';
   const row = (n: 'field' | 'operator' | 'value' | 'values' | 'headerName' | 'count' | 'seconds' | 'remove') =>
     `${t(`acl.condition.${n}`)} ${index + 1}`;
   return (
@@ -141,7 +142,6 @@ interface AclRuleFormModalProps {
 export function AclRuleFormModal({ siteId, moduleId, rule, onClose }: AclRuleFormModalProps) {
   const { t } = useTranslation('modules');
   const [form] = Form.useForm<Values>();
-  const action = Form.useWatch('action', form);
   const params = { siteId, moduleId };
   const save = useCreateOrUpdate('user', {
     create: luaAclRoutes.addRule,
@@ -163,6 +163,8 @@ export function AclRuleFormModal({ siteId, moduleId, rule, onClose }: AclRuleFor
         conditions: existing.conditions,
       }
     : NEW_RULE;
+  // The opening action until the watch has read the form (see forms/use-field-value.ts).
+  const action = Form.useWatch('action', form) ?? initial.action;
 
   return (
     <FormModal<Values>

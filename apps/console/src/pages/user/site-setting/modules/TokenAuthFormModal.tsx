@@ -35,7 +35,6 @@ interface TokenAuthFormModalProps {
 export function TokenAuthFormModal({ siteId, moduleId, auth, onClose }: TokenAuthFormModalProps) {
   const { t } = useTranslation('modules');
   const [form] = Form.useForm<Values>();
-  const scope = Form.useWatch('scope', form) ?? NEW_AUTH.scope;
   const params = { siteId, moduleId };
   const save = useCreateOrUpdate('user', {
     create: tokenAuthRoutes.addRules,
@@ -56,6 +55,8 @@ export function TokenAuthFormModal({ siteId, moduleId, auth, onClose }: TokenAut
         action: existing.action,
       }
     : NEW_AUTH;
+  // The opening scope until the watch has read the form (see forms/use-field-value.ts).
+  const scope = Form.useWatch('scope', form) ?? initial.scope;
 
   return (
     <FormModal<Values>

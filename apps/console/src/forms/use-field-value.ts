@@ -1,0 +1,18 @@
+import { Form, type FormItemProps } from 'antd';
+
+type NamePath = NonNullable<FormItemProps['name']>;
+
+/**
+ * A field's value, for a component inside a `<Form>` that shows or hides other fields by it.
+ *
+ * `Form.useWatch` reads `undefined` until its effect has run, one render after the form opens;
+ * fields hidden in that render are missing from a submit made in it (a token auth's path was sent
+ * empty so). Until the watch has a value this reads the form's store, which already holds the
+ * values the form opened with. A component that owns the form (outside the `<Form>`, whose store
+ * is not connected yet) falls back to its opening values instead: `Form.useWatch(name, form) ?? opening`.
+ */
+export function useFieldValue<T>(name: NamePath): T | undefined {
+  const form = Form.useFormInstance();
+  const watched = Form.useWatch(name, form) as T | undefined;
+  return watched !== undefined ? watched : (form.getFieldValue(name) as T | undefined);
+}
