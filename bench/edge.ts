@@ -189,10 +189,13 @@ async function treeTicks(root: number): Promise<number> {
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // pid (comm) state ppid … utime(14) stime(15): comm may hold spaces, so split after ')'.
+    // pid (comm) state ppid … utime(14) stime(15) cutime(16) cstime(17): comm may hold spaces, so
+    // split after ')'. cutime and cstime are the children that exited and were reaped (PostgreSQL's
+    // backends come and go: without them a tree's count could fall between two reads).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields.length < 13) continue;
-    stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    if (fields.length < 15) continue;
+    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    stats.set(Number(entry), { ppid: Number(fields[1]), ticks });
   }
   const inTree = (pid: number): boolean => {
     for (let p = pid, hops = 0; p > 1 && hops < 64; p = stats.get(p)?.ppid ?? 0, hops++) if (p === root) return true;

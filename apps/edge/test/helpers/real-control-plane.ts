@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,9 +61,14 @@ export async function startControlPlane(
         child.off('exit', onExit);
         child.stdout?.off('data', onData);
         child.stderr?.off('data', onData);
-        // Keep draining: a child whose pipe fills up blocks on its next write.
-        child.stdout?.resume();
-        child.stderr?.resume();
+        // Keep draining (a child whose pipe fills up blocks on its next write) into its data
+        // directory, where a failed bench run's files are kept (LOG_LEVEL warn: its warnings and errors).
+        const log = createWriteStream(path.join(dir, 'output.log'), { flags: 'a' });
+        log.on('error', () => {});
+        log.write(out);
+        child.stdout?.pipe(log, { end: false });
+        child.stderr?.pipe(log, { end: false });
+        child.once('exit', () => log.end());
         resolve(m[1]);
       }
     };
