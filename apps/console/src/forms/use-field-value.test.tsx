@@ -3,19 +3,20 @@ import { Form, Input } from 'antd';
 import { describe, expect, it } from 'vitest';
 import { useFieldValue } from './use-field-value';
 
-/** Records what a field-dependent component read on each of its renders. */
+/** A field-dependent component: records what `read` answered on each of its renders. */
+function Probe({ read, seen }: { read: () => unknown; seen: unknown[] }) {
+  seen.push(read());
+  return null;
+}
+
 function renders(read: () => unknown) {
   const seen: unknown[] = [];
-  function Probe() {
-    seen.push(read());
-    return null;
-  }
   render(
     <Form initialValues={{ scope: 'directory' }}>
       <Form.Item name="scope">
         <Input />
       </Form.Item>
-      <Probe />
+      <Probe read={read} seen={seen} />
     </Form>,
   );
   return seen;
