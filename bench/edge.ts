@@ -694,7 +694,13 @@ end
       const received: number[] = [];
       const pollerIds: number[] = [];
       // Where poller 0's plane is: the others start their streams from it.
-      const lead: { known: { since: string; plane: string; meta: string } | null } = { known: null };
+      type Position = { since: string; plane: string; meta: string };
+      const positionOf = (answer: PlaneAnswer): Position => ({
+        since: answer.to,
+        plane: answer.planeHash,
+        meta: answer.metaHash,
+      });
+      const lead: { known: Position | null } = { known: null };
       let following = 0;
       /**
        * A poller past the first: a node whose plane is poller 0's (same group, same owner). It opens
@@ -705,7 +711,7 @@ end
        */
       const followPlane = async (client: NodeClient, index: number) => {
         await waitUntil(async () => lead.known !== null || pollers.signal.aborted, 600_000, 100);
-        let known = lead.known;
+        let known: Position | null = null;
         following += 1;
         const take = async (answer: PlaneAnswer) => {
           if (answer.type === 'delta' && answer.from !== known?.since) {
@@ -713,11 +719,13 @@ end
             known = null;
             throw new Error(`a delta from ${answer.from} reached a poller at ${at}`);
           }
-          known = { since: answer.to, plane: answer.planeHash, meta: answer.metaHash };
+          known = positionOf(answer);
           received[index] = (received[index] ?? 0) + 1;
         };
         while (!pollers.signal.aborted) {
-          await client.planeStream(known ?? lead.known, take, pollers.signal).catch(failedFor(index));
+          // A stream opens from where this poller is, or (at first, and after a refusal) from poller 0.
+          known ??= lead.known;
+          await client.planeStream(known, take, pollers.signal).catch(failedFor(index));
         }
       };
       const failedFor = (index: number) => async (err: unknown) => {
@@ -770,7 +778,7 @@ end
             }
             if (process.env.BENCH_PROFILE)
               log(`light poller 0: plane at ${held.plane?.to}, ${held.plane?.domainCount} domains`);
-            lead.known = { since: answer.to, plane: answer.planeHash, meta: answer.metaHash };
+            lead.known = positionOf(answer);
             received[index] = (received[index] ?? 0) + 1;
           };
           while (!pollers.signal.aborted) {
