@@ -10,6 +10,9 @@ type NamePath = NonNullable<FormItemProps['name']>;
  * empty so). Until the watch has a value this reads the form's store, which already holds the
  * values the form opened with. A component that owns the form (outside the `<Form>`, whose store
  * is not connected yet) falls back to its opening values instead: `Form.useWatch(name, form) ?? opening`.
+ * Its watch registers only once it renders with the form connected, which may be later than one
+ * render: a component inside the form, reading this, is the sounder place for a field that
+ * depends on another.
  */
 export function useFieldValue<T>(name: NamePath): T | undefined {
   const form = Form.useFormInstance();
