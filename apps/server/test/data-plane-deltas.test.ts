@@ -1,5 +1,6 @@
 import type { AnyRoute, DataPlane, PlaneAnswer, PlaneEntries, PlaneMeta } from '@rampart/contract';
 import {
+  addAntiCCRules,
   addCacheRules,
   addLineNodes,
   applyPlaneChanges,
@@ -8,6 +9,7 @@ import {
   createDomains,
   createProduct,
   dataPlaneSchema,
+  deleteAntiCCRules,
   deleteCacheRules,
   deleteDomains,
   entryId,
@@ -28,6 +30,8 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DomainsRepository } from '../src/modules/domains/domains.repository.js';
+import { PlaneEntryBuilder } from '../src/modules/snapshots/plane-entries.js';
+import { rowsOf } from '../src/platform/db/rows.js';
 import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { nodeSend, sendAs, type Token } from './helpers/call.js';
@@ -213,6 +217,7 @@ describe('the data plane as deltas', () => {
         big.push(...(res.json().data as { id: number }[]).map((d) => d.id));
       }
     };
+    let antiCC: number[] = [];
     const steps: Array<[string, () => Promise<unknown>]> = [
       ['one domain of the big site', bigDomainChange],
       ['another domain of the big site', bigDomainChange],
@@ -292,6 +297,24 @@ describe('the data plane as deltas', () => {
             params: { siteId: f.siteId },
             body: { enabled: rand() < 0.5, types: ['text/html'], minLength: 1024 + Math.floor(rand() * 100) },
           });
+        },
+      ],
+      [
+        // The meta's challenge keys follow the plane's firewalls (an anti-CC rule needs them).
+        'an anti-CC rule comes or goes',
+        async () => {
+          if (antiCC.length > 0) {
+            const res = await asUser(deleteAntiCCRules, { params: { siteId: f.siteId }, body: { ids: antiCC } });
+            expect(res.statusCode, res.body).toBe(200);
+            antiCC = [];
+            return;
+          }
+          const res = await asUser(addAntiCCRules, {
+            params: { siteId: f.siteId },
+            body: { data: [{ urlRegex: '\\/login', blockType: 1 }] },
+          });
+          expect(res.statusCode, res.body).toBe(200);
+          antiCC = (res.json().data as { id: number }[]).map((r) => r.id);
         },
       ],
       [
@@ -490,6 +513,58 @@ describe('the data plane as deltas', () => {
     expect(answer?.type).toBe('delta');
     expect(Date.now() - started).toBeLessThan(5000);
     if (answer?.type === 'delta') expect(answer.changes.map((c) => c.key)).toContain('woken.shop.example');
+  });
+
+  it("reuses a site's parts for a change of one domain until a whole rebuild, here or in another process, moves them on", async () => {
+    const a = t.app.rampart.planeEntries;
+    // A second control plane's builder on the same database (as composition/edge.ts makes one).
+    const b = new PlaneEntryBuilder(a['db'], a['transactions'], a['builder'], a['repository'], a['clock']);
+    const projections = a['builder']['projections'];
+    const siteId = await operatorCalls(t.app, f.client).site('parts', await rootId(t.app, 'user'), f.productId);
+    const made = await asUser(createDomains, {
+      params: { siteId },
+      body: {
+        domains: ['one', 'two', 'three'].map((n) => ({
+          name: `${n}.parts.example`,
+          upstreams: [{ ip: '127.0.0.1', port: 8080 }],
+        })),
+      },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const [one, two, three] = (made.json().data as { id: number }[]).map((d) => d.id) as [number, number, number];
+    const forceSSL = async (id: number, by: PlaneEntryBuilder) => {
+      const res = await asUser(setDomainsForceSSL, { params: { siteId }, body: { domainIDs: [id], forceSSL: true } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await by.build()).changed).toBe(true);
+    };
+    const cacheIdOf = async (id: number) => {
+      const [row] = rowsOf<{ cache: number | null }>(
+        await t.db.database.db.execute(
+          sql`SELECT (value->>'cacheId')::bigint AS cache FROM dp_entries WHERE kind = 'domain' AND domain_id = ${id}`,
+        ),
+      );
+      return row?.cache === null || row?.cache === undefined ? null : Number(row.cache);
+    };
+    await a.build();
+    await forceSSL(one, a);
+    // Kept from there: the next change of one domain reads no site-level part.
+    const cachePolicies = vi.spyOn(projections, 'cachePolicies');
+    await forceSSL(two, a);
+    expect(cachePolicies).not.toHaveBeenCalled();
+    // The site's cache rule, built by the other process (a whole rebuild there): this process's kept
+    // parts are of an older version, and the next change of a domain reads them again.
+    const rule = await asUser(addCacheRules, { params: { siteId }, body: { data: [{ scope: 'all', ttl: 60 }] } });
+    expect(rule.statusCode, rule.body).toBe(200);
+    expect((await b.build()).changed).toBe(true);
+    expect(await cacheIdOf(two)).toBe(siteId);
+    cachePolicies.mockClear();
+    await forceSSL(three, a);
+    expect(cachePolicies).toHaveBeenCalledTimes(1);
+    expect(await cacheIdOf(three)).toBe(siteId);
+    cachePolicies.mockRestore();
+    const state = new NodeState();
+    state.apply((await poll()) as PlaneAnswer);
+    await expectConverged(state);
   });
 
   it('compacts the log beyond its row count and its age, and answers a node behind it with a full plane', async () => {

@@ -6,7 +6,15 @@ import type { Db } from '../../platform/db/database.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { rowsOf } from '../../platform/db/rows.js';
 import type { SnapshotRepository } from './snapshot.repository.js';
-import { type SiteParts, type SnapshotBuilder, uniqueNames, usedIds, usedParts } from './snapshot-builder.js';
+import {
+  type SiteLevelParts,
+  type SiteParts,
+  type SnapshotBuilder,
+  siteLevelOf,
+  uniqueNames,
+  usedIds,
+  usedParts,
+} from './snapshot-builder.js';
 
 /**
  * The control plane's half of the data plane as entries (docs/data-plane-deltas.md): builds the
@@ -25,6 +33,8 @@ const DOMAINS_PER_BUILD = 20_000;
 const DOMAINS_PER_SITE_REBUILD = 2000;
 /** Sites whose end time passed are looked for at most this often per process. */
 const EXPIRY_CHECK_MS = 1000;
+/** The site-level parts of at most this many sites are kept in memory for per-domain rebuilds. */
+const SITE_LEVEL_KEPT = 5000;
 /** The forced-SSL redirect code entries are built with: the node's own travels in the meta. */
 const ENTRY_FORCE_SSL_CODE = 301;
 
@@ -123,6 +133,14 @@ export class PlaneEntryBuilder {
   compactEveryMs = 60_000;
   /** When this process last looked for sites whose end time passed (ms). */
   private expiryCheckedAt = 0;
+  /**
+   * Per site, its site-level parts (cache policy, settings, firewall) as of a parts version
+   * (dp_site_parts: the dirty mark its last whole rebuild took; null: none since the table). Every
+   * write to what they are made of marks the site dirty, and its whole rebuild moves the version:
+   * a per-domain rebuild of a site that is not dirty, at the version kept, reuses them (seven reads
+   * fewer per change of a domain). Another process's whole rebuild moves the version too.
+   */
+  private readonly siteLevel = new Map<number, { version: string | null; parts: SiteLevelParts }>();
 
   constructor(
     private readonly db: Db,
@@ -144,12 +162,21 @@ export class PlaneEntryBuilder {
     return this.running;
   }
 
-  /** The entries of `siteIds` as they are now, by site (a site with none: absent). */
-  async siteEntries(siteIds: readonly number[], now: Date): Promise<Map<number, SiteEntry[]>> {
+  /**
+   * The entries of `siteIds` as they are now, by site (a site with none: absent); with `levels`,
+   * the site-level parts they were made with, by site (sites with domains only).
+   */
+  async siteEntries(
+    siteIds: readonly number[],
+    now: Date,
+    levels?: Map<number, SiteLevelParts>,
+  ): Promise<Map<number, SiteEntry[]>> {
     const out = new Map<number, SiteEntry[]>();
     const rows = await this.repository.domainsOfSites(siteIds, now);
     if (rows.length === 0) return out;
     const parts = await this.builder.siteParts(rows, ENTRY_FORCE_SSL_CODE);
+    if (levels)
+      for (const siteId of new Set(rows.map((row) => row[7]))) levels.set(siteId, siteLevelOf(parts.level, siteId));
     const rowsBySite = new Map<number, typeof rows>();
     for (const row of rows) {
       const list = rowsBySite.get(row[7]) ?? [];
@@ -179,17 +206,27 @@ export class PlaneEntryBuilder {
    * depends on its own row and the site's parts only.
    */
   async domainEntries(siteId: number, domainIds: readonly number[], now: Date): Promise<Rebuild | null> {
-    // The domains' stored entries, and whether the site has an ACME entry (one at most), in one read.
-    const read = rowsOf<{ kind: string; key: string; value: unknown }>(
+    // The domains' stored entries, whether the site has an ACME entry (one at most), and its parts
+    // version and whether it is dirty itself (a row of kind 'parts'), in one read.
+    const read = rowsOf<{ kind: string; key: string | null; value: unknown }>(
       await this.db.execute(sql`SELECT kind, key, CASE WHEN kind = 'domain' THEN value END AS value FROM dp_entries
         WHERE site_id = ${siteId} AND (kind = 'acme' OR kind = 'domain'
-          AND domain_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(domainIds)}::jsonb)::bigint)))`),
+          AND domain_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(domainIds)}::jsonb)::bigint)))
+        UNION ALL SELECT 'parts', (SELECT version::text FROM dp_site_parts WHERE site_id = ${siteId}),
+          to_jsonb(EXISTS (SELECT 1 FROM dp_dirty_sites WHERE site_id = ${siteId}))`),
     );
     if (read.some((r) => r.kind === 'acme')) return null;
-    const stored = read.filter((r) => r.kind === 'domain');
+    const stored = read.filter((r): r is { kind: string; key: string; value: unknown } => r.kind === 'domain');
     const oldNames = stored.map((r) => r.key);
     const rows = await this.repository.domainsOfSite(siteId, domainIds, oldNames, now);
-    const parts = await this.builder.siteParts(rows, ENTRY_FORCE_SSL_CODE);
+    const state = read.find((r) => r.kind === 'parts');
+    const version = state?.key ?? null;
+    // A site marked dirty itself is read afresh (its whole rebuild, which moves the version, is due).
+    const settled = state !== undefined && parsed(state.value) === false;
+    const kept = this.siteLevel.get(siteId);
+    const known = settled && kept?.version === version ? kept.parts : undefined;
+    const parts = await this.builder.siteParts(rows, ENTRY_FORCE_SSL_CODE, known);
+    if (settled && !known && rows.length > 0) this.keepSiteLevel(siteId, version, siteLevelOf(parts.level, siteId));
     const domains = uniqueNames(parts.domains, rows);
     if ((await this.builder.acmeChallenges(domains.map((d) => d.id))).length > 0) return null;
     const entries = entriesOf(siteId, domains, parts, []);
@@ -323,7 +360,10 @@ export class PlaneEntryBuilder {
       if (one) rebuilds.set(siteId, one);
       else whole.push(siteId);
     }
-    for (const [siteId, entries] of await this.siteEntries(whole, now)) rebuilds.set(siteId, { entries, scope: null });
+    const levels = new Map<number, SiteLevelParts>();
+    for (const [siteId, entries] of await this.siteEntries(whole, now, levels)) {
+      rebuilds.set(siteId, { entries, scope: null });
+    }
     for (const siteId of whole) if (!rebuilds.has(siteId)) rebuilds.set(siteId, { entries: [], scope: null });
     const planes =
       membership === undefined
@@ -334,22 +374,27 @@ export class PlaneEntryBuilder {
             ).map(async (p) => ({ id: Number(p.plane_id), sites: await this.sitesOfKey(p.plane_key) })),
           );
     const outcome = await this.transactions.run(async () => {
+      // The builder's lock if free, and then (only then: CASE evaluates the branch taken) the log's.
       const [lock] = rowsOf<{ ok: boolean }>(
-        await this.db.execute(sql`SELECT pg_try_advisory_xact_lock(${BUILD_LOCK}) AS ok`),
+        await this.db.execute(sql`SELECT CASE WHEN pg_try_advisory_xact_lock(${BUILD_LOCK})
+          THEN pg_advisory_xact_lock(${LOG_LOCK})::text = '' ELSE false END AS ok`),
       );
       if (!lock?.ok) return { changed: false, again: true };
-      await this.db.execute(sql`SELECT pg_advisory_xact_lock(${LOG_LOCK})`);
       let changed = false;
-      // Only marks unchanged since read: a write since marked it again for the next build.
-      const taken = new Set(
-        marks.length
-          ? rowsOf<{ site_id: string | number }>(
-              await this.db.execute(sql`
-              DELETE FROM dp_dirty_sites d USING jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) AS x(site bigint, mark bigint)
-              WHERE d.site_id = x.site AND d.mark = x.mark RETURNING d.site_id`),
-            ).map((r) => Number(r.site_id))
-          : [],
-      );
+      // Only marks unchanged since read: a write since marked it again for the next build. A mark
+      // taken is the site's new parts version (what its site-level parts were read at).
+      const takenMarks = marks.length
+        ? rowsOf<{ site_id: string | number; mark: string | number }>(
+            await this.db.execute(sql`
+              WITH taken AS (DELETE FROM dp_dirty_sites d
+                USING jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) AS x(site bigint, mark bigint)
+                WHERE d.site_id = x.site AND d.mark = x.mark RETURNING d.site_id, d.mark),
+              versions AS (INSERT INTO dp_site_parts (site_id, version) SELECT site_id, mark FROM taken
+                ON CONFLICT (site_id) DO UPDATE SET version = EXCLUDED.version)
+              SELECT site_id, mark FROM taken`),
+          )
+        : [];
+      const taken = new Set(takenMarks.map((r) => Number(r.site_id)));
       const takenDomains = domainMarks.length
         ? rowsOf<{ site_id: string | number; domain_id: string | number }>(
             await this.db.execute(sql`
@@ -387,19 +432,39 @@ export class PlaneEntryBuilder {
             sql`DELETE FROM dp_dirty_membership WHERE id = 1 AND mark = ${Number(membership.mark)} RETURNING id`,
           ),
         );
-        if (cleared) changed = (await this.writeMembership(planes)) || changed;
-      }
-      if (changed) {
-        await this.db.execute(sql`UPDATE dp_state SET head = greatest(head,
-          (SELECT coalesce(max(seq), 0) FROM dp_changes), (SELECT coalesce(max(seq), 0) FROM dp_plane_changes)) WHERE id = 1`);
+        // The head moves past the membership's changes (writeEntries moved it past its own).
+        if (cleared && (await this.writeMembership(planes))) {
+          changed = true;
+          await this.db.execute(sql`UPDATE dp_state SET head = greatest(head,
+            (SELECT coalesce(max(seq), 0) FROM dp_plane_changes)) WHERE id = 1`);
+        }
       }
       if (this.clock() - this.compactedAt >= this.compactEveryMs) {
         this.compactedAt = this.clock();
         await this.compact();
       }
-      return { changed, again: more || write.size < rebuilds.size || again.length > 0 };
+      return {
+        changed,
+        again: more || write.size < rebuilds.size || again.length > 0,
+        versions: takenMarks.map((r) => ({ site: Number(r.site_id), version: String(r.mark) })),
+      };
     });
-    return outcome;
+    // Committed: the whole sites' parts are the ones of their new version.
+    for (const { site, version } of outcome.versions ?? []) {
+      const level = levels.get(site);
+      if (level) this.keepSiteLevel(site, version, level);
+      else this.siteLevel.delete(site);
+    }
+    return { changed: outcome.changed, again: outcome.again };
+  }
+
+  private keepSiteLevel(siteId: number, version: string | null, parts: SiteLevelParts): void {
+    this.siteLevel.delete(siteId);
+    if (this.siteLevel.size >= SITE_LEVEL_KEPT) {
+      const oldest = this.siteLevel.keys().next().value;
+      if (oldest !== undefined) this.siteLevel.delete(oldest);
+    }
+    this.siteLevel.set(siteId, { version, parts });
   }
 
   /** The sites a plane key (`owner|groups`) serves now. */
@@ -468,12 +533,16 @@ export class PlaneEntryBuilder {
     }
     const changes = [...puts, ...dels.map((d) => ({ ...d, hash: null, value: null }))];
     const x = recordset(changes, sql.raw('site_id bigint, kind text, key text, hash text, value jsonb'));
-    await this.db.execute(sql`INSERT INTO dp_changes (seq, site_id, kind, key, hash, value)
-      SELECT nextval('dp_seq'), site_id, kind, key, hash, value FROM ${x}`);
-    // The planes serving a changed site changed at this sequence (a held poll of another plane keeps holding).
+    // In one statement: the changes logged, the planes serving a changed site changed at their last
+    // sequence (a held poll of another plane keeps holding), and the head moved there. Builds are
+    // one at a time (the log's lock), so this build's last sequence is the log's last.
     const sites = [...new Set(changes.map((c) => c.site_id))];
-    await this.db.execute(sql`UPDATE dp_planes SET changed_seq = (SELECT max(seq) FROM dp_changes)
-      WHERE site_ids && ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(sites)}::jsonb)::bigint)`);
+    await this.db.execute(sql`WITH logged AS (INSERT INTO dp_changes (seq, site_id, kind, key, hash, value)
+        SELECT nextval('dp_seq'), site_id, kind, key, hash, value FROM ${x} RETURNING seq),
+      last AS (SELECT max(seq) AS seq FROM logged),
+      planes AS (UPDATE dp_planes SET changed_seq = (SELECT seq FROM last)
+        WHERE site_ids && ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(sites)}::jsonb)::bigint))
+      UPDATE dp_state SET head = greatest(head, (SELECT seq FROM last)) WHERE id = 1`);
     return true;
   }
 

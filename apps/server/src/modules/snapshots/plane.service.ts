@@ -46,6 +46,18 @@ export interface PlaneKnown {
   meta?: string | undefined;
 }
 
+/** `make()` kept in `cache` under `id` (at most 1000 kept; a failed one is dropped). */
+function kept<T>(cache: Map<string, Promise<T>>, id: string, make: () => Promise<T>): Promise<T> {
+  let value = cache.get(id);
+  if (!value) {
+    if (cache.size >= 1000) cache.clear();
+    value = make();
+    value.catch(() => cache.delete(id));
+    cache.set(id, value);
+  }
+  return value;
+}
+
 /** The plane changed (another process built) between the tick's read of its state and a node's read. */
 class StaleView extends Error {}
 
@@ -65,7 +77,20 @@ interface PlaneView {
   /** The last sequence that changed the plane. */
   readonly changedAt: number;
   readonly planeHash: string;
+  /** The sum of the plane's firewall entries' hashes (they change only when one of them does). */
+  readonly firewallDigest: string;
 }
+
+/** A plane's entries' hashes and their sums as of a sequence. */
+interface PlaneSum {
+  at: number;
+  hashes: Map<string, bigint>;
+  total: bigint;
+  /** Of the firewall entries only. */
+  firewalls: bigint;
+}
+
+const FIREWALL_PREFIX = 'firewall\0';
 
 interface EntryRow {
   kind: PlaneEntry['kind'];
@@ -81,16 +106,19 @@ export class PlaneService {
   /** Delta changes by plane, `since` and the plane's last change: read once for all nodes of the plane. */
   private readonly deltas = new Map<string, Promise<PlaneChange[]>>();
   /** Per plane, its entries' hashes and their sum as of a sequence (oldest plane first). */
-  private readonly sums = new Map<number, { at: number; hashes: Map<string, bigint>; total: bigint }>();
+  private readonly sums = new Map<number, PlaneSum>();
   private readonly closing = new AbortController();
   /**
-   * What every node of a plane shares at one plane change and configuration generation — the
-   * plane's firewalls and the owner's settings of the meta — read once for all of them.
+   * The plane's firewalls by their digest (the sum of their entries' hashes): read again only when
+   * one of them changed, not on every change of the plane (at 100 sites with their blacklists, a
+   * read of every firewall per change was the largest read of a change).
    */
-  private readonly metaParts = new Map<
-    string,
-    Promise<{ firewalls: EdgeFirewall[]; settings: Awaited<ReturnType<SnapshotBuilder['ownerSettings']>> }>
-  >();
+  private readonly planeFirewalls = new Map<string, Promise<EdgeFirewall[]>>();
+  /**
+   * The owner's settings of the meta with the plane's firewalls, once per configuration generation
+   * and recheck interval: read once for every node of the plane.
+   */
+  private readonly metaSettings = new Map<string, Promise<Awaited<ReturnType<SnapshotBuilder['ownerSettings']>>>>();
   /** Plane ids by key (a plane is never removed). */
   private readonly planeIds = new Map<string, number>();
   /** The plane hash answered at (plane, sequence), once known: it never changes (dp_plane_versions). */
@@ -236,11 +264,13 @@ export class PlaneService {
       );
       const floor = Number(state?.floor ?? 0);
       const changedAt = Number(state?.changed ?? 0);
+      const sums = await this.planeHash(planeId, changedAt, floor);
       return {
         head: Number(state?.head ?? 0),
         floor,
         changedAt,
-        planeHash: await this.planeHash(planeId, changedAt, floor),
+        planeHash: sums.plane,
+        firewallDigest: sums.firewalls,
       };
     });
   }
@@ -266,18 +296,22 @@ export class PlaneService {
     query: { since?: string; plane?: string; meta?: string },
     memo: PlaneMemo,
   ): Promise<PlaneAnswer | null> {
-    const { head, floor, changedAt, planeHash } = view;
+    const { head, floor, changedAt, planeHash, firewallDigest } = view;
     // The meta of nodes with the same own values (a zone's) is made once per plane state and tick.
     const own = { ...nodeOwnValues(node), forceSSLCode: nodeForceSSLCode(node) };
-    const { meta, metaHash } = await memoized(memo, `meta|${planeId}|${changedAt}|${JSON.stringify(own)}`, async () => {
-      const { firewalls, settings } = await this.sharedMetaParts(planeId, changedAt, node.ownerId);
-      const meta: PlaneMeta = {
-        ...own,
-        ...settings,
-        challenge: this.builder.challenge(node.ownerId, firewalls, new Date(this.clock())),
-      };
-      return { meta, metaHash: entryHash('meta', '', meta) };
-    });
+    const { meta, metaHash } = await memoized(
+      memo,
+      `meta|${planeId}|${firewallDigest}|${JSON.stringify(own)}`,
+      async () => {
+        const { firewalls, settings } = await this.sharedMetaParts(planeId, view, node.ownerId);
+        const meta: PlaneMeta = {
+          ...own,
+          ...settings,
+          challenge: this.builder.challenge(node.ownerId, firewalls, new Date(this.clock())),
+        };
+        return { meta, metaHash: entryHash('meta', '', meta) };
+      },
+    );
     const since = query.since === undefined ? null : Number(query.since);
     let known: string | null = null;
     if (since !== null && since >= floor && since <= head) {
@@ -385,26 +419,28 @@ export class PlaneService {
     this.versions.set(id, hash);
   }
 
-  /** The plane's firewalls and the owner's meta settings, once per plane change, configuration generation and recheck interval. */
-  private sharedMetaParts(planeId: number, changedAt: number, ownerId: number) {
-    // Also per RECHECK_MS: what changes without a write announced (a reputation list a job fetched)
-    // shows as late as a held poll's next look would have seen it.
-    const id = `${planeId}:${changedAt}:${ownerId}:${this.changes.generation}:${Math.floor(this.clock() / RECHECK_MS)}`;
-    let parts = this.metaParts.get(id);
-    if (!parts) {
-      if (this.metaParts.size >= 1000) this.metaParts.clear();
-      parts = (async () => {
-        const firewalls = rowsOf<{ value: unknown }>(
+  /**
+   * The plane's firewalls (once per firewall digest) and the owner's meta settings with them (once
+   * per configuration generation and recheck interval).
+   */
+  private async sharedMetaParts(planeId: number, view: PlaneView, ownerId: number) {
+    const { firewallDigest } = view;
+    // Read at the view's version (StaleView when the plane moved on): what is kept under a digest
+    // is the firewalls of that digest.
+    const firewalls = await kept(this.planeFirewalls, `${planeId}:${firewallDigest}`, () =>
+      this.readAt(planeId, view, async () =>
+        rowsOf<{ value: unknown }>(
           await this.db.execute(sql`SELECT DISTINCT ON (e.key) e.value FROM dp_entries e
             WHERE e.kind = 'firewall' AND e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
             ORDER BY e.key, ${PREFERRED_ENTRY}`),
-        ).map((r) => (typeof r.value === 'string' ? JSON.parse(r.value) : r.value) as EdgeFirewall);
-        return { firewalls, settings: await this.builder.ownerSettings(ownerId, firewalls) };
-      })();
-      parts.catch(() => this.metaParts.delete(id));
-      this.metaParts.set(id, parts);
-    }
-    return parts;
+        ).map((r) => parsed(r.value) as EdgeFirewall),
+      ),
+    );
+    // Also per RECHECK_MS: what changes without a write announced (a reputation list a job fetched)
+    // shows as late as a held poll's next look would have seen it.
+    const id = `${planeId}:${firewallDigest}:${ownerId}:${this.changes.generation}:${Math.floor(this.clock() / RECHECK_MS)}`;
+    const settings = await kept(this.metaSettings, id, () => this.builder.ownerSettings(ownerId, firewalls));
+    return { firewalls, settings };
   }
 
   /**
@@ -473,7 +509,7 @@ export class PlaneService {
    * a sum over the whole plane; summed whole the first time, after sites joined or left the plane,
    * or when the log no longer reaches back to the last sum. Runs in the caller's consistent read.
    */
-  private planeHash(planeId: number, changedAt: number, floor: number): Promise<string> {
+  private planeHash(planeId: number, changedAt: number, floor: number): Promise<{ plane: string; firewalls: string }> {
     const run = (this.hashes.get(planeId) ?? Promise.resolve()).then(() => this.sumAt(planeId, changedAt, floor));
     const kept = run.catch(() => {
       this.sums.delete(planeId);
@@ -485,10 +521,15 @@ export class PlaneService {
     return run;
   }
 
-  private async sumAt(planeId: number, changedAt: number, floor: number): Promise<string> {
+  private async sumAt(
+    planeId: number,
+    changedAt: number,
+    floor: number,
+  ): Promise<{ plane: string; firewalls: string }> {
     const hex = (total: bigint) => (((total % PLANE_MOD) + PLANE_MOD) % PLANE_MOD).toString(16).padStart(12, '0');
+    const sums = (sum: PlaneSum) => ({ plane: hex(sum.total), firewalls: hex(sum.firewalls) });
     const memo = this.sums.get(planeId);
-    if (memo && memo.at === changedAt) return hex(memo.total);
+    if (memo && memo.at === changedAt) return sums(memo);
     if (memo && memo.at < changedAt && memo.at >= floor) {
       const [moved] = rowsOf<{ seq: string }>(
         await this.db.execute(
@@ -508,16 +549,15 @@ export class PlaneService {
         );
         for (const row of rows) {
           const id = `${row.kind}\0${row.key}`;
-          memo.total -= memo.hashes.get(id) ?? 0n;
+          const before = memo.hashes.get(id) ?? 0n;
+          const value = row.hash === null ? 0n : BigInt(`0x${row.hash}`);
           if (row.hash === null) memo.hashes.delete(id);
-          else {
-            const value = BigInt(`0x${row.hash}`);
-            memo.hashes.set(id, value);
-            memo.total += value;
-          }
+          else memo.hashes.set(id, value);
+          memo.total += value - before;
+          if (id.startsWith(FIREWALL_PREFIX)) memo.firewalls += value - before;
         }
         memo.at = changedAt;
-        return hex(memo.total);
+        return sums(memo);
       }
     }
     const rows = rowsOf<{ kind: string; key: string; hash: string }>(
@@ -527,17 +567,20 @@ export class PlaneService {
     );
     const hashes = new Map<string, bigint>();
     let total = 0n;
+    let firewalls = 0n;
     for (const row of rows) {
       const value = BigInt(`0x${row.hash}`);
       hashes.set(`${row.kind}\0${row.key}`, value);
       total += value;
+      if (row.kind === 'firewall') firewalls += value;
     }
     if (this.sums.size >= PLANES_SUMMED && !this.sums.has(planeId)) {
       const oldest = this.sums.keys().next().value;
       if (oldest !== undefined) this.sums.delete(oldest);
     }
-    this.sums.set(planeId, { at: changedAt, hashes, total });
-    return hex(total);
+    const sum = { at: changedAt, hashes, total, firewalls };
+    this.sums.set(planeId, sum);
+    return sums(sum);
   }
 
   /** Ends every held poll (they answer null). */

@@ -240,6 +240,25 @@ export interface BuiltSnapshot {
   json: string;
 }
 
+/**
+ * The parts of a set of sites that depend on the sites alone (each keyed by its site's id), as
+ * their projections answer them: what a per-domain rebuild may reuse (plane-entries.ts).
+ */
+export interface SiteLevelParts {
+  readonly caches: readonly EdgeCachePolicy[];
+  readonly settings: readonly EdgeSiteSettings[];
+  readonly firewalls: readonly EdgeFirewall[];
+}
+
+/** Of `level`, the parts of one site. */
+export function siteLevelOf(level: SiteLevelParts, siteId: number): SiteLevelParts {
+  return {
+    caches: level.caches.filter((part) => part.id === siteId),
+    settings: level.settings.filter((part) => part.id === siteId),
+    firewalls: level.firewalls.filter((part) => part.id === siteId),
+  };
+}
+
 /** What a set of sites puts into a data plane ({@link SnapshotBuilder.siteParts}). */
 export interface SiteParts {
   /** Every domain of the rows in their order, namesakes included ({@link uniqueNames}). */
@@ -250,6 +269,8 @@ export interface SiteParts {
   readonly modules: EdgeModule[];
   readonly settings: EdgeSiteSettings[];
   readonly firewalls: EdgeFirewall[];
+  /** The site-level parts as read (or as given), before a domain's lists added an empty firewall. */
+  readonly level: SiteLevelParts;
 }
 
 /**
@@ -488,9 +509,16 @@ export class SnapshotBuilder {
   async siteParts(
     domainRows: readonly ServedDomainRow[],
     forceSSLCode: EdgeDomain['forceSSLCode'],
+    /** The sites' site-level parts when the caller knows them as they are now (not read again). */
+    known?: SiteLevelParts,
   ): Promise<SiteParts> {
     const siteIds = [...new Set(domainRows.map((row) => row[7]))];
-    const caches = await this.projections.cachePolicies(siteIds);
+    const level: SiteLevelParts = known ?? {
+      caches: await this.projections.cachePolicies(siteIds),
+      settings: await this.projections.siteSettings(siteIds),
+      firewalls: await this.projections.firewalls(siteIds),
+    };
+    const caches = [...level.caches];
     const cached = new Set(caches.map((policy) => policy.id));
     const served = domainRows.filter((row) => row[8]);
     const siteModules = { byDomain: new Map<number, NonNullable<EdgeDomainModules>>(), modules: [] as EdgeModule[] };
@@ -505,9 +533,9 @@ export class SnapshotBuilder {
         moduleIds.add(module.id);
       }
     }
-    const settings = await this.projections.siteSettings(siteIds);
+    const settings = [...level.settings];
     const withSettings = new Set(settings.map((entry) => entry.id));
-    const firewalls = await this.projections.firewalls(siteIds);
+    const firewalls = [...level.firewalls];
     const withFirewall = new Set(firewalls.map((entry) => entry.id));
     // A domain with its own lists runs them in its site's firewall: a site without rules gets an
     // empty entry for it (docs/decisions.md "Header blocking, anti-referer and anti-header lists").
@@ -607,7 +635,7 @@ export class SnapshotBuilder {
       certPem: c.certPem,
       keyPem: this.box.open(c.keySealed),
     }));
-    return { domains, siteOf, certificates, caches, modules: siteModules.modules, settings, firewalls };
+    return { domains, siteOf, certificates, caches, modules: siteModules.modules, settings, firewalls, level };
   }
 
   /**

@@ -1943,6 +1943,16 @@ export const dpChanges = pgTable(
   (t) => [index('dp_changes_site_seq_idx').on(t.siteId, t.seq)],
 );
 
+/**
+ * Per site, the dirty mark its last whole rebuild took (its site-level parts' version): a
+ * per-domain rebuild reuses the cache policy, settings and firewall a process read at that version
+ * instead of reading them again (plane-entries.ts). No row: never rebuilt whole since this table.
+ */
+export const dpSiteParts = pgTable('dp_site_parts', {
+  siteId: bigint('site_id', { mode: 'number' }).primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});
+
 /** The planes nodes poll: by owner and groups, the sites they serve now. */
 export const dpPlanes = pgTable('dp_planes', {
   planeId: bigint('plane_id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),

@@ -1,0 +1,4 @@
+CREATE TABLE "dp_site_parts" (
+	"site_id" bigint PRIMARY KEY NOT NULL,
+	"version" bigint NOT NULL
+);
