@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ConfigChanges } from './changes.js';
 
@@ -57,5 +58,22 @@ describe('ConfigChanges', () => {
     const held = changes.hold(async () => ({ answer: null, recheckMs: 5000 }), 10, hangUp.signal);
     hangUp.abort();
     expect(await held).toBeNull();
+  });
+
+  it('listens once to a signal however many waits it ends, and ends every wait on it when it aborts', async () => {
+    const changes = new ConfigChanges();
+    const hangUp = new AbortController();
+    for (let i = 0; i < 5; i++) expect(await changes.next(1, hangUp.signal)).toBe(false);
+    changes.bump();
+    const woken = changes.next(5000, hangUp.signal);
+    changes.bump();
+    expect(await woken).toBe(true);
+    expect(getEventListeners(hangUp.signal, 'abort')).toHaveLength(1);
+    const started = Date.now();
+    const held = [changes.next(5000, hangUp.signal), changes.next(5000, hangUp.signal)];
+    hangUp.abort();
+    expect(await Promise.all(held)).toEqual([false, false]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await changes.next(5000, hangUp.signal)).toBe(false);
   });
 });

@@ -10,6 +10,12 @@
 export class ConfigChanges {
   private current = 0;
   private waiters = new Set<() => void>();
+  /**
+   * The waits on each signal, woken by one listener per signal: a held poll or stream waits once
+   * per change, and adding and removing an abort listener each time (EventTarget's checks) cost
+   * more than the rest of the wait, for every node a change wakes.
+   */
+  private readonly onAbort = new WeakMap<AbortSignal, Set<() => void>>();
   private published: () => void = () => {};
 
   get generation(): number {
@@ -71,17 +77,36 @@ export class ConfigChanges {
     return new Promise((resolve) => {
       if (signal?.aborted) return resolve(false);
       if (seen !== undefined && seen !== this.current) return resolve(true);
+      const aborts = signal ? this.abortsOf(signal) : undefined;
       const done = (bumped: boolean) => {
         clearTimeout(timer);
         this.waiters.delete(wake);
-        signal?.removeEventListener('abort', abort);
+        aborts?.delete(abort);
         resolve(bumped);
       };
       const wake = () => done(true);
       const abort = () => done(false);
       const timer = setTimeout(() => done(false), ms);
       this.waiters.add(wake);
-      signal?.addEventListener('abort', abort, { once: true });
+      aborts?.add(abort);
     });
+  }
+
+  /** The waits on `signal`, which its one abort listener ends (registered at its first wait). */
+  private abortsOf(signal: AbortSignal): Set<() => void> {
+    let aborts = this.onAbort.get(signal);
+    if (!aborts) {
+      const waits = new Set<() => void>();
+      aborts = waits;
+      this.onAbort.set(signal, waits);
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const end of [...waits]) end();
+        },
+        { once: true },
+      );
+    }
+    return aborts;
   }
 }
