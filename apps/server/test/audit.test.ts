@@ -201,6 +201,7 @@ describe('audit log', () => {
       'dp_plane_changes',
       'dp_plane_versions',
       'dp_planes',
+      'dp_site_parts',
       'dp_state',
       // The log push job's delivery log: written by the job, not by a person.
       'log_push_logs',
