@@ -448,15 +448,9 @@ export class PlaneService {
    * every node of the plane at that `since` (they poll from the same version), not once per node.
    */
   private changesSince(planeId: number, since: number, view: PlaneView): Promise<PlaneChange[]> {
-    const id = `${planeId}:${since}:${view.changedAt}`;
-    let changes = this.deltas.get(id);
-    if (!changes) {
-      if (this.deltas.size >= 1000) this.deltas.clear();
-      changes = this.readAt(planeId, view, () => this.readChanges(planeId, since));
-      changes.catch(() => this.deltas.delete(id));
-      this.deltas.set(id, changes);
-    }
-    return changes;
+    return kept(this.deltas, `${planeId}:${since}:${view.changedAt}`, () =>
+      this.readAt(planeId, view, () => this.readChanges(planeId, since)),
+    );
   }
 
   private async readChanges(planeId: number, since: number): Promise<PlaneChange[]> {
