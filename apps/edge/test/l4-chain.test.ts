@@ -201,17 +201,21 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
     await waitUntil(
       async () => {
         const now = await read();
-        last = { ips: now.ips, total: now.total };
         const ips = droppedFrom(now.ips);
-        return (
-          ips.includes(BLACK) &&
-          ips.includes(REGION) &&
-          now.total.dropBits > 0 &&
-          now.total.passBits > 0 &&
-          (now.countries.find((r) => r.key === 'CN')?.dropPackets ?? 0) > 0 &&
-          (now.protocols.find((r) => r.key.toLowerCase() === 'tcp')?.dropBits ?? 0) > 0 &&
-          (now.flags.find((r) => r.key.toUpperCase() === 'SYN')?.dropPackets ?? 0) > 0
-        );
+        // What is still missing first: a CI log keeps the start of a failure's message.
+        const missing = Object.entries({
+          blacklisted: ips.includes(BLACK),
+          region: ips.includes(REGION),
+          totalDrop: now.total.dropBits > 0,
+          totalPass: now.total.passBits > 0,
+          country: (now.countries.find((r) => r.key === 'CN')?.dropPackets ?? 0) > 0,
+          tcp: (now.protocols.find((r) => r.key.toLowerCase() === 'tcp')?.dropBits ?? 0) > 0,
+          syn: (now.flags.find((r) => r.key.toUpperCase() === 'SYN')?.dropPackets ?? 0) > 0,
+        })
+          .filter(([, ok]) => !ok)
+          .map(([name]) => name);
+        last = { missing, total: now.total, ips: now.ips };
+        return missing.length === 0;
       },
       100_000,
       2000,

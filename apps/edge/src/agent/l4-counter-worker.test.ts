@@ -7,9 +7,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runL4Counters } from './l4-counter-worker.js';
 import type { NodeClient } from './node-client.js';
 
-// A stand-in for `nft -j list set inet rampart <name>`: 10 dropped TCP packets on port 7000.
+// A stand-in for `nft -j list tables inet` (the agent's table) and `nft -j list set inet rampart
+// <name>`: 10 dropped TCP packets on port 7000.
 const FAKE_NFT = `
 const name = process.argv[process.argv.length - 1];
+if (process.argv.includes('tables')) {
+  process.stdout.write(JSON.stringify({ nftables: [{ table: { family: 'inet', name: 'rampart', handle: 3 } }] }));
+  process.exit(0);
+}
 const elem = name === 'cnt_all' ? [{ elem: { val: { concat: ['tcp', 7000] }, counter: { packets: 10, bytes: 600 } } }] : [];
 process.stdout.write(JSON.stringify({ nftables: [{ set: { family: 'inet', name, table: 'rampart', handle: 1, elem } }] }));
 `;

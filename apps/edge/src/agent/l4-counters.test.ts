@@ -1,6 +1,13 @@
 import { tcpFlagsOf } from '@rampart/contract';
 import { describe, expect, it } from 'vitest';
-import { type CounterListing, deltasOf, parseCounterListing, portIdsOf, recordsOf } from './l4-counters.js';
+import {
+  type CounterListing,
+  deltasOf,
+  parseCounterListing,
+  parseTableHandle,
+  portIdsOf,
+  recordsOf,
+} from './l4-counters.js';
 import { renderL4Ruleset } from './l4-rules-render.js';
 
 const listing = (sets: Record<string, [number, Record<string, [number, number]>]>): CounterListing =>
@@ -8,7 +15,7 @@ const listing = (sets: Record<string, [number, Record<string, [number, number]>]
     Object.entries(sets).map(([name, [handle, elements]]) => [
       name,
       {
-        handle,
+        handle: `1.${handle}`,
         elements: new Map(Object.entries(elements).map(([k, [packets, bytes]]) => [k, { packets, bytes }])),
       },
     ]),
@@ -63,11 +70,26 @@ describe('the counter reader', () => {
       }),
     );
     expect([...parsed.keys()]).toEqual(['cnts_all4']);
-    expect(parsed.get('cnts_all4')?.handle).toBe(7);
+    expect(parsed.get('cnts_all4')?.handle).toBe('7');
     expect([...(parsed.get('cnts_all4')?.elements ?? [])]).toEqual([
       ['tcp . 7000 . 10.0.0.1', { packets: 3, bytes: 180 }],
       ['udp . 7000 . 10.0.0.2', { packets: 1, bytes: 30 }],
     ]);
+  });
+
+  it('finds the handle of the agent`s table in a listing of the tables', () => {
+    const tables = (...items: object[]) => JSON.stringify({ nftables: [{ metainfo: { version: '1.0.6' } }, ...items] });
+    expect(
+      parseTableHandle(
+        tables(
+          { table: { family: 'ip', name: 'rampart', handle: 3 } },
+          { table: { family: 'inet', name: 'hostfw', handle: 4 } },
+          { table: { family: 'inet', name: 'rampart', handle: 9 } },
+        ),
+      ),
+    ).toBe(9);
+    expect(parseTableHandle(tables({ table: { family: 'inet', name: 'hostfw', handle: 4 } }))).toBeNull();
+    expect(parseTableHandle(tables())).toBeNull();
   });
 
   it('counts the growth since the previous listing; a new set (table replaced) or a counter gone down counts whole', () => {

@@ -16,9 +16,10 @@ import { COUNTER_SETS, type CountStage, L4_TABLE } from './l4-rules-render.js';
  * reading. The kernel's counters only grow while a set lives, so a reading is the difference to
  * the previous one, element by element, with three exceptions:
  *
- * - a set with another handle is a new set (the table was replaced: every counter started at 0):
- *   its counters are all new; what the old table counted after the previous reading is lost (at
- *   most one interval, at a rules change);
+ * - a set of another table is a new set (the table was replaced: every counter started at 0): its
+ *   counters are all new; what the old table counted after the previous reading is lost (at most
+ *   one interval, at a rules change). A set is known by its table's handle and its own: nft gives
+ *   a table made again its sets' old handles, while a table's handle is new each time;
  * - an element whose counter went down was dropped (an idle source expired) and added again: its
  *   counter is all new;
  * - an element gone was dropped: nothing to count.
@@ -37,8 +38,11 @@ interface Count {
   bytes: number;
 }
 
-/** A listing of the counter sets: set name → its handle and its elements' counters by key text. */
-export type CounterListing = Map<string, { handle: number; elements: Map<string, Count> }>;
+/**
+ * A listing of the counter sets: set name → what the set is known by (its table's handle and its
+ * own, "table.set") and its elements' counters by key text.
+ */
+export type CounterListing = Map<string, { handle: string; elements: Map<string, Count> }>;
 
 type Json = unknown;
 
@@ -80,10 +84,24 @@ export function parseCounterListing(text: string): CounterListing {
         continue;
       elements.set(key, { packets: counter.packets, bytes: counter.bytes });
     }
-    out.set(set.name, { handle: Number(set.handle), elements });
+    out.set(set.name, { handle: String(set.handle), elements });
   }
   return out;
 }
+
+/** The handle of the agent's table in an `nft -j list tables` listing (null without the table). */
+export function parseTableHandle(text: string): number | null {
+  const doc = JSON.parse(text) as { nftables?: Json[] };
+  for (const item of doc.nftables ?? []) {
+    const table = (item as { table?: Record<string, Json> }).table;
+    if (table?.family === 'inet' && table.name === L4_TABLE && Number.isSafeInteger(table.handle))
+      return table.handle as number;
+  }
+  return null;
+}
+
+/** Listings a reading makes again when the table was replaced while it listed (then it gives up). */
+const LISTING_TRIES = 3;
 
 /**
  * Lists the counter sets (an empty listing before the agent's table exists): one `nft -j list set`
@@ -91,34 +109,58 @@ export function parseCounterListing(text: string): CounterListing {
  * JSON list commands; listing the whole table would list the region sets too).
  */
 export async function listCounters(nft: readonly string[]): Promise<CounterListing> {
-  // Every set of the entering stage is read before any of the passing stage: a packet a reading
-  // counts as passed was then counted as entering in that reading or an earlier one, so "dropped =
-  // entered − passed" never runs ahead of itself (recordsOf carries the difference).
-  const all = COUNTER_SETS.filter((name) => /_all\d?$/.test(name));
-  const rest = COUNTER_SETS.filter((name) => !all.includes(name));
-  const listings = [
-    ...(await Promise.all(all.map((name) => listSet(nft, name)))),
-    ...(await Promise.all(rest.map((name) => listSet(nft, name)))),
-  ];
-  const out: CounterListing = new Map();
-  for (const listing of listings) for (const [name, set] of listing) out.set(name, set);
-  return out;
+  // The sets are listed one by one: the table's handle read before and after tells that they all
+  // belong to one table (a replacement in between gives the table a new handle: list again).
+  for (let attempt = 0; attempt < LISTING_TRIES; attempt++) {
+    const table = await tableHandle(nft);
+    if (table === null) return new Map();
+    // Every set of the entering stage is read before any of the passing stage: a packet a reading
+    // counts as passed was then counted as entering in that reading or an earlier one, so "dropped
+    // = entered − passed" never runs ahead of itself (recordsOf carries the difference).
+    const all = COUNTER_SETS.filter((name) => /_all\d?$/.test(name));
+    const rest = COUNTER_SETS.filter((name) => !all.includes(name));
+    const listings = [
+      ...(await Promise.all(all.map((name) => listSet(nft, name)))),
+      ...(await Promise.all(rest.map((name) => listSet(nft, name)))),
+    ];
+    if ((await tableHandle(nft)) !== table) continue;
+    const out: CounterListing = new Map();
+    for (const listing of listings)
+      for (const [name, set] of listing) out.set(name, { ...set, handle: `${table}.${set.handle}` });
+    return out;
+  }
+  throw new Error(`the table was replaced during each of ${LISTING_TRIES} listings of its counters`);
+}
+
+function tableHandle(nft: readonly string[]): Promise<number | null> {
+  return runList(nft, ['list', 'tables', 'inet'], 'nft list tables', parseTableHandle, null);
 }
 
 function listSet(nft: readonly string[], name: string): Promise<CounterListing> {
-  const [file, ...args] = nft;
+  return runList(nft, ['list', 'set', 'inet', L4_TABLE, name], `nft list set ${name}`, parseCounterListing, new Map());
+}
+
+/** Runs `nft -j <args>` and parses its output; `absent` when the table (or the set) does not exist. */
+function runList<T>(
+  nft: readonly string[],
+  args: readonly string[],
+  what: string,
+  parse: (text: string) => T,
+  absent: T,
+): Promise<T> {
+  const [file, ...lead] = nft;
   if (file === undefined) return Promise.reject(new Error('no nft command'));
   return new Promise((resolve, reject) => {
     execFile(
       file,
-      [...args, '-j', 'list', 'set', 'inet', L4_TABLE, name],
+      [...lead, '-j', ...args],
       { timeout: NFT_TIMEOUT_MS, maxBuffer: MAX_OUTPUT, encoding: 'utf8' },
       (err, stdout, stderr) => {
         // No table yet (or a table without this set): nothing counted.
-        if (err && /No such file or directory/.test(stderr)) return resolve(new Map());
-        if (err) return reject(new Error(`nft list set ${name}: ${stderr.trim().slice(0, 500) || err.message}`));
+        if (err && /No such file or directory/.test(stderr)) return resolve(absent);
+        if (err) return reject(new Error(`${what}: ${stderr.trim().slice(0, 500) || err.message}`));
         try {
-          resolve(parseCounterListing(stdout));
+          resolve(parse(stdout));
         } catch (e) {
           reject(e);
         }
