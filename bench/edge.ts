@@ -45,7 +45,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -305,6 +305,9 @@ async function addRuleMix(
 
 async function main() {
   const work = await mkdtemp(path.join(tmpdir(), 'rampart-bench-'));
+  // nginx's workers (nobody) write request bodies, buffers and the cache below the agent's state
+  // directory in here: mkdtemp's 0700 made every push over 16 MiB fail with 500.
+  await chmod(work, 0o755);
   let done = false;
   const stops: (() => Promise<void>)[] = [];
   let agent: ChildProcess | undefined;

@@ -25,7 +25,7 @@ import { PlaneLoop } from './plane-loop.js';
 import { registerWithBackoff } from './registration.js';
 import { AbuseIPFiles } from './reputation-list.js';
 import { SnapshotLoop } from './snapshot-loop.js';
-import { type Credentials, StateDir } from './state.js';
+import { blockedAncestor, type Credentials, StateDir } from './state.js';
 import { lockStateDir, type StateLock } from './state-lock.js';
 import { StatusReporter } from './status-reporter.js';
 import { NginxSupervisor } from './supervisor.js';
@@ -505,6 +505,15 @@ export class Agent {
 
   private async startLocked(): Promise<void> {
     await this.state.prepare();
+    // As root the agent's nginx runs its workers as nobody, who must pass every parent of the prefix.
+    const blocked = process.getuid?.() === 0 ? await blockedAncestor(this.config.stateDir) : null;
+    if (blocked)
+      this.log('error', 'agent.state_dir_unreachable', {
+        stateDir: this.config.stateDir,
+        blocked: blocked.dir,
+        mode: blocked.mode,
+        error: `nginx's workers (nobody) cannot pass ${blocked.dir} (mode ${blocked.mode}): request bodies over the buffer, data-plane pushes over 16 MiB and cache writes fail with 500; give it o+x`,
+      });
     await this.nginx.prepare();
     this.admin.secret = await this.state.adminSecret();
     await this.applier.prepare();

@@ -7,6 +7,24 @@ import { ADMIN_SECRET_RE } from '../data-plane/admin-client.js';
 import { formatPath } from '../data-plane/schema.js';
 
 /**
+ * The first directory above `dir` that others cannot search (no o+x), with its mode; null when
+ * every one can be. nginx's workers run as `nobody` under a root master: they write request
+ * bodies, proxy buffers and the cache into the prefix's temp directories below the state
+ * directory, and a parent they cannot pass makes each such write fail with 500 (a data-plane push
+ * over 16 MiB, a large upload, a cached response) while small requests work.
+ */
+export async function blockedAncestor(dir: string): Promise<{ dir: string; mode: string } | null> {
+  let at = path.dirname(path.resolve(dir));
+  for (;;) {
+    const { mode } = await stat(at);
+    if ((mode & 0o001) === 0) return { dir: at, mode: (mode & 0o7777).toString(8).padStart(4, '0') };
+    const up = path.dirname(at);
+    if (up === at) return null;
+    at = up;
+  }
+}
+
+/**
  * What the agent keeps in its state directory:
  *
  *   <state>/credentials.json          {nodeId, nodeSecret, controlPlane}            0600
