@@ -92,10 +92,6 @@ interface PlaneSum {
 
 const FIREWALL_PREFIX = 'firewall\0';
 
-const hex = (total: bigint) => (((total % PLANE_MOD) + PLANE_MOD) % PLANE_MOD).toString(16).padStart(12, '0');
-/** A kept sum as the view answers it: the plane hash and the firewall digest. */
-const sumsOf = (sum: PlaneSum) => ({ plane: hex(sum.total), firewalls: hex(sum.firewalls) });
-
 interface EntryRow {
   kind: PlaneEntry['kind'];
   key: string;
@@ -259,17 +255,8 @@ export class PlaneService {
     }
   }
 
-  /**
-   * The plane's state now: the log's head and floor, its last change and its hash there. With the
-   * plane's sum kept, one statement (one snapshot of the database) reads the state and the keys
-   * changed since the sum (quickView); else, or when the log cannot bring the sum up to date, the
-   * state and the whole sum are read in one consistent read.
-   */
-  private async view(planeId: number): Promise<PlaneView> {
-    if (this.sums.has(planeId)) {
-      const quick = await this.serialisedSum(planeId, () => this.quickView(planeId));
-      if (quick !== null) return quick;
-    }
+  /** The plane's state now: the log's head and floor, its last change and its hash there. */
+  private view(planeId: number): Promise<PlaneView> {
     return this.entries.readConsistent(async () => {
       const [state] = rowsOf<{ head: string | number; floor: string | number; changed: string | number }>(
         await this.db.execute(sql`SELECT head, floor, (SELECT changed_seq FROM dp_planes WHERE plane_id = ${planeId}) AS changed
@@ -277,7 +264,7 @@ export class PlaneService {
       );
       const floor = Number(state?.floor ?? 0);
       const changedAt = Number(state?.changed ?? 0);
-      const sums = await this.planeHash(planeId, changedAt);
+      const sums = await this.planeHash(planeId, changedAt, floor);
       return {
         head: Number(state?.head ?? 0),
         floor,
@@ -461,33 +448,26 @@ export class PlaneService {
    * every node of the plane at that `since` (they poll from the same version), not once per node.
    */
   private changesSince(planeId: number, since: number, view: PlaneView): Promise<PlaneChange[]> {
-    return kept(this.deltas, `${planeId}:${since}:${view.changedAt}`, () => this.readChanges(planeId, since, view));
+    return kept(this.deltas, `${planeId}:${since}:${view.changedAt}`, () =>
+      this.readAt(planeId, view, () => this.readChanges(planeId, since)),
+    );
   }
 
-  /**
-   * One statement, so one snapshot of the database (no transaction, lock or second statement): the
-   * plane's last change with the changes, StaleView when it is not the view's any more.
-   */
-  private async readChanges(planeId: number, since: number, view: PlaneView): Promise<PlaneChange[]> {
-    const [read] = rowsOf<{ changed: string | number | null; rows: unknown }>(
+  private async readChanges(planeId: number, since: number): Promise<PlaneChange[]> {
+    const rows = rowsOf<EntryRow>(
       await this.db.execute(sql`
           WITH cur AS (SELECT unnest(site_ids) AS site_id FROM dp_planes WHERE plane_id = ${planeId}),
           moved AS (SELECT DISTINCT site_id FROM dp_plane_changes WHERE plane_id = ${planeId} AND seq > ${since}),
           keys AS (
             SELECT kind, key FROM dp_changes
               WHERE seq > ${since} AND site_id IN (SELECT site_id FROM cur UNION SELECT site_id FROM moved)
-            UNION SELECT kind, key FROM dp_entries WHERE site_id IN (SELECT site_id FROM moved)),
-          found AS (
-            SELECT k.kind, k.key, r.hash, r.value FROM keys k LEFT JOIN LATERAL (
-              SELECT e.hash, e.value FROM dp_entries e
-              WHERE e.kind = k.kind AND e.key = k.key AND e.site_id IN (SELECT site_id FROM cur)
-              ORDER BY ${PREFERRED_ENTRY} LIMIT 1) r ON true)
-          SELECT (SELECT changed_seq FROM dp_planes WHERE plane_id = ${planeId}) AS changed,
-            (SELECT coalesce(json_agg(json_build_object('kind', f.kind, 'key', f.key, 'hash', f.hash, 'value', f.value)
-              ORDER BY f.kind, f.key), '[]'::json) FROM found f) AS rows`),
+            UNION SELECT kind, key FROM dp_entries WHERE site_id IN (SELECT site_id FROM moved))
+          SELECT k.kind, k.key, r.hash, r.value FROM keys k LEFT JOIN LATERAL (
+            SELECT e.hash, e.value FROM dp_entries e
+            WHERE e.kind = k.kind AND e.key = k.key AND e.site_id IN (SELECT site_id FROM cur)
+            ORDER BY ${PREFERRED_ENTRY} LIMIT 1) r ON true
+          ORDER BY k.kind, k.key`),
     );
-    if (Number(read?.changed ?? 0) !== view.changedAt) throw new StaleView();
-    const rows = parsed(read?.rows ?? []) as EntryRow[];
     const changes: PlaneChange[] = rows.map((r) =>
       r.hash === null
         ? { op: 'del', kind: r.kind, key: r.key }
@@ -518,19 +498,13 @@ export class PlaneService {
   }
 
   /**
-   * The sum of the plane's entries' hashes (mod 2^48) as of `changedAt`, summed whole. Kept per
-   * plane with each entry's hash, so a later change costs the keys it changed (quickView reads them
-   * from the log), not a sum over the whole plane; summed whole the first time, after sites joined or
-   * left the plane, or when the log no longer reaches back to the last sum. Runs in the caller's
-   * consistent read.
+   * The sum of the plane's entries' hashes (mod 2^48) as of `changedAt`. Kept per plane with each
+   * entry's hash, so a change costs the keys it changed (read from the log since the last sum), not
+   * a sum over the whole plane; summed whole the first time, after sites joined or left the plane,
+   * or when the log no longer reaches back to the last sum. Runs in the caller's consistent read.
    */
-  private planeHash(planeId: number, changedAt: number): Promise<{ plane: string; firewalls: string }> {
-    return this.serialisedSum(planeId, () => this.sumAt(planeId, changedAt));
-  }
-
-  /** Runs `fn` after the plane's sum updates before it (they update the kept sum); a failure drops the sum. */
-  private serialisedSum<T>(planeId: number, fn: () => Promise<T>): Promise<T> {
-    const run = (this.hashes.get(planeId) ?? Promise.resolve()).then(fn);
+  private planeHash(planeId: number, changedAt: number, floor: number): Promise<{ plane: string; firewalls: string }> {
+    const run = (this.hashes.get(planeId) ?? Promise.resolve()).then(() => this.sumAt(planeId, changedAt, floor));
     const kept = run.catch(() => {
       this.sums.delete(planeId);
     });
@@ -541,70 +515,45 @@ export class PlaneService {
     return run;
   }
 
-  /**
-   * The view in one statement from the kept sum: the state, whether sites joined or left the plane
-   * since the sum, and the keys the log changed for the plane since the sum with their hashes now.
-   * Null when the sum cannot be brought up to date from the log (sites moved, the log no longer
-   * reaches back to it): the caller reads the whole sum.
-   */
-  private async quickView(planeId: number): Promise<PlaneView | null> {
-    const memo = this.sums.get(planeId);
-    if (!memo) return null;
-    const [read] = rowsOf<{
-      head: string | number;
-      floor: string | number;
-      changed: string | number | null;
-      moved: boolean;
-      rows: unknown;
-    }>(
-      await this.db.execute(sql`
-        WITH st AS (SELECT head, floor, (SELECT changed_seq FROM dp_planes WHERE plane_id = ${planeId}) AS changed
-          FROM dp_state WHERE id = 1),
-        cur AS (SELECT unnest(site_ids) AS site_id FROM dp_planes WHERE plane_id = ${planeId}),
-        mv AS (SELECT EXISTS (SELECT 1 FROM dp_plane_changes WHERE plane_id = ${planeId} AND seq > ${memo.at}) AS moved),
-        keys AS (SELECT DISTINCT kind, key FROM dp_changes
-          WHERE seq > ${memo.at} AND seq <= (SELECT changed FROM st) AND site_id IN (SELECT site_id FROM cur)
-            AND NOT (SELECT moved FROM mv) AND (SELECT floor FROM st) <= ${memo.at}),
-        found AS (SELECT k.kind, k.key, r.hash FROM keys k LEFT JOIN LATERAL (
-          SELECT e.hash FROM dp_entries e
-          WHERE e.kind = k.kind AND e.key = k.key AND e.site_id IN (SELECT site_id FROM cur)
-          ORDER BY ${PREFERRED_ENTRY} LIMIT 1) r ON true)
-        SELECT st.head, st.floor, st.changed, mv.moved,
-          (SELECT coalesce(json_agg(json_build_object('kind', f.kind, 'key', f.key, 'hash', f.hash)), '[]'::json)
-            FROM found f) AS rows
-        FROM st, mv`),
-    );
-    if (!read) return null;
-    const floor = Number(read.floor);
-    const changedAt = Number(read.changed ?? 0);
-    if (changedAt !== memo.at && (read.moved || memo.at > changedAt || memo.at < floor)) return null;
-    const rows = parsed(read.rows) as { kind: string; key: string; hash: string | null }[];
-    const sums = this.applyChanged(memo, rows, changedAt);
-    return { head: Number(read.head), floor, changedAt, planeHash: sums.plane, firewallDigest: sums.firewalls };
-  }
-
-  /** Brings a kept sum to `changedAt` with the changed keys' hashes now (null: the key is gone). */
-  private applyChanged(
-    memo: PlaneSum,
-    rows: readonly { kind: string; key: string; hash: string | null }[],
+  private async sumAt(
+    planeId: number,
     changedAt: number,
-  ): { plane: string; firewalls: string } {
-    for (const row of rows) {
-      const id = `${row.kind}\0${row.key}`;
-      const before = memo.hashes.get(id) ?? 0n;
-      const value = row.hash === null ? 0n : BigInt(`0x${row.hash}`);
-      if (row.hash === null) memo.hashes.delete(id);
-      else memo.hashes.set(id, value);
-      memo.total += value - before;
-      if (id.startsWith(FIREWALL_PREFIX)) memo.firewalls += value - before;
-    }
-    memo.at = changedAt;
-    return sumsOf(memo);
-  }
-
-  private async sumAt(planeId: number, changedAt: number): Promise<{ plane: string; firewalls: string }> {
+    floor: number,
+  ): Promise<{ plane: string; firewalls: string }> {
+    const hex = (total: bigint) => (((total % PLANE_MOD) + PLANE_MOD) % PLANE_MOD).toString(16).padStart(12, '0');
+    const sums = (sum: PlaneSum) => ({ plane: hex(sum.total), firewalls: hex(sum.firewalls) });
     const memo = this.sums.get(planeId);
-    if (memo && memo.at === changedAt) return sumsOf(memo);
+    if (memo && memo.at === changedAt) return sums(memo);
+    if (memo && memo.at < changedAt && memo.at >= floor) {
+      const [moved] = rowsOf<{ seq: string }>(
+        await this.db.execute(
+          sql`SELECT seq FROM dp_plane_changes WHERE plane_id = ${planeId} AND seq > ${memo.at} LIMIT 1`,
+        ),
+      );
+      if (!moved) {
+        const rows = rowsOf<{ kind: string; key: string; hash: string | null }>(
+          await this.db.execute(sql`
+            WITH cur AS (SELECT unnest(site_ids) AS site_id FROM dp_planes WHERE plane_id = ${planeId}),
+            keys AS (SELECT DISTINCT kind, key FROM dp_changes
+              WHERE seq > ${memo.at} AND seq <= ${changedAt} AND site_id IN (SELECT site_id FROM cur))
+            SELECT k.kind, k.key, r.hash FROM keys k LEFT JOIN LATERAL (
+              SELECT e.hash FROM dp_entries e
+              WHERE e.kind = k.kind AND e.key = k.key AND e.site_id IN (SELECT site_id FROM cur)
+              ORDER BY ${PREFERRED_ENTRY} LIMIT 1) r ON true`),
+        );
+        for (const row of rows) {
+          const id = `${row.kind}\0${row.key}`;
+          const before = memo.hashes.get(id) ?? 0n;
+          const value = row.hash === null ? 0n : BigInt(`0x${row.hash}`);
+          if (row.hash === null) memo.hashes.delete(id);
+          else memo.hashes.set(id, value);
+          memo.total += value - before;
+          if (id.startsWith(FIREWALL_PREFIX)) memo.firewalls += value - before;
+        }
+        memo.at = changedAt;
+        return sums(memo);
+      }
+    }
     const rows = rowsOf<{ kind: string; key: string; hash: string }>(
       await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash FROM dp_entries e
         WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
@@ -625,7 +574,7 @@ export class PlaneService {
     }
     const sum = { at: changedAt, hashes, total, firewalls };
     this.sums.set(planeId, sum);
-    return sumsOf(sum);
+    return sums(sum);
   }
 
   /** Ends every held poll (they answer null). */
