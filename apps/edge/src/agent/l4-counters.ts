@@ -109,7 +109,7 @@ const LISTING_TRIES = 3;
  * JSON list commands; listing the whole table would list the region sets too).
  */
 export async function listCounters(nft: readonly string[]): Promise<CounterListing> {
-  // The sets are listed one by one: the table's handle read before and after tells that they all
+  // The sets are listed by several commands: the table's handle read before and after tells that they all
   // belong to one table (a replacement in between gives the table a new handle: list again).
   for (let attempt = 0; attempt < LISTING_TRIES; attempt++) {
     const table = await tableHandle(nft);
