@@ -215,7 +215,11 @@ describe('dataAnalysis/statistics', () => {
     everServed = false;
     stubStatistics(api, 'user', { card: (type) => card(type) });
     renderAt(PAGE);
-    await waitFor(() => expect(screen.getAllByText('No node serves these sites yet').length).toBeGreaterThan(0));
+    // The page rendered again loads as the first render did: the same 10 s as the waits above (a
+    // CI run under load took more than waitFor's default second).
+    await waitFor(() => expect(screen.getAllByText('No node serves these sites yet').length).toBeGreaterThan(0), {
+      timeout: 10_000,
+    });
   });
 
   it('pages the per-domain totals on the server and downloads them as CSV', async () => {
