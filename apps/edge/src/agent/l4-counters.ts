@@ -311,6 +311,12 @@ export interface L4CounterReaderOptions {
   now?: () => number;
 }
 
+/** The table a listing's sets belong to (their handles are "table.set"), null for an empty listing. */
+function tableOf(listing: CounterListing): string | null {
+  for (const set of listing.values()) return set.handle.split('.')[0] ?? null;
+  return null;
+}
+
 export class L4CounterReader {
   private previous: CounterListing = new Map();
   /** What the passing stage counted ahead of the entering one (recordsOf). */
@@ -326,6 +332,10 @@ export class L4CounterReader {
   /** Reads the counters once and hands what changed to the sink; answers the records. */
   async poll(): Promise<L4CounterRecord[]> {
     const current = await listCounters(this.nft);
+    // A new table: what the old one passed ahead of its entering count (the carry) was to be
+    // matched by that table's next entering count, which went with it; kept, it would swallow as
+    // many real drops of the new table.
+    if (tableOf(current) !== tableOf(this.previous)) this.carry.clear();
     const deltas = deltasOf(this.previous, current);
     this.previous = current;
     const now = (this.options.now ?? Date.now)();
