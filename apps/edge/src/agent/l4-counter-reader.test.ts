@@ -22,6 +22,7 @@ process.stdout.write(JSON.stringify({ nftables: [{ set: { family: 'inet', name, 
 describe('the layer-4 counter reader across a table replacement', () => {
   let dir = '';
   afterEach(async () => {
+    delete process.env.FAKE_NFT_STATE;
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

@@ -104,24 +104,27 @@ export function parseTableHandle(text: string): number | null {
 const LISTING_TRIES = 3;
 
 /**
+ * Every set of the entering stage is read before any of the passing stage: a packet a reading
+ * counts as passed was then counted as entering in that reading or an earlier one, so "dropped =
+ * entered − passed" never runs ahead of itself (recordsOf carries the difference).
+ */
+const ENTERING_SETS = COUNTER_SETS.filter((name) => /_all\d?$/.test(name));
+const OTHER_SETS = COUNTER_SETS.filter((name) => !ENTERING_SETS.includes(name));
+
+/**
  * Lists the counter sets (an empty listing before the agent's table exists): one `nft -j list set`
  * per set, all at once (nft 1.0.6 reads a file of commands as JSON under -j, and lists nothing for
  * JSON list commands; listing the whole table would list the region sets too).
  */
 export async function listCounters(nft: readonly string[]): Promise<CounterListing> {
-  // The sets are listed by several commands: the table's handle read before and after tells that they all
-  // belong to one table (a replacement in between gives the table a new handle: list again).
+  // The sets are listed by several commands: the table's handle read before and after tells that
+  // they all belong to one table (a replacement in between gives the table a new handle: list again).
   for (let attempt = 0; attempt < LISTING_TRIES; attempt++) {
     const table = await tableHandle(nft);
     if (table === null) return new Map();
-    // Every set of the entering stage is read before any of the passing stage: a packet a reading
-    // counts as passed was then counted as entering in that reading or an earlier one, so "dropped
-    // = entered − passed" never runs ahead of itself (recordsOf carries the difference).
-    const all = COUNTER_SETS.filter((name) => /_all\d?$/.test(name));
-    const rest = COUNTER_SETS.filter((name) => !all.includes(name));
     const listings = [
-      ...(await Promise.all(all.map((name) => listSet(nft, name)))),
-      ...(await Promise.all(rest.map((name) => listSet(nft, name)))),
+      ...(await Promise.all(ENTERING_SETS.map((name) => listSet(nft, name)))),
+      ...(await Promise.all(OTHER_SETS.map((name) => listSet(nft, name)))),
     ];
     if ((await tableHandle(nft)) !== table) continue;
     const out: CounterListing = new Map();
