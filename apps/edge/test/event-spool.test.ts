@@ -16,6 +16,8 @@ let spoolDir: string;
 let clock: number;
 let logs: LogEntry[];
 let controllers: AbortController[];
+/** Every collector a test made: closed after it, so no test leaves its log file open. */
+let made: EventCollector[];
 
 beforeEach(async () => {
   dir = await mkdtemp('/tmp/rampart-events-');
@@ -25,10 +27,12 @@ beforeEach(async () => {
   clock = 1_000_000;
   logs = [];
   controllers = [];
+  made = [];
 });
 
 afterEach(async () => {
   for (const c of controllers) c.abort();
+  for (const events of made) await events.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -57,6 +61,7 @@ async function collector(
     ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
     ...(options.busy !== undefined ? { busy: options.busy, busyRoundMs: options.busyRoundMs } : {}),
   });
+  made.push(events);
   expect(await events.prepare()).toBe(true);
   return { spool, events, controller };
 }
