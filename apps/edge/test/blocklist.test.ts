@@ -357,7 +357,9 @@ describe('the agent', () => {
       });
 
       expect(await send('127.0.0.10', 'list.example.com', { path: '/admin' })).toBe('closed');
-      for (let i = 0; i < 100 && cp.blocks.length === 0; i++) await sleep(100);
+      // The fake records the report when it takes it, before its answer reaches the agent: wait for
+      // the agent to have the answer too (under load the two are not the same moment).
+      for (let i = 0; i < 100 && (cp.blocks.length === 0 || reporter.waiting > 0); i++) await sleep(100);
       expect(cp.blocks).toMatchObject([{ siteId: 1, ip: '127.0.0.10', cause: 'blacklist', ruleId: 11 }]);
       expect(cp.blockCalls).toBe(1);
       expect(logged.filter((e) => e.event === 'blocks.report_failed')).toHaveLength(2);
