@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * One Vitest run for the whole repository. The server suite runs twice: once on the embedded
@@ -41,7 +41,10 @@ function projects(name: string, root: string, include: string[], test: Record<st
     include.map((glob) => glob.split('/')[0] as string),
     always,
   );
-  const shared = { test: { ...test, name, root, include, exclude: fresh, isolate: false } };
+  // Vitest's own exclusions (node_modules) stay: `exclude` replaces them when given.
+  const shared = {
+    test: { ...test, name, root, include, exclude: [...configDefaults.exclude, ...fresh], isolate: false },
+  };
   if (fresh.length === 0) return [shared];
   return [shared, { test: { ...test, name: `${name}-fresh`, root, include: fresh } }];
 }
