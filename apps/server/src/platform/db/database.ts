@@ -8,6 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type BroadcastTransport, CHANGES_CHANNEL } from './change-broadcast.js';
+import { withParsersOnce } from './pglite-parsers.js';
 import { applyStagedRestore } from './pglite-restore.js';
 import * as schema from './schema.js';
 import { lockStore } from './store-lock.js';
@@ -124,7 +125,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
 }
 
 export function openPglite(client: PGlite): Database {
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite({ client: withParsersOnce(client), schema }) as unknown as Db;
   return {
     db,
     driver: 'pglite',
