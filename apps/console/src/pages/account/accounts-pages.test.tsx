@@ -99,7 +99,10 @@ describe('client userManagement/users', () => {
     typeInto(dialog, 'Account', 'new co');
     typeInto(dialog, 'E-mail', 'not-mail');
     clickButton('OK', dialog);
-    expect(await within(dialog).findAllByText(/./, { selector: '.ant-form-item-explain-error' })).toHaveLength(3);
+    await waitFor(
+      () => expect(within(dialog).getAllByText(/./, { selector: '.ant-form-item-explain-error' })).toHaveLength(3),
+      { timeout: 10_000 },
+    );
     expect(api.sent(createAccount, { auth: 'client' })).toHaveLength(0);
 
     typeInto(dialog, 'Account', 'newco');

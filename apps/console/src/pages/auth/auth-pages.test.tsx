@@ -42,7 +42,8 @@ describe('login form', () => {
   it('checks the fields with the contract’s rules before calling the server', async () => {
     renderAt('/user/login');
     fireEvent.click(await screen.findByRole('button', { name: 'Log in' }));
-    expect(await screen.findAllByText('This field is required')).toHaveLength(2);
+    // Both fields' messages (findAll answers as soon as the first is shown, and antd shows each field's on its own).
+    await waitFor(() => expect(screen.getAllByText('This field is required')).toHaveLength(2), { timeout: 10_000 });
     expect(api.sent(requestLogin, { auth: 'user' })).toHaveLength(0);
   });
 

@@ -73,7 +73,7 @@ describe('customizeLogo', () => {
       }),
     );
     renderAt(PAGE);
-    expect(await screen.findAllByText('No image')).toHaveLength(5);
+    await waitFor(() => expect(screen.getAllByText('No image')).toHaveLength(5), { timeout: 10_000 });
     expect(screen.getByRole('button', { name: /Reset to defaults/ }).hasAttribute('disabled')).toBe(true);
     chooseFile('Logo', new File(['<svg/>'], 'logo.svg', { type: 'image/svg+xml' }));
     clickButton('Save');
