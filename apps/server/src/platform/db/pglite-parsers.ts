@@ -46,22 +46,21 @@ export function withParsersOnce(client: PGlite): PGlite {
     own();
     return rest;
   };
-  const wrap = <T extends object>(target: T, transactions: boolean): T =>
-    new Proxy(target, {
+  // The client's and each transaction's query and transaction, made once per wrapped object (drizzle
+  // reads `query` on every query it runs).
+  const wrap = <T extends object>(target: T, transactions: boolean): T => {
+    const query = (text: string, params?: unknown[], options?: QueryOptions) =>
+      (target as unknown as Queryable).query(text, params, lean(options));
+    const transaction = <R>(fn: (tx: Queryable) => Promise<R>) =>
+      (target as unknown as PGlite).transaction((tx) => fn(wrap(tx as unknown as Queryable, false)));
+    return new Proxy(target, {
       get(on, prop) {
-        if (prop === 'query') {
-          const query = (on as unknown as Queryable).query;
-          return (text: string, params?: unknown[], options?: QueryOptions) =>
-            query.call(on, text, params, lean(options));
-        }
-        if (prop === 'transaction' && transactions) {
-          const transaction = (on as unknown as PGlite).transaction;
-          return <R>(fn: (tx: Queryable) => Promise<R>) =>
-            transaction.call(on, (tx) => fn(wrap(tx as unknown as Queryable, false)));
-        }
+        if (prop === 'query') return query;
+        if (prop === 'transaction' && transactions) return transaction;
         const value = Reflect.get(on, prop, on) as unknown;
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(on) : value;
       },
     });
+  };
   return wrap(client, true);
 }
