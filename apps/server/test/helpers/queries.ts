@@ -10,22 +10,38 @@ export async function queriesDuring(t: TestApp, fn: () => Promise<unknown>): Pro
   };
   const source = t.db.database.source;
   if (source.kind === 'pglite') {
-    const client = source.client as unknown as Record<string, (...args: unknown[]) => unknown>;
-    const query = client.query;
-    const exec = client.exec;
-    client.query = function (this: unknown, text: unknown, ...rest: unknown[]) {
-      record(text);
-      return query?.call(this, text, ...rest);
-    };
-    client.exec = function (this: unknown, text: unknown, ...rest: unknown[]) {
-      record(text);
-      return exec?.call(this, text, ...rest);
-    };
+    // What reaches PGlite's PostgreSQL, read off the protocol: the server prepares its statements
+    // once (platform/db/pglite-prepared.ts) and runs them by name, and PGlite's transactions do not
+    // go through its query method.
+    const client = source.client;
+    const stream = client.execProtocolStream;
+    const names = new Map<string, string>();
+    const pending: { at: number; name: string }[] = [];
+    client.execProtocolStream = function (this: unknown, message: Uint8Array, ...rest: unknown[]) {
+      for (const m of frontendMessages(message)) {
+        if (m.type === 'Q') seen.push(m.text);
+        else if (m.type === 'P' && m.name === '') seen.push(m.text);
+        else if (m.type === 'P') names.set(m.name, m.text);
+        else if (m.type === 'B' && m.name !== '') {
+          const text = names.get(m.name);
+          if (text !== undefined) seen.push(text);
+          else pending.push({ at: seen.push(''), name: m.name });
+        }
+      }
+      return (stream as (...args: unknown[]) => unknown).call(this, message, ...rest);
+    } as never;
     try {
       await fn();
     } finally {
-      client.query = query as never;
-      client.exec = exec as never;
+      client.execProtocolStream = stream;
+    }
+    if (pending.length > 0) {
+      // Statements prepared before `fn`: PostgreSQL knows their texts.
+      const prepared = await client.query<{ name: string; statement: string }>(
+        'SELECT name, statement FROM pg_prepared_statements',
+      );
+      for (const row of prepared.rows) names.set(row.name, row.statement);
+      for (const { at, name } of pending) seen[at - 1] = names.get(name) ?? `<statement ${name}>`;
     }
     return seen;
   }
@@ -47,4 +63,31 @@ export async function queriesDuring(t: TestApp, fn: () => Promise<unknown>): Pro
     pg.Pool.prototype.query = poolQuery;
   }
   return seen;
+}
+
+type FrontendMessage = { type: 'Q' | 'P' | 'B'; name: string; text: string } | { type: 'other'; name: ''; text: '' };
+
+/** The simple queries, parses and binds of a buffer of PostgreSQL's frontend messages. */
+function* frontendMessages(buffer: Uint8Array): Generator<FrontendMessage> {
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  const decoder = new TextDecoder();
+  let at = 0;
+  while (at + 5 <= buffer.length) {
+    const type = String.fromCharCode(buffer[at] as number);
+    const length = view.getInt32(at + 1);
+    const body = at + 5;
+    const cstring = (from: number): [string, number] => {
+      const end = buffer.indexOf(0, from);
+      return [decoder.decode(buffer.subarray(from, end)), end + 1];
+    };
+    if (type === 'Q') yield { type, name: '', text: cstring(body)[0] };
+    else if (type === 'P') {
+      const [name, next] = cstring(body);
+      yield { type, name, text: cstring(next)[0] };
+    } else if (type === 'B') {
+      const [, next] = cstring(body); // the portal
+      yield { type, name: cstring(next)[0], text: '' };
+    } else yield { type: 'other', name: '', text: '' };
+    at += 1 + length;
+  }
 }

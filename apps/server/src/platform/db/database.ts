@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type BroadcastTransport, CHANGES_CHANNEL } from './change-broadcast.js';
 import { withParsersOnce } from './pglite-parsers.js';
+import { withPreparedStatements } from './pglite-prepared.js';
 import { applyStagedRestore } from './pglite-restore.js';
 import * as schema from './schema.js';
 import { lockStore } from './store-lock.js';
@@ -125,7 +126,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
 }
 
 export function openPglite(client: PGlite): Database {
-  const db = drizzlePglite({ client: withParsersOnce(client), schema }) as unknown as Db;
+  const db = drizzlePglite({ client: withParsersOnce(withPreparedStatements(client)), schema }) as unknown as Db;
   return {
     db,
     driver: 'pglite',
