@@ -125,6 +125,23 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   };
 }
 
+/**
+ * The server's PGlite session plans each statement for its values (pglite-prepared.ts), and that
+ * setting reaches the PL/pgSQL trigger functions too: a row trigger (the audit's) would plan its
+ * statements again for every row. Each trigger function keeps PostgreSQL's default for what it
+ * runs, itself and the functions it calls.
+ */
+const TRIGGER_PLANS = `DO $$
+DECLARE f regprocedure;
+BEGIN
+  FOR f IN SELECT p.oid::regprocedure FROM pg_proc p
+    WHERE p.pronamespace = 'public'::regnamespace AND p.prorettype = 'trigger'::regtype
+      AND NOT coalesce('plan_cache_mode=auto' = ANY (p.proconfig), false)
+  LOOP
+    EXECUTE format('ALTER FUNCTION %s SET plan_cache_mode = auto', f);
+  END LOOP;
+END $$`;
+
 export function openPglite(client: PGlite): Database {
   const db = drizzlePglite({ client: withParsersOnce(withPreparedStatements(client)), schema }) as unknown as Db;
   return {
@@ -132,6 +149,8 @@ export function openPglite(client: PGlite): Database {
     driver: 'pglite',
     async migrate() {
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() });
+      // After every start's migrations (a function made again loses it): see TRIGGER_PLANS.
+      await client.exec(TRIGGER_PLANS);
     },
     async ping() {
       try {

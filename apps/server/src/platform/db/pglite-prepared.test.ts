@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { boolean, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openPglite } from './database.js';
 import { withParsersOnce } from './pglite-parsers.js';
 import { withPreparedStatements } from './pglite-prepared.js';
 
@@ -89,12 +90,14 @@ describe('PGlite with prepared statements', () => {
   it('runs a statement it prepared again in one exchange with PostgreSQL', async () => {
     const client = withPreparedStatements(pg);
     const text = 'SELECT id, name FROM items WHERE id = $1';
+    await client.query('SELECT 1 AS one WHERE $1', [true]); // the client's first sets the session's plans
+    exchanges = 0;
     await client.query(text, [1]);
     expect(exchanges).toBe(2); // prepared and described, then run
     exchanges = 0;
     for (let id = 1; id <= 5; id++) await client.query(text, [id]);
     expect(exchanges).toBe(5);
-    expect(await prepared()).toEqual([text]);
+    expect((await prepared()).at(-1)).toBe(text);
     // PGlite's own query: six exchanges a query.
     exchanges = 0;
     await pg.query(text, [1]);
@@ -200,6 +203,35 @@ describe('PGlite with prepared statements', () => {
     expect(await prepared()).toEqual([text]);
   });
 
+  it('plans each run for its values, as PGlite planned its unnamed statements', async () => {
+    const client = withPreparedStatements(pg);
+    // 20,000 rows of state 1, ten of state 2: after runs for the common value, PostgreSQL's
+    // default would keep a generic plan (its cost is the runs' average) for the rare one too.
+    await pg.exec(`CREATE TABLE log (version int PRIMARY KEY, state int, body text);
+      INSERT INTO log SELECT g, CASE WHEN g % 2000 = 0 THEN 2 ELSE 1 END, 'x' FROM generate_series(1, 20000) g;
+      CREATE INDEX log_state ON log (state); ANALYZE log`);
+    // A transaction's statements are PGlite's own until the session has been set outside one.
+    await client.transaction(async (tx) => tx.query('SELECT count(*) FROM log WHERE state = $1', [1]));
+    expect(await prepared()).toEqual([]);
+    const text = 'SELECT count(*)::int AS n FROM log WHERE state = $1';
+    for (let i = 0; i < 10; i++) expect((await client.query(text, [1])).rows).toEqual([{ n: 19_990 }]);
+    expect((await client.query(text, [2])).rows).toEqual([{ n: 10 }]);
+    // A generic plan shows $1 where a plan for the run's value shows the value.
+    const [name] = (
+      await pg.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement = $1', [text])
+    ).rows.map((r) => r.name);
+    const plan = await pg.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(2)`);
+    ownQueries.length = 0;
+    expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/state = 2\b/);
+    expect(
+      (
+        await client.query<{ plan_cache_mode: string }>('SELECT current_setting($1) AS plan_cache_mode', [
+          'plan_cache_mode',
+        ])
+      ).rows,
+    ).toEqual([{ plan_cache_mode: 'force_custom_plan' }]);
+  });
+
   it("answers drizzle's queries as drizzle over PGlite's own query does", async () => {
     const items = pgTable('items', {
       id: integer('id').primaryKey(),
@@ -231,4 +263,29 @@ describe('PGlite with prepared statements', () => {
     expect(inTx).toEqual([{ v: 12 }]);
     expect(await plain.select({ v: items.v }).from(items).where(eq(items.id, 2))).toEqual([{ v: 12 }]);
   });
+
+  it("leaves the trigger functions PostgreSQL's default plans, after every start's migrations", async () => {
+    const fresh = await PGlite.create();
+    try {
+      const database = openPglite(fresh);
+      await database.migrate();
+      const triggers = async () =>
+        (
+          await fresh.query<{ name: string; config: string[] | null }>(`SELECT p.proname AS name, p.proconfig AS config
+            FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace AND p.prorettype = 'trigger'::regtype ORDER BY 1`)
+        ).rows;
+      const found = await triggers();
+      expect(found.map((f) => f.name)).toContain('audit_row_change');
+      for (const f of found) expect(f.config, f.name).toEqual(['plan_cache_mode=auto']);
+      // A function made again (a later migration's CREATE OR REPLACE) gets it at the next start.
+      await fresh.exec(`ALTER FUNCTION audit_row_change() RESET ALL`);
+      await database.migrate();
+      for (const f of await triggers()) expect(f.config, f.name).toEqual(['plan_cache_mode=auto']);
+      // The server's statements are planned for their values meanwhile.
+      const mode = await database.db.execute(sql`SELECT current_setting('plan_cache_mode') AS mode`);
+      expect((mode as unknown as { rows: unknown[] }).rows).toEqual([{ mode: 'force_custom_plan' }]);
+    } finally {
+      await fresh.close();
+    }
+  }, 60_000);
 });
