@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import { withOverrides } from './overrides.js';
 
 /**
  * The types drizzle's PGlite driver reads as PostgreSQL's text (timestamp, timestamptz, interval,
@@ -53,14 +54,7 @@ export function withParsersOnce(client: PGlite): PGlite {
       (target as unknown as Queryable).query(text, params, lean(options));
     const transaction = <R>(fn: (tx: Queryable) => Promise<R>) =>
       (target as unknown as PGlite).transaction((tx) => fn(wrap(tx as unknown as Queryable, false)));
-    return new Proxy(target, {
-      get(on, prop) {
-        if (prop === 'query') return query;
-        if (prop === 'transaction' && transactions) return transaction;
-        const value = Reflect.get(on, prop, on) as unknown;
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(on) : value;
-      },
-    });
+    return withOverrides(target, transactions ? { query, transaction } : { query });
   };
   return wrap(client, true);
 }

@@ -1,4 +1,5 @@
 import { type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { withOverrides } from './overrides.js';
 
 /**
  * PGlite runs each query as six protocol exchanges with its WebAssembly PostgreSQL (Parse, Describe
@@ -183,23 +184,10 @@ export function withPreparedStatements(pg: PGlite, options: PreparedOptions = {}
       if (tx.closed) throw new Error('Transaction is closed');
       return pg._runExclusiveQuery(() => run(text, params ?? [], queryOptions));
     };
-    return new Proxy(tx, {
-      get(on, prop) {
-        if (prop === 'query') return txQuery;
-        const value = Reflect.get(on, prop, on) as unknown;
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(on) : value;
-      },
-    });
+    return withOverrides(tx, { query: txQuery });
   };
 
   const transaction = <T>(fn: (tx: Transaction) => Promise<T>) => pg.transaction((tx) => fn(inTransaction(tx)));
 
-  return new Proxy(pg, {
-    get(on, prop) {
-      if (prop === 'query') return query;
-      if (prop === 'transaction') return transaction;
-      const value = Reflect.get(on, prop, on) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(on) : value;
-    },
-  });
+  return withOverrides(pg, { query, transaction });
 }
