@@ -188,6 +188,11 @@ describe('the plane as a stream', () => {
       // (A write may read its own nodes, e.g. their addresses; the read of every node is counted.)
       expect(count(/from "nodes" left join "zones"/i)).toBe(1);
       expect(count(/dp_plane_versions/)).toBe(1);
+      // The plane's hash and every node's delta come from one read of the log (plane.service.ts
+      // `summed`), in the view's transaction: no second read of the changes, no check of the view.
+      expect(count(/FROM dp_changes/)).toBe(1);
+      expect(count(/^SELECT changed_seq AS changed FROM dp_planes/)).toBe(0);
+      expect(alone.filter((q) => /FROM dp_changes/.test(q)).length).toBe(1);
       // The write and its build take the same statements whatever the nodes: fewer than one more per node.
       expect(texts.length - alone.length).toBeLessThan(NODES - 1);
     } finally {

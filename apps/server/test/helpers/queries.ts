@@ -45,22 +45,17 @@ export async function queriesDuring(t: TestApp, fn: () => Promise<unknown>): Pro
     }
     return seen;
   }
-  // The pool answers most queries itself, a checked-out client the rest (transactions).
+  // Every statement reaches a connection's query (the pool's own query checks one out; the server's
+  // connections look the class's query up at each call: platform/db/database.ts serialiseQueries).
   const query = pg.Client.prototype.query;
-  const poolQuery = pg.Pool.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, text: unknown, ...rest: unknown[]) {
     record(text);
     return (query as (...args: unknown[]) => unknown).call(this, text, ...rest);
-  } as never;
-  pg.Pool.prototype.query = function (this: pg.Pool, text: unknown, ...rest: unknown[]) {
-    record(text);
-    return (poolQuery as (...args: unknown[]) => unknown).call(this, text, ...rest);
   } as never;
   try {
     await fn();
   } finally {
     pg.Client.prototype.query = query;
-    pg.Pool.prototype.query = poolQuery;
   }
   return seen;
 }

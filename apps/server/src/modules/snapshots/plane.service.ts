@@ -84,6 +84,8 @@ interface PlaneView {
 /** A plane's entries' hashes and their sums as of a sequence. */
 interface PlaneSum {
   at: number;
+  /** The highest head a view saw with the plane still at `at`: nothing of it changed in (at, quietTo]. */
+  quietTo: number;
   hashes: Map<string, bigint>;
   total: bigint;
   /** Of the firewall entries only. */
@@ -105,6 +107,15 @@ export class PlaneService {
   private readonly hashes = new Map<number, Promise<unknown>>();
   /** Delta changes by plane, `since` and the plane's last change: read once for all nodes of the plane. */
   private readonly deltas = new Map<string, Promise<PlaneChange[]>>();
+  /**
+   * Per plane, the changes the last update of its sum read (from the sum's sequence to the plane's
+   * change): the delta of every node that held the plane as that sum was (a `since` in
+   * [from, upTo]), which is every node following the plane, so their delta costs no read.
+   */
+  private readonly summed = new Map<
+    number,
+    { from: number; upTo: number; changedAt: number; changes: PlaneChange[] }
+  >();
   /** Per plane, its entries' hashes and their sum as of a sequence (oldest plane first). */
   private readonly sums = new Map<number, PlaneSum>();
   private readonly closing = new AbortController();
@@ -264,9 +275,10 @@ export class PlaneService {
       );
       const floor = Number(state?.floor ?? 0);
       const changedAt = Number(state?.changed ?? 0);
-      const sums = await this.planeHash(planeId, changedAt, floor);
+      const head = Number(state?.head ?? 0);
+      const sums = await this.planeHash(planeId, changedAt, floor, head);
       return {
-        head: Number(state?.head ?? 0),
+        head,
         floor,
         changedAt,
         planeHash: sums.plane,
@@ -448,6 +460,12 @@ export class PlaneService {
    * every node of the plane at that `since` (they poll from the same version), not once per node.
    */
   private changesSince(planeId: number, since: number, view: PlaneView): Promise<PlaneChange[]> {
+    const summed = this.summed.get(planeId);
+    // Nothing of the plane changed in (from, upTo], so the changes since `since` are those since
+    // `from` (a site that joined the plane later may add a put the node holds, or a del of a key it
+    // does not: both leave its entries and hash as the plane's).
+    if (summed && summed.changedAt === view.changedAt && since >= summed.from && since <= summed.upTo)
+      return Promise.resolve(summed.changes);
     return kept(this.deltas, `${planeId}:${since}:${view.changedAt}`, () =>
       this.readAt(planeId, view, () => this.readChanges(planeId, since)),
     );
@@ -499,14 +517,21 @@ export class PlaneService {
 
   /**
    * The sum of the plane's entries' hashes (mod 2^48) as of `changedAt`. Kept per plane with each
-   * entry's hash, so a change costs the keys it changed (read from the log since the last sum), not
-   * a sum over the whole plane; summed whole the first time, after sites joined or left the plane,
-   * or when the log no longer reaches back to the last sum. Runs in the caller's consistent read.
+   * entry's hash, so a change costs the keys it changed (read from the log since the last sum, with
+   * the keys of sites that joined or left the plane), not a sum over the whole plane; summed whole
+   * the first time, or when the log no longer reaches back to the last sum. Runs in the caller's
+   * consistent read, at the view's `head`.
    */
-  private planeHash(planeId: number, changedAt: number, floor: number): Promise<{ plane: string; firewalls: string }> {
-    const run = (this.hashes.get(planeId) ?? Promise.resolve()).then(() => this.sumAt(planeId, changedAt, floor));
+  private planeHash(
+    planeId: number,
+    changedAt: number,
+    floor: number,
+    head: number,
+  ): Promise<{ plane: string; firewalls: string }> {
+    const run = (this.hashes.get(planeId) ?? Promise.resolve()).then(() => this.sumAt(planeId, changedAt, floor, head));
     const kept = run.catch(() => {
       this.sums.delete(planeId);
+      this.summed.delete(planeId);
     });
     this.hashes.set(planeId, kept);
     kept.finally(() => {
@@ -519,41 +544,34 @@ export class PlaneService {
     planeId: number,
     changedAt: number,
     floor: number,
+    head: number,
   ): Promise<{ plane: string; firewalls: string }> {
     const hex = (total: bigint) => (((total % PLANE_MOD) + PLANE_MOD) % PLANE_MOD).toString(16).padStart(12, '0');
     const sums = (sum: PlaneSum) => ({ plane: hex(sum.total), firewalls: hex(sum.firewalls) });
     const memo = this.sums.get(planeId);
-    if (memo && memo.at === changedAt) return sums(memo);
-    if (memo && memo.at < changedAt && memo.at >= floor) {
-      const [moved] = rowsOf<{ seq: string }>(
-        await this.db.execute(
-          sql`SELECT seq FROM dp_plane_changes WHERE plane_id = ${planeId} AND seq > ${memo.at} LIMIT 1`,
-        ),
-      );
-      if (!moved) {
-        const rows = rowsOf<{ kind: string; key: string; hash: string | null }>(
-          await this.db.execute(sql`
-            WITH cur AS (SELECT unnest(site_ids) AS site_id FROM dp_planes WHERE plane_id = ${planeId}),
-            keys AS (SELECT DISTINCT kind, key FROM dp_changes
-              WHERE seq > ${memo.at} AND seq <= ${changedAt} AND site_id IN (SELECT site_id FROM cur))
-            SELECT k.kind, k.key, r.hash FROM keys k LEFT JOIN LATERAL (
-              SELECT e.hash FROM dp_entries e
-              WHERE e.kind = k.kind AND e.key = k.key AND e.site_id IN (SELECT site_id FROM cur)
-              ORDER BY ${PREFERRED_ENTRY} LIMIT 1) r ON true`),
-        );
-        for (const row of rows) {
-          const id = `${row.kind}\0${row.key}`;
-          const before = memo.hashes.get(id) ?? 0n;
-          const value = row.hash === null ? 0n : BigInt(`0x${row.hash}`);
-          if (row.hash === null) memo.hashes.delete(id);
-          else memo.hashes.set(id, value);
-          memo.total += value - before;
-          if (id.startsWith(FIREWALL_PREFIX)) memo.firewalls += value - before;
-        }
-        memo.at = changedAt;
-        return sums(memo);
-      }
+    if (memo && memo.at === changedAt) {
+      memo.quietTo = Math.max(memo.quietTo, head);
+      return sums(memo);
     }
+    if (memo && memo.at < changedAt && memo.at >= floor) {
+      // The keys changed since the sum (sites that joined or left the plane included), with their
+      // values: the same read is the delta of the nodes that follow the plane (changesSince).
+      const changes = await this.readChanges(planeId, memo.at);
+      for (const change of changes) {
+        const id = `${change.kind}\0${change.key}`;
+        const before = memo.hashes.get(id) ?? 0n;
+        const value = change.op === 'del' ? 0n : BigInt(`0x${change.hash}`);
+        if (change.op === 'del') memo.hashes.delete(id);
+        else memo.hashes.set(id, value);
+        memo.total += value - before;
+        if (id.startsWith(FIREWALL_PREFIX)) memo.firewalls += value - before;
+      }
+      this.summed.set(planeId, { from: memo.at, upTo: memo.quietTo, changedAt, changes });
+      memo.at = changedAt;
+      memo.quietTo = head;
+      return sums(memo);
+    }
+    this.summed.delete(planeId);
     const rows = rowsOf<{ kind: string; key: string; hash: string }>(
       await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash FROM dp_entries e
         WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
@@ -570,9 +588,12 @@ export class PlaneService {
     }
     if (this.sums.size >= PLANES_SUMMED && !this.sums.has(planeId)) {
       const oldest = this.sums.keys().next().value;
-      if (oldest !== undefined) this.sums.delete(oldest);
+      if (oldest !== undefined) {
+        this.sums.delete(oldest);
+        this.summed.delete(oldest);
+      }
     }
-    const sum = { at: changedAt, hashes, total, firewalls };
+    const sum = { at: changedAt, quietTo: head, hashes, total, firewalls };
     this.sums.set(planeId, sum);
     return sums(sum);
   }

@@ -73,7 +73,10 @@ const MIGRATION_LOCK = 7_302_411;
  * go straight through: pg's pool uses those on an idle connection only.
  */
 export function serialiseQueries(client: pg.ClientBase): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  // The class's query, looked up at each call (not bound once here): what wraps pg's query for a
+  // while (the tests' statement listing, test/helpers/queries.ts) sees this connection's too.
+  const proto = Object.getPrototypeOf(client) as { query: (...args: unknown[]) => unknown };
+  const query = (...args: unknown[]) => proto.query.apply(client, args);
   let tail: Promise<unknown> = Promise.resolve();
   client.query = ((...args: unknown[]) => {
     const first = args[0] as { submit?: unknown } | undefined;
