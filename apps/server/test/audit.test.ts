@@ -198,6 +198,7 @@ describe('audit log', () => {
       'dp_dirty_membership',
       'dp_dirty_sites',
       'dp_entries',
+      'dp_nodes_version',
       'dp_plane_changes',
       'dp_plane_versions',
       'dp_planes',

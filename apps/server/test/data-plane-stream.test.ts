@@ -186,7 +186,8 @@ describe('the plane as a stream', () => {
       const texts = await change(streams, 'fanout.stream.example');
       const count = (re: RegExp) => texts.filter((q) => re.test(q)).length;
       // (A write may read its own nodes, e.g. their addresses; the read of every node is counted.)
-      expect(count(/from "nodes" left join "zones"/i)).toBe(1);
+      expect(count(/from "dp_nodes_version"/i)).toBe(1);
+      expect(count(/from "nodes" left join "zones"/i)).toBe(0);
       expect(count(/dp_plane_versions/)).toBe(1);
       // The plane's hash and every node's delta come from one read of the log (plane.service.ts
       // `summed`), in the view's transaction: no second read of the changes, no check of the view.

@@ -101,6 +101,9 @@ interface EntryRow {
   value: unknown;
 }
 
+/** The meta's values that are the node's own (its zone's limits, cache epoch and redirect code). */
+type NodeMetaValues = ReturnType<typeof nodeOwnValues> & { forceSSLCode: ReturnType<typeof nodeForceSSLCode> };
+
 /** A node's poll of its data plane as entries: deltas since what it holds, or the full plane. */
 export class PlaneService {
   /** The plane hash being computed, per plane: one at a time (they update the plane's kept sum). */
@@ -135,6 +138,8 @@ export class PlaneService {
   /** The plane hash answered at (plane, sequence), once known: it never changes (dp_plane_versions). */
   private readonly versions = new Map<string, string>();
   private tick: Tick | null = null;
+  /** A node's own values of the meta and their key, per node row read (the rows are kept while the nodes do not change). */
+  private readonly ownValues = new WeakMap<object, { own: NodeMetaValues; key: string }>();
   /** The JSON text of each answer object (see `text`). */
   private readonly texts = new WeakMap<PlaneAnswer, string>();
   /**
@@ -310,20 +315,22 @@ export class PlaneService {
   ): Promise<PlaneAnswer | null> {
     const { head, floor, changedAt, planeHash, firewallDigest } = view;
     // The meta of nodes with the same own values (a zone's) is made once per plane state and tick.
-    const own = { ...nodeOwnValues(node), forceSSLCode: nodeForceSSLCode(node) };
-    const { meta, metaHash } = await memoized(
-      memo,
-      `meta|${planeId}|${firewallDigest}|${JSON.stringify(own)}`,
-      async () => {
-        const { firewalls, settings } = await this.sharedMetaParts(planeId, view, node.ownerId);
-        const meta: PlaneMeta = {
-          ...own,
-          ...settings,
-          challenge: this.builder.challenge(node.ownerId, firewalls, new Date(this.clock())),
-        };
-        return { meta, metaHash: entryHash('meta', '', meta) };
-      },
-    );
+    let values = this.ownValues.get(node);
+    if (!values) {
+      const own = { ...nodeOwnValues(node), forceSSLCode: nodeForceSSLCode(node) };
+      values = { own, key: JSON.stringify(own) };
+      this.ownValues.set(node, values);
+    }
+    const { own } = values;
+    const { meta, metaHash } = await memoized(memo, `meta|${planeId}|${firewallDigest}|${values.key}`, async () => {
+      const { firewalls, settings } = await this.sharedMetaParts(planeId, view, node.ownerId);
+      const meta: PlaneMeta = {
+        ...own,
+        ...settings,
+        challenge: this.builder.challenge(node.ownerId, firewalls, new Date(this.clock())),
+      };
+      return { meta, metaHash: entryHash('meta', '', meta) };
+    });
     const since = query.since === undefined ? null : Number(query.since);
     let known: string | null = null;
     if (since !== null && since >= floor && since <= head) {

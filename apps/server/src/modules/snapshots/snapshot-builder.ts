@@ -327,6 +327,11 @@ async function inChunks<T, R>(items: readonly T[], read: (chunk: T[]) => Promise
 export class SnapshotBuilder {
   private readonly limits: SnapshotLimits;
 
+  /** Every node as read at a version of them ({@link nodesAtVersion}); shared, never changed. */
+  private nodesKept: { version: number; rows: Map<number, { node: NodeWithZone; groupIds: number[] }> } | null = null;
+  /** The key of nodes alike ({@link build}), per node row read. */
+  private readonly alikeKeys = new WeakMap<object, string>();
+
   /** The last read of every node ({@link everyNode}). */
   private nodesRead: {
     generation: number;
@@ -363,8 +368,13 @@ export class SnapshotBuilder {
     // Nothing of a snapshot is the node's but what its row and groups say: nodes alike (one zone,
     // the same groups and own values, as every node a change wakes in a large group) share one
     // build within the memo's generation.
-    const { id: _id, ...alike } = node ?? { id: nodeId };
-    return memoized(planes, `snapshot|${withDataPlane}|${groupIds.join(',')}|${JSON.stringify(alike)}`, () =>
+    let alike = node ? this.alikeKeys.get(node) : undefined;
+    if (alike === undefined) {
+      const { id: _id, ...rest } = node ?? { id: nodeId };
+      alike = JSON.stringify(rest);
+      if (node) this.alikeKeys.set(node, alike);
+    }
+    return memoized(planes, `snapshot|${withDataPlane}|${groupIds.join(',')}|${alike}`, () =>
       this.buildFor(node, groupIds, now, planes, withDataPlane),
     );
   }
@@ -688,12 +698,27 @@ export class SnapshotBuilder {
     const now = Date.now();
     const kept = this.nodesRead;
     if (kept?.generation === generation && now - kept.at < NODES_SHARED_MS) return kept.rows;
-    const read = { generation, at: now, rows: Promise.resolve(this.repository.everyNodeAndGroups()) };
+    const read = { generation, at: now, rows: this.nodesAtVersion() };
     this.nodesRead = read;
     read.rows.catch(() => {
       if (this.nodesRead === read) this.nodesRead = null;
     });
     return read.rows;
+  }
+
+  /**
+   * Every node with its zone and groups, read again only when the nodes' version moved since the
+   * last read (dp_nodes_version, moved by triggers in the writing transaction): a change of a
+   * domain reads one number, not every node. The version is read first, so rows kept under it are
+   * never older than it (a write between the two reads only makes the next look read them again).
+   */
+  private async nodesAtVersion(): Promise<Map<number, { node: NodeWithZone; groupIds: number[] }>> {
+    const version = await this.repository.nodesVersion();
+    const kept = this.nodesKept;
+    if (kept && version !== null && kept.version === version) return kept.rows;
+    const rows = await this.repository.everyNodeAndGroups();
+    if (version !== null) this.nodesKept = { version, rows };
+    return rows;
   }
 
   /** A memo for the looks of `generation`, its nodes read once with every other memo of it ({@link everyNode}). */

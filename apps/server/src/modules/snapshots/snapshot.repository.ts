@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { rowsOf } from '../../platform/db/rows.js';
 import {
   certificates,
+  dpNodesVersion,
   groupNodes,
   groupVirtualNodes,
   nodeGroups,
@@ -32,16 +33,24 @@ export type ServedDomainRow = [
 ];
 
 /** The nodes with their zones' settings (zone columns null without a zone), as the snapshot reads them. */
+/**
+ * The columns of a node the snapshots read. A write of one of them moves the nodes' version (the
+ * trigger dp_nodes_moved_upd names each: drizzle/0052; data-plane-coverage.test.ts checks the list).
+ */
+export const nodeSnapshotColumns = {
+  id: nodes.id,
+  ownerId: nodes.ownerId,
+  status: nodes.status,
+  zoneId: nodes.zoneId,
+  enabled: nodes.enabled,
+  logRotateTime: nodes.logRotateTime,
+  cacheEpoch: nodes.cacheEpoch,
+};
+
 function selectNodesWithZone(db: Db, where: SQL | undefined) {
   return db
     .select({
-      id: nodes.id,
-      ownerId: nodes.ownerId,
-      status: nodes.status,
-      zoneId: nodes.zoneId,
-      enabled: nodes.enabled,
-      logRotateTime: nodes.logRotateTime,
-      cacheEpoch: nodes.cacheEpoch,
+      ...nodeSnapshotColumns,
       ...zoneEdgeColumns,
       nginxEnabled: zones.nginxEnabled,
       nginxTuning: zones.nginxTuning,
@@ -83,6 +92,15 @@ export class SnapshotRepository {
     const byNode = new Map<number, { node: NodeWithZone; groupIds: number[] }>();
     for (const node of all) byNode.set(node.id, { node, groupIds: groups.get(node.id) ?? [] });
     return byNode;
+  }
+
+  /** The nodes' version (dp_nodes_version): it moves with every write of what {@link everyNodeAndGroups} reads. */
+  async nodesVersion(): Promise<number | null> {
+    const [row] = await this.db
+      .select({ version: dpNodesVersion.version })
+      .from(dpNodesVersion)
+      .where(eq(dpNodesVersion.id, 1));
+    return row?.version ?? null;
   }
 
   /** The zone's listen ports, by port. */

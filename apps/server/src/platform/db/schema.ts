@@ -1953,6 +1953,16 @@ export const dpSiteParts = pgTable('dp_site_parts', {
   version: bigint('version', { mode: 'number' }).notNull(),
 });
 
+/**
+ * One row (id 1): a version of what the snapshots read of every node (its row's columns they use,
+ * its zone, its groups), moved by statement triggers on those tables (drizzle/0052). The builder
+ * reads every node again only when it moved, not on every change (snapshot.repository.ts).
+ */
+export const dpNodesVersion = pgTable('dp_nodes_version', {
+  id: smallint('id').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});
+
 /** The planes nodes poll: by owner and groups, the sites they serve now. */
 export const dpPlanes = pgTable('dp_planes', {
   planeId: bigint('plane_id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
