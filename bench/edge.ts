@@ -687,13 +687,21 @@ end
       for (let i = 0; i < CPU_CHANGES; i++) {
         flip = !flip;
         const arrived = watch();
+        const t0 = performance.now();
         await setup.customer.call('PATCH', `user/site/${setup.siteId}/domain/setting/forceSSL`, {
           domainIDs: [first.id],
           forceSSL: flip,
         });
         const expect = flip ? 301 : 200;
+        const t1 = performance.now();
         await waitUntil(async () => (await get(edgeHttp, name(0))) === expect, 30_000, 5);
+        const t2 = performance.now();
         await arrived();
+        // BENCH_PROFILE=1: each write's API call, then until the edge showed it, then until every poller had it.
+        if (process.env.BENCH_PROFILE)
+          log(
+            `write ${i}: api ${Math.round(t1 - t0)} ms, edge ${Math.round(t2 - t1)} ms, pollers ${Math.round(performance.now() - t2)} ms`,
+          );
       }
       if (postmaster !== null) dbCpu.push((((await treeTicks(postmaster)) - dbBefore) * 10) / CPU_CHANGES);
       return ((await treeTicks(cp.pid)) - before) * 10;
@@ -721,6 +729,8 @@ end
       });
       const lead: { known: Position | null } = { known: null };
       let following = 0;
+      /** Where each follower's last answer left it (its `to`). */
+      const positions: (string | undefined)[] = [];
       /**
        * A poller past the first: a node whose plane is poller 0's (same group, same owner). It opens
        * its stream from where poller 0 is, so the control plane answers it as it answers a node that
@@ -739,6 +749,7 @@ end
             throw new Error(`a delta from ${answer.from} reached a poller at ${at}`);
           }
           known = positionOf(answer);
+          positions[index] = known.since;
           received[index] = (received[index] ?? 0) + 1;
         };
         while (!pollers.signal.aborted) {
@@ -815,6 +826,19 @@ end
       // Poller 0 has its plane and the changes the pollers' joining made; the others have opened
       // their streams from it (a change they miss while opening reaches them as a longer delta).
       await waitUntil(async () => (received[0] ?? 0) >= 2 && following === POLLERS - 1, 600_000, 100);
+      // Each follower opened its stream before its node was placed (its plane then empty), so it
+      // takes the group's whole plane once after: the measurement starts when every one of them is
+      // where poller 0 is (at 100,000 domains the 99 whole planes, ~50 MB each, took the bench
+      // process about a minute to read, and ran into the measured writes).
+      await waitUntil(
+        async () => {
+          const lead0 = lead.known?.since;
+          return lead0 !== undefined && pollerIds.slice(1).every((_, i) => positions[i + 1] === lead0);
+        },
+        900_000,
+        200,
+      );
+      log(`every light poller holds the plane at ${lead.known?.since}`);
       await new Promise((r) => setTimeout(r, 2000));
       log(`control-plane CPU per change with ${POLLERS + 1} nodes (${CPU_CHANGES} writes)`);
       cpuNodes =
