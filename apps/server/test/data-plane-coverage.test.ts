@@ -2,6 +2,7 @@ import { reportNodeStatus, setNodeStatus } from '@rampart/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeSnapshotColumns, SnapshotRepository } from '../src/modules/snapshots/snapshot.repository.js';
+import { rowsOf } from '../src/platform/db/rows.js';
 import { nodeSend } from './helpers/call.js';
 import { queriesDuring } from './helpers/queries.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
@@ -72,12 +73,12 @@ describe('data-plane triggers', () => {
     // The columns of nodes the snapshots read: the update trigger names each (a node's status report
     // writes the others every few seconds and must not make every look read every node again).
     const read = Object.values(nodeSnapshotColumns).map((c) => c.name);
-    const named = (
-      (await t.db.database.db.execute(sql`
+    const named = rowsOf<{ name: string }>(
+      await t.db.database.db.execute(sql`
         SELECT a.attname AS name FROM pg_trigger g JOIN pg_attribute a
           ON a.attrelid = g.tgrelid AND a.attnum = ANY(g.tgattr::int2[])
-        WHERE g.tgname = 'dp_nodes_moved_upd'`)) as unknown as { rows: { name: string }[] }
-    ).rows.map((r) => r.name);
+        WHERE g.tgname = 'dp_nodes_moved_upd'`),
+    ).map((r) => r.name);
     expect(named.sort()).toEqual([...read].sort());
     // Every other table of that read moves it on any write.
     const texts = await queriesDuring(t, () => new SnapshotRepository(t.db.database.db).everyNodeAndGroups());
@@ -86,14 +87,14 @@ describe('data-plane triggers', () => {
       for (const m of text.matchAll(/\b(?:from|join)\s+"?([a-z_][a-z0-9_]*)"?/gi))
         tables.add((m[1] ?? '').toLowerCase());
     }
-    const moved = (
-      (await t.db.database.db.execute(sql`
+    const moved = rowsOf<{ name: string }>(
+      await t.db.database.db.execute(sql`
         SELECT c.relname AS name FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
         WHERE g.tgname IN ('dp_nodes_moved', 'dp_nodes_moved_upd')
         GROUP BY c.relname
         -- Insert (4), delete (8) and update (16), in one trigger or two.
-        HAVING bit_or(g.tgtype & 28) = 28`)) as unknown as { rows: { name: string }[] }
-    ).rows.map((r) => r.name);
+        HAVING bit_or(g.tgtype & 28) = 28`),
+    ).map((r) => r.name);
     expect([...tables].sort()).toEqual([
       'group_nodes',
       'group_virtual_nodes',
@@ -105,11 +106,9 @@ describe('data-plane triggers', () => {
 
     const version = async () =>
       Number(
-        (
-          (await t.db.database.db.execute(sql`SELECT version FROM dp_nodes_version WHERE id = 1`)) as unknown as {
-            rows: { version: string | number }[];
-          }
-        ).rows[0]?.version,
+        rowsOf<{ version: string | number }>(
+          await t.db.database.db.execute(sql`SELECT version FROM dp_nodes_version WHERE id = 1`),
+        )[0]?.version,
       );
     // A status report does not move it.
     const before = await version();

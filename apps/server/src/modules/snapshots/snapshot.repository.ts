@@ -32,7 +32,6 @@ export type ServedDomainRow = [
   portMap: boolean,
 ];
 
-/** The nodes with their zones' settings (zone columns null without a zone), as the snapshot reads them. */
 /**
  * The columns of a node the snapshots read. A write of one of them moves the nodes' version (the
  * trigger dp_nodes_moved_upd names each: drizzle/0052; data-plane-coverage.test.ts checks the list).
@@ -47,6 +46,7 @@ export const nodeSnapshotColumns = {
   cacheEpoch: nodes.cacheEpoch,
 };
 
+/** The nodes with their zones' settings (zone columns null without a zone), as the snapshot reads them. */
 function selectNodesWithZone(db: Db, where: SQL | undefined) {
   return db
     .select({
