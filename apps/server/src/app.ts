@@ -39,6 +39,7 @@ import { type Clock, systemClock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
 import { startChangeBroadcast } from './platform/db/change-broadcast.js';
 import type { Database } from './platform/db/database.js';
+import { EMBEDDED_VACUUM_TICK_MS, EmbeddedVacuum } from './platform/db/embedded-vacuum.js';
 import { transactionScoped } from './platform/db/request-transaction.js';
 import type { Binder } from './platform/http/bind-route.js';
 import { serveConsole } from './platform/http/console-static.js';
@@ -164,6 +165,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
   const dbBackups = composeDbBackups(ctx, binder, options.database);
   const trafficCheck = composeTraffic(ctx, binder, analytics.statistics);
+  // PGlite runs no autovacuum of its own (platform/db/embedded-vacuum.ts); PostgreSQL does.
+  const source = options.database.source;
+  const embeddedVacuum =
+    source.kind === 'pglite'
+      ? new EmbeddedVacuum(
+          source.client,
+          (err) => app.log.error({ err }, 'embedded database vacuum failed'),
+          (tables) => app.log.info({ tables }, 'embedded database vacuumed'),
+        )
+      : null;
+  if (embeddedVacuum) {
+    const tick = config.embeddedVacuumTickMs ?? EMBEDDED_VACUUM_TICK_MS;
+    app.addHook('onReady', async () => embeddedVacuum.start(tick));
+    app.addHook('preClose', async () => embeddedVacuum.stop());
+  }
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {
@@ -190,6 +206,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dbBackups,
     trafficCheck,
     licenceExpiry,
+    embeddedVacuum,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -251,6 +268,8 @@ declare module 'fastify' {
       trafficCheck: import('./modules/traffic/traffic-check.js').TrafficCheck;
       /** Raises the "licence about to expire" alert (tests run its passes themselves). */
       licenceExpiry: import('./modules/licenses/licence-expiry.js').LicenceExpiryCheck;
+      /** PGlite's autovacuum (null on PostgreSQL, which runs its own). */
+      embeddedVacuum: EmbeddedVacuum | null;
     };
   }
   interface FastifyRequest {

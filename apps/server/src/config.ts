@@ -123,6 +123,11 @@ export interface Config {
   /** How often the licences are checked for a near expiry, in ms (default 3600000; 0: only when driven). */
   readonly licenceExpiryTickMs?: number;
   /**
+   * How often the embedded database's tables are looked at for vacuum and analyse, in ms (default
+   * 60000; 0: only when driven, as tests do). PostgreSQL runs its own autovacuum: unused there.
+   */
+  readonly embeddedVacuumTickMs?: number;
+  /**
    * The DNS publication's timing (modules/dns/dns-reconciler.ts DNS_RECONCILER_DEFAULTS); `false`:
    * no background passes, only the API's (tests drive the reconciler themselves).
    */
@@ -332,6 +337,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     trafficCheckTickMs: parseWhole(
       'RAMPART_TRAFFIC_CHECK_TICK_MS',
       env.RAMPART_TRAFFIC_CHECK_TICK_MS,
+      60_000,
+      0,
+      86_400_000,
+    ),
+    embeddedVacuumTickMs: parseWhole(
+      'RAMPART_EMBEDDED_VACUUM_TICK_MS',
+      env.RAMPART_EMBEDDED_VACUUM_TICK_MS,
       60_000,
       0,
       86_400_000,

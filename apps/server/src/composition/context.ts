@@ -49,6 +49,7 @@ export type AppConfig = Pick<
   | 'dbBackupTickMs'
   | 'trafficCheckTickMs'
   | 'licenceExpiryTickMs'
+  | 'embeddedVacuumTickMs'
   | 'dnsPublish'
   | 'autoCert'
   | 'metricsToken'

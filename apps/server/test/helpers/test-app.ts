@@ -81,6 +81,8 @@ export async function createTestApp(
       trafficCheckTickMs: 0,
       // The licence expiry check runs when a test drives it (licence-expiry.test.ts).
       licenceExpiryTickMs: 0,
+      // The embedded database's vacuum runs when a test drives it (embedded-vacuum.test.ts).
+      embeddedVacuumTickMs: 0,
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),
