@@ -11,10 +11,13 @@
  * object per store:
  *
  *   {"store", "events", "ingest_events_per_s", "ingest_cpu_s_per_million", "upkeep_cpu_s_per_million",
- *    "upkeep_s_per_million", "disk_mb_per_million", "queries": {name: p95_ms}, "queries_cpu_ms": {name: median CPU ms}}
+ *    "upkeep_s_per_million", "server_cpu_s_per_million", "disk_mb_per_million", "queries": {name: p95_ms},
+ *    "queries_cpu_ms": {name: median CPU ms}}
  *
  * `ingest_cpu_s_per_million`: the bench process's CPU (user and system, every thread: the parse,
- * the store's SQL) over the ingest, per million events; ClickHouse's own server is not in it.
+ * the store's SQL) over the ingest, per million events; ClickHouse's own server is not in it, and
+ * `server_cpu_s_per_million` is that server's CPU over the same time (null for DuckDB, which runs
+ * in the process, and for a server named by BENCH_CLICKHOUSE_URL).
  * `upkeep_cpu_s_per_million`: the part of it the upkeep at the end took (the hourly dimensions,
  * the address table, compaction, the checkpoint), and `upkeep_s_per_million` its wall time (the rest of
  * the ingest's time is taking the batches in). `queries_cpu_ms`: the median of each query's
@@ -26,7 +29,7 @@
  * loopback in a temporary directory, stopped at the end) or BENCH_CLICKHOUSE_URL names a server.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -155,7 +158,27 @@ function duSize(dir: string): number {
   return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
 }
 
-async function run(store: AnalyticsStore, dir: string | null, batches: { node: number; body: Buffer }[], now: number) {
+/** Clock ticks per second of /proc's CPU times. */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU seconds a process used so far (user + system, from /proc), or NaN where it cannot be read. */
+function processCpuSeconds(pid: number): number {
+  try {
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function run(
+  store: AnalyticsStore,
+  dir: string | null,
+  batches: { node: number; body: Buffer }[],
+  now: number,
+  serverPid: number | null = null,
+) {
   await store.open();
   // Countries by address, as an operator's geo database would give them (a few far likelier; no
   // database file here).
@@ -176,6 +199,7 @@ async function run(store: AnalyticsStore, dir: string | null, batches: { node: n
   for (const batch of batches) byNode.set(batch.node, [...(byNode.get(batch.node) ?? []), batch.body]);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const server0 = serverPid === null ? Number.NaN : processCpuSeconds(serverPid);
   let done = 0;
   let logged = 0;
   await Promise.all(
@@ -201,6 +225,7 @@ async function run(store: AnalyticsStore, dir: string | null, batches: { node: n
   const upkeepSeconds = (performance.now() - upkeepT0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const upkeep = process.cpuUsage(upkeep0);
+  const serverCpu = serverPid === null ? null : processCpuSeconds(serverPid) - server0;
   const queries = new StatisticsQueries(store);
   const end = Math.floor(now / 1000);
   const month = { start: end - 30 * 86_400, end };
@@ -253,6 +278,7 @@ async function run(store: AnalyticsStore, dir: string | null, batches: { node: n
     ingest_events_per_s: Math.round(EVENTS / seconds),
     ingest_cpu_s_per_million: round((cpu.user + cpu.system) / 1e6 / (EVENTS / 1e6), 2),
     upkeep_cpu_s_per_million: round((upkeep.user + upkeep.system) / 1e6 / (EVENTS / 1e6), 2),
+    server_cpu_s_per_million: serverCpu === null ? null : round(serverCpu / (EVENTS / 1e6), 2),
     upkeep_s_per_million: round(upkeepSeconds / (EVENTS / 1e6), 2),
     disk_mb_per_million: dir ? round(disk / 1e6 / (EVENTS / 1e6), 2) : null,
     queries: results,
@@ -276,7 +302,7 @@ try {
     try {
       const url = new URL(external ?? (server as { url: string }).url);
       url.pathname = '/rampart_bench';
-      const result = await run(new ClickHouseStore(url.toString()), null, batches, now);
+      const result = await run(new ClickHouseStore(url.toString()), null, batches, now, server?.pid ?? null);
       process.stdout.write(`${JSON.stringify(result)}\n`);
     } finally {
       await server?.stop();

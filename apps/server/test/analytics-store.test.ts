@@ -207,6 +207,35 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     expect(events.some((e) => e.wafPart !== '' && e.wafExcerpt.includes('\\'))).toBe(true);
   });
 
+  it('keeps every character of the strings as it came: tabs, line ends, NUL, backslashes', async () => {
+    // What ClickHouse's TabSeparated rows escape, and backslash sequences that must stay literal.
+    const tricky = [
+      'tab\there',
+      'cr\rlf\n',
+      'nul\u0000byte',
+      'bs\bff\f',
+      'back\\slash\\',
+      'literal \\t and \\n and \\0',
+      '\\',
+      `quote' "dq"`,
+      'Ünïcödé ✓ 😀',
+      '\t\n',
+    ];
+    const events = makeEvents('b-chars', tricky.length, T0, 60, 11).map((e, i) => {
+      const value = tricky[i] as string;
+      return { ...e, uri: `/q?${value}`, userAgent: value, referer: value, wafExcerpt: value, country: value };
+    });
+    expect(await store.ingest(batchOf('b-chars', events))).toEqual({ stored: tricky.length, duplicate: false });
+    const rows = await store.query('SELECT request_id, uri, user_agent, referer, waf_excerpt, country FROM events');
+    const got = new Map(
+      rows.map((r) => [String(r.request_id), [r.uri, r.user_agent, r.referer, r.waf_excerpt, r.country]]),
+    );
+    for (const e of events) {
+      expect(got.get(e.requestId)).toEqual([e.uri, e.userAgent, e.referer, e.wafExcerpt, e.country]);
+    }
+    await expectRollupsOf(store, events);
+  });
+
   it('gives an events table from before the WAF its two columns on open, empty for the rows it held', async () => {
     const kept = await createReopenableAnalyticsStore();
     try {

@@ -29,7 +29,7 @@ function clickhouseBinary(): string {
  * A ClickHouse server in a temporary directory, on loopback ports, with small caches. Debian's
  * 18.16 runs as root too (it does not refuse it), so it runs as whoever runs the tests.
  */
-export async function startClickHouse(): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startClickHouse(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const binary = clickhouseBinary();
   const dir = mkdtempSync(path.join(tmpdir(), 'rampart-ch-'));
   for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(path.join(dir, sub));
@@ -109,7 +109,7 @@ export async function startClickHouse(): Promise<{ url: string; stop: () => Prom
       const answer = await fetch(`http://127.0.0.1:${httpPort}/?query=SELECT%201`, {
         headers: { authorization: `Basic ${Buffer.from(`default:${CLICKHOUSE_PASSWORD}`).toString('base64')}` },
       });
-      if (answer.ok && (await answer.text()).trim() === '1') return { url, stop };
+      if (answer.ok && (await answer.text()).trim() === '1') return { url, pid: server.pid as number, stop };
     } catch {
       // not listening yet
     }

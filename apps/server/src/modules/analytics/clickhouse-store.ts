@@ -46,7 +46,7 @@ import {
  * 2. otherwise it is marked begun in `batch_attempts`, unless an earlier attempt did so already;
  *    then that attempt was cut short, and the request ids of this batch already in `events` are
  *    looked up (within the batch's sites, nodes and time range, so within its partitions);
- * 3. the events not stored yet go in with one `INSERT ... FORMAT JSONEachRow`;
+ * 3. the events not stored yet go in with one `INSERT ... FORMAT TabSeparated`;
  * 4. the batch goes into `batches`.
  * ClickHouse takes an INSERT of up to `max_insert_block_size` rows (a million; a batch holds 5,000
  * at most) as one block, read whole before anything is written: a client cut short mid-request
@@ -59,7 +59,8 @@ import {
  * rollups): ClickHouse has no transaction around them.
  *
  * Strings never enter a statement: the ledger is looked up by `halfMD5(batch_id)` (computed here
- * and inlined as an integer, the strings compared after reading), events travel as JSON data.
+ * and inlined as an integer, the strings compared after reading), events travel as TabSeparated
+ * data (their strings escaped: tsvField).
  */
 
 export const CLICKHOUSE_DIALECT: SqlDialect = {
@@ -252,10 +253,73 @@ function checkEvent(e: EventRow): void {
   }
 }
 
-function eventJson(e: EventRow): string {
-  const row: Record<string, string | number> = {};
-  for (const c of COLUMNS) row[c.name] = e[c.field];
-  return JSON.stringify(row);
+/** What TabSeparated escapes in a string (the backslash, and what would end a field or a row). */
+const TSV_SPECIAL = /[\\\t\n\r\0\b\f]/;
+const TSV_SPECIAL_ALL = /[\\\t\n\r\0\b\f]/g;
+const TSV_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\0': '\\0',
+  '\b': '\\b',
+  '\f': '\\f',
+};
+/** A string as a TabSeparated field (most need no escape: tested before replacing). */
+function tsvField(value: string): string {
+  return TSV_SPECIAL.test(value) ? value.replace(TSV_SPECIAL_ALL, (c) => TSV_ESCAPES[c] as string) : value;
+}
+
+/** The events table's columns in the order `eventTsv` writes them (an INSERT names them). */
+const EVENT_TSV_COLUMNS = COLUMNS.map((c) => c.name).join(', ');
+
+/**
+ * An event as a TabSeparated row, its fields in EVENT_COLUMNS's order (the integers checked by
+ * checkEvent first). Spelt out and joined as an array: per million rows, joined and encoded, 2.3 s
+ * of CPU against 10.6 s for a template literal of the 73 pieces (a string of 73 parts, flattened
+ * when the rows are joined) and 10.0 s for JSON.stringify of an object (JSONEachRow, before).
+ */
+function eventTsv(e: EventRow): string {
+  const t = tsvField;
+  return [
+    e.ts,
+    e.ms,
+    e.nodeId,
+    e.zoneId,
+    e.siteId,
+    e.domainId,
+    t(e.requestId),
+    t(e.batchId),
+    t(e.ip),
+    t(e.country),
+    e.city,
+    t(e.method),
+    t(e.scheme),
+    t(e.httpVersion),
+    t(e.host),
+    t(e.uri),
+    t(e.path),
+    t(e.fileType),
+    e.status,
+    e.bytesIn,
+    e.bytesOut,
+    e.requestMs,
+    e.upstreamMs,
+    e.upstreamStatus,
+    t(e.cacheStatus),
+    t(e.userAgent),
+    t(e.referer),
+    t(e.fwKind),
+    e.fwRule,
+    t(e.fwAction),
+    e.hit,
+    e.blocked,
+    e.blacklisted,
+    e.waf,
+    t(e.wafPart),
+    t(e.wafExcerpt),
+    t(e.wafName),
+  ].join('\t');
 }
 
 const NUMERIC_TYPE = /^(Nullable\()?(U?Int\d+|Float\d+|Decimal)/;
@@ -357,6 +421,13 @@ export class ClickHouseStore implements AnalyticsStore {
 
   private insert(table: string, rows: readonly string[]): Promise<string> {
     return this.request(`INSERT INTO ${table} FORMAT JSONEachRow`, { data: `${rows.join('\n')}\n` });
+  }
+
+  /** Events as TabSeparated rows (eventTsv), into the columns it writes. */
+  private insertEvents(rows: readonly string[]): Promise<string> {
+    return this.request(`INSERT INTO events (${EVENT_TSV_COLUMNS}) FORMAT TabSeparated`, {
+      data: `${rows.join('\n')}\n`,
+    });
   }
 
   /** Rows of a query we build (`FORMAT JSON` appended). */
@@ -485,8 +556,8 @@ export class ClickHouseStore implements AnalyticsStore {
     if (fresh.length === 0) return results;
     if (attempts.length > 0) await this.insert('batch_attempts', attempts);
     // One INSERT: one block, its rollups written with it by the materialized views.
-    const rows = fresh.flatMap((f) => f.missing.map(eventJson));
-    if (rows.length > 0) await this.insert('events', rows);
+    const rows = fresh.flatMap((f) => f.missing.map(eventTsv));
+    if (rows.length > 0) await this.insertEvents(rows);
     // The ledger rows go last, stamped now: once one is visible its events are (log push reads by it).
     const ingestedAt = Date.now();
     await this.insert(
