@@ -5,9 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { logPartOf } from '@rampart/contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AnalyticsStore, EventRow, Row, StoredBatch } from '../src/modules/analytics/analytics-store.js';
-import { batchKey } from '../src/modules/analytics/clickhouse-store.js';
+import { batchKey, ClickHouseStore } from '../src/modules/analytics/clickhouse-store.js';
 import { DuckDbStore, EVENT_COLUMNS } from '../src/modules/analytics/duckdb-store.js';
 import {
   DIM_COUNTERS,
@@ -276,6 +276,28 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       await kept.drop();
     }
   });
+
+  it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
+    "runs an INSERT's views in parallel, unless CLICKHOUSE_URL's settings say otherwise",
+    async () => {
+      const setting = async (on: AnalyticsStore) =>
+        (await on.query("SELECT value FROM system.settings WHERE name = 'parallel_view_processing'")).map((r) =>
+          String(r.value),
+        );
+      expect(await setting(store)).toEqual(['1']);
+      const [db] = (await store.query('SELECT currentDatabase() AS db')).map((r) => String(r.db));
+      const url = new URL(inject('clickhouseUrl'));
+      url.pathname = `/${db}`;
+      url.searchParams.set('parallel_view_processing', '0');
+      const own = new ClickHouseStore(url.toString());
+      await own.open();
+      try {
+        expect(await setting(own)).toEqual(['0']);
+      } finally {
+        await own.close();
+      }
+    },
+  );
 
   it('answers a batch sent again as a duplicate and changes nothing', async () => {
     const events = makeEvents('node1-7', 120, T0 - 300, 900, 4);

@@ -8,19 +8,14 @@ interface Waiting {
 
 /**
  * Group commit for the analytics stores: the batches that arrive while a group is being written
- * wait and go together in the next (up to `maxEvents` events; a larger batch goes alone). Up to
- * `lanes` groups are written at once (the DuckDB store one: one writer; the ClickHouse store two,
- * as a server runs an INSERT and its views on one thread). A batch whose id is in a group being
- * written waits for that group, so a batch sent twice at once is written by the first and found in
- * the ledger by the second. A group that fails is written again batch by batch, so one refused
- * batch fails alone.
+ * wait and go together in the next (up to `maxEvents` events; a larger batch goes alone), one group
+ * at a time, so a batch sent twice at once is written by the first and found in the ledger by the
+ * second. A group that fails is written again batch by batch, so one refused batch fails alone.
  */
 export class BatchGroups {
   private readonly waiting: Waiting[] = [];
-  /** Batch ids of the groups being written. */
-  private readonly writing = new Set<string>();
-  /** The lanes draining now. */
-  private readonly draining = new Set<Promise<void>>();
+  private draining = false;
+  private drained: Promise<void> = Promise.resolve();
 
   /**
    * `write` stores a group and answers one result per batch, in order; `run` runs a whole drain
@@ -30,7 +25,6 @@ export class BatchGroups {
     private readonly maxEvents: number,
     private readonly write: (batches: readonly StoredBatch[]) => Promise<IngestResult[]>,
     private readonly run: (drain: () => Promise<void>) => Promise<void> = (drain) => drain(),
-    private readonly lanes = 1,
   ) {}
 
   add(batch: StoredBatch): Promise<IngestResult> {
@@ -41,65 +35,32 @@ export class BatchGroups {
   }
 
   /** Resolves when no drain is under way (the stores' close). */
-  async settled(): Promise<void> {
-    while (this.draining.size > 0) await Promise.allSettled([...this.draining]);
-  }
-
-  /** Whether a waiting batch may go now: none of a group being written has its id. */
-  private ready(): boolean {
-    return this.waiting.some((w) => !this.writing.has(w.batch.batchId));
+  settled(): Promise<void> {
+    return this.drained.catch(() => {});
   }
 
   private drain(): void {
-    while (this.draining.size < this.lanes && this.ready()) {
-      const lane: Promise<void> = this.run(async () => {
-        while (this.ready()) await this.writeNext();
-      })
-        .catch(() => {})
-        .finally(() => {
-          this.draining.delete(lane);
-          this.drain();
-        });
-      this.draining.add(lane);
-    }
-  }
-
-  /**
-   * The next group: the waiting batches in their order, passing over those whose id is being
-   * written, until one would take the group over `maxEvents`.
-   */
-  private takeGroup(): Waiting[] {
-    const group: Waiting[] = [];
-    // Ids of this group: a batch twice in one group is the store's to count once.
-    const ids = new Set<string>();
-    let events = 0;
-    for (let i = 0; i < this.waiting.length; ) {
-      const next = this.waiting[i] as Waiting;
-      const id = next.batch.batchId;
-      if (this.writing.has(id) && !ids.has(id)) {
-        i++;
-        continue;
-      }
-      if (group.length > 0 && events + next.batch.events.length > this.maxEvents) break;
-      this.waiting.splice(i, 1);
-      group.push(next);
-      events += next.batch.events.length;
-      ids.add(id);
-      this.writing.add(id);
-    }
-    return group;
+    if (this.draining) return;
+    this.draining = true;
+    this.drained = this.run(async () => {
+      while (this.waiting.length > 0) await this.writeNext();
+    }).finally(() => {
+      this.draining = false;
+      if (this.waiting.length > 0) this.drain();
+    });
   }
 
   private async writeNext(): Promise<void> {
-    const group = this.takeGroup();
-    try {
-      await this.writeGroup(group);
-    } finally {
-      for (const w of group) this.writing.delete(w.batch.batchId);
+    const group: Waiting[] = [];
+    let events = 0;
+    while (
+      this.waiting.length > 0 &&
+      (group.length === 0 || events + (this.waiting[0] as Waiting).batch.events.length <= this.maxEvents)
+    ) {
+      const next = this.waiting.shift() as Waiting;
+      group.push(next);
+      events += next.batch.events.length;
     }
-  }
-
-  private async writeGroup(group: Waiting[]): Promise<void> {
     try {
       const results = await this.write(group.map((w) => w.batch));
       for (const [i, w] of group.entries()) w.resolve(results[i] as IngestResult);

@@ -340,13 +340,6 @@ function dayName(seconds: number): number {
 /** At most this many events go in one INSERT (one block: under max_insert_block_size's 1,048,576 rows). */
 const GROUP_MAX_EVENTS = 100_000;
 
-/**
- * Groups written at once. The server runs an INSERT, its views and their parts on one thread, so
- * with one group at a time the server used one core while the control plane waited (~1.1 of the
- * two cores in all); two keep both busy.
- */
-const INSERT_LANES = 2;
-
 export interface ClickHouseOptions {
   /** Longest a request may take, in milliseconds (default 60,000). */
   timeoutMs?: number;
@@ -367,12 +360,7 @@ export class ClickHouseStore implements AnalyticsStore {
   private readonly timeoutMs: number;
   private opened = false;
   /** Batches waiting for the next group's round: one INSERT block of their events. */
-  private readonly groups = new BatchGroups(
-    GROUP_MAX_EVENTS,
-    (batches) => this.writeGroup(batches),
-    undefined,
-    INSERT_LANES,
-  );
+  private readonly groups = new BatchGroups(GROUP_MAX_EVENTS, (batches) => this.writeGroup(batches));
 
   /** `url`: CLICKHOUSE_URL, `http[s]://[user[:password]@]host[:port]/database[?setting=value...]`. */
   constructor(url: string, options: ClickHouseOptions = {}) {
@@ -389,7 +377,8 @@ export class ClickHouseStore implements AnalyticsStore {
       parsed.username !== ''
         ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`
         : null;
-    this.settings = Object.fromEntries(parsed.searchParams);
+    // The views of an INSERT run at once (docs/decisions.md "The views in parallel"), unless the URL says otherwise.
+    this.settings = { parallel_view_processing: '1', ...Object.fromEntries(parsed.searchParams) };
     this.endpoint = `${parsed.protocol}//${parsed.host}/`;
     this.timeoutMs = options.timeoutMs ?? 60_000;
   }
