@@ -164,8 +164,10 @@ const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf
 /** CPU seconds a process used so far (user + system, from /proc), or NaN where it cannot be read. */
 function processCpuSeconds(pid: number): number {
   try {
-    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // The fields after the command's closing parenthesis (the last one: the command may hold one):
+    // utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
   } catch {
     return Number.NaN;

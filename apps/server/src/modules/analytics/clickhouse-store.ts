@@ -420,15 +420,9 @@ export class ClickHouseStore implements AnalyticsStore {
     return this.request(sql, { database });
   }
 
-  private insert(table: string, rows: readonly string[]): Promise<string> {
-    return this.request(`INSERT INTO ${table} FORMAT JSONEachRow`, { data: `${rows.join('\n')}\n` });
-  }
-
-  /** Events as TabSeparated rows (eventTsv), into the columns it writes. */
-  private insertEvents(rows: readonly string[]): Promise<string> {
-    return this.request(`INSERT INTO events (${EVENT_TSV_COLUMNS}) FORMAT TabSeparated`, {
-      data: `${rows.join('\n')}\n`,
-    });
+  /** Rows into `target` (a table, or a table and its column list), one per line, in `format`. */
+  private insert(target: string, rows: readonly string[], format = 'JSONEachRow'): Promise<string> {
+    return this.request(`INSERT INTO ${target} FORMAT ${format}`, { data: `${rows.join('\n')}\n` });
   }
 
   /** Rows of a query we build (`FORMAT JSON` appended). */
@@ -558,7 +552,7 @@ export class ClickHouseStore implements AnalyticsStore {
     if (attempts.length > 0) await this.insert('batch_attempts', attempts);
     // One INSERT: one block, its rollups written with it by the materialized views.
     const rows = fresh.flatMap((f) => f.missing.map(eventTsv));
-    if (rows.length > 0) await this.insertEvents(rows);
+    if (rows.length > 0) await this.insert(`events (${EVENT_TSV_COLUMNS})`, rows, 'TabSeparated');
     // The ledger rows go last, stamped now: once one is visible its events are (log push reads by it).
     const ingestedAt = Date.now();
     await this.insert(
