@@ -427,6 +427,71 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     60_000,
   );
 
+  it('cards and the per-domain list count from the first minute, reading whole hours from the hourly rollup', async () => {
+    const events = makeEvents('cards', 600, T0 - 30 * 3600, 66 * 3600, 71);
+    await store.ingest(batchOf('cards', events));
+    // Every statement the queries send, to see which buckets of the per-minute rollup they read.
+    const sent: string[] = [];
+    const spy: AnalyticsStore = Object.create(store, {
+      query: {
+        value: (sql: string) => {
+          sent.push(sql);
+          return store.query(sql);
+        },
+      },
+    });
+    const queries = new StatisticsQueries(spy);
+    const scopes = [
+      { siteIds: [1, 2, 3], zoneIds: null, domainIds: null },
+      { siteIds: [2, 3], zoneIds: [10], domainIds: [201, 302] },
+    ];
+    for (const scope of scopes)
+      for (const range of [
+        { start: T0 - 29 * 3600 + 1234, end: T0 + DAY + 8 * 3600 - 17 },
+        { start: T0 - 9 * 3600, end: T0 + 8 * 3600 },
+        { start: T0 - 2 * 3600 + 61, end: T0 - 3600 + 59 },
+        { start: T0 - 3 * 3600 + 5, end: T0 - 3 * 3600 + 50 },
+      ]) {
+        // A minute counts when it starts in [the start's minute, end).
+        const from = range.start - (range.start % 60);
+        const inRange = events.filter(
+          (e) =>
+            scope.siteIds.includes(e.siteId) &&
+            (scope.zoneIds === null || scope.zoneIds.includes(e.zoneId)) &&
+            (scope.domainIds === null || scope.domainIds.includes(e.domainId)) &&
+            e.ts >= from &&
+            e.ts - (e.ts % 60) < range.end,
+        );
+        sent.length = 0;
+        const totals = await queries.totals(scope, range);
+        expect(totals.requests).toBe(inRange.length);
+        expect(totals.bytes_out).toBe(inRange.reduce((n, e) => n + e.bytesOut, 0));
+        expect(totals.blacklisted).toBe(inRange.filter((e) => e.blacklisted).length);
+        const perDomain = new Map<number, number>();
+        for (const e of inRange) if (e.domainId > 0) perDomain.set(e.domainId, (perDomain.get(e.domainId) ?? 0) + 1);
+        const { rows, total } = await queries.perDomain(scope, range, { by: 'requests', desc: true }, null);
+        expect(new Map(rows.map((r) => [r.domain_id, r.requests]))).toEqual(perDomain);
+        expect(total).toBe(perDomain.size);
+        // The sums read whole hours from the hourly rollup, whole five minutes around them from the
+        // five-minute one and minutes at the ends (the peaks, of the busiest minute up to a day,
+        // read every minute).
+        const sums = sent.filter((sql) => !sql.includes('peak_'));
+        expect(sums).toHaveLength(3);
+        for (const sql of sums) {
+          expect(sql).toMatch(/FROM rollup_(1m|5m|1h) WHERE/);
+          for (const [table, most] of [
+            ['rollup_1m', 300],
+            ['rollup_5m', 3600],
+          ] as const) {
+            for (const m of sql.matchAll(
+              new RegExp(`FROM ${table} WHERE .*?bucket >= (\\d+) AND bucket < (\\d+)`, 'g'),
+            ))
+              expect(Number(m[2]) - Number(m[1])).toBeLessThan(most);
+          }
+        }
+      }
+  });
+
   it('top lists and distinct counts are exact to the second over whole and partial hours and days', async () => {
     // Three days of events; ranges that start and end inside hours read whole days from the daily
     // rollup (the high-cardinality dimensions), whole hours from the hourly ones and the partial

@@ -36,14 +36,15 @@ export interface Range {
  */
 export const RAW_TOP_MAX_SECONDS = 6 * 3600;
 /**
- * A range longer than this starts at the whole hour its start falls in (as cards and series of
- * such ranges start at their five-minute bucket): its first partial hour may be older than the raw
- * events kept, which the operator may cut to one day (the log setting).
+ * A range longer than this starts at the whole hour its start falls in (as series of such ranges
+ * start at their bucket): its first partial hour may be older than the raw events kept, which the
+ * operator may cut to one day (the log setting).
  */
 export const ROUND_START_AFTER_SECONDS = 86_400;
 /**
- * Up to this long cards and series read the per-minute rollup; up to the second, the five-minute
- * one; beyond, the hourly one (a series whose step is a whole number of their buckets).
+ * Up to this long series read the per-minute rollup; up to the second, the five-minute one;
+ * beyond, the hourly one (a series whose step is a whole number of their buckets). Cards and the
+ * per-domain list count from the range's first minute whatever its length (minuteRows).
  */
 export const MINUTE_ROLLUP_MAX_SECONDS = 24 * 3600;
 export const FIVE_MINUTE_ROLLUP_MAX_SECONDS = 7 * 86_400;
@@ -75,7 +76,7 @@ export function scopeWhere(scope: Scope, time: string, range: Range): string {
 }
 
 /** The rollup a range reads, its bucket's seconds, and the range rounded to its buckets. */
-function rollupFor(range: Range, stepSeconds = 60): { table: string; unit: number; range: Range } {
+function rollupFor(range: Range, stepSeconds: number): { table: string; unit: number; range: Range } {
   const length = range.end - range.start;
   const unit =
     length <= MINUTE_ROLLUP_MAX_SECONDS || stepSeconds % 300 !== 0
@@ -85,6 +86,38 @@ function rollupFor(range: Range, stepSeconds = 60): { table: string; unit: numbe
         : 3600;
   const table = unit === 60 ? 'rollup_1m' : unit === 300 ? 'rollup_5m' : 'rollup_1h';
   return { table, unit, range: { start: floorTo(range.start, unit), end: range.end } };
+}
+
+/**
+ * The rollup rows of the minutes of a range (from its start's minute), `columns` of them, as one
+ * set: the whole hours from `rollup_1h`, the whole five minutes before and after them from
+ * `rollup_5m`, the minutes at the ends from `rollup_1m`. They sum to what `rollup_1m` alone sums
+ * to (an hour's and five minutes' rows are their minutes' rows summed, written with them) from a
+ * fraction of the rows: a month over all of an operator's sites is millions of minute rows.
+ */
+function minuteRows(scope: Scope, range: Range, columns: readonly string[], where?: string): string {
+  const select = (table: string, r: Range) =>
+    `SELECT ${columns.join(', ')} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)}${where ? ` AND ${where}` : ''}`;
+  const parts: string[] = [];
+  /** The buckets of [start, end) in the coarsest level that has whole ones, the ends in finer levels. */
+  const add = (start: number, end: number, levels: readonly (readonly [string, number])[]) => {
+    const [level, ...finer] = levels;
+    if (!level || start >= end) return;
+    const [table, unit] = level;
+    const [a, b] = finer.length === 0 ? [start, end] : [ceilTo(start, unit), floorTo(end, unit)];
+    if (a >= b) return add(start, end, finer);
+    parts.push(select(table, { start: a, end: b }));
+    add(start, a, finer);
+    add(b, end, finer);
+  };
+  const start = floorTo(range.start, 60);
+  add(start, range.end, [
+    ['rollup_1h', 3600],
+    ['rollup_5m', 300],
+    ['rollup_1m', 60],
+  ]);
+  if (parts.length === 0) parts.push(select('rollup_1m', { start, end: range.end }));
+  return parts.join(' UNION ALL ');
 }
 
 /**
@@ -122,9 +155,8 @@ export class StatisticsQueries {
       ]),
     ) as unknown as Totals;
     if (scope.siteIds.length === 0) return zero;
-    const { table, range: r } = rollupFor(range);
     // Aliases never repeat a column name: ClickHouse puts an alias in place of the column everywhere in the query.
-    const [row] = await this.store.query(`SELECT ${sums()} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)}`);
+    const [row] = await this.store.query(`SELECT ${sums()} FROM (${minuteRows(scope, range, TOTAL_COLUMNS)}) AS r`);
     // The busiest bucket of the scope: per minute up to a day, per five minutes beyond.
     const peakTable = peakUnit === 60 ? 'rollup_1m' : 'rollup_5m';
     const [peak] = await this.store.query(
@@ -534,15 +566,14 @@ export class StatisticsQueries {
     page: { offset: number; limit: number } | null,
   ): Promise<{ rows: Row[]; total: number }> {
     if (scope.siteIds.length === 0) return { rows: [], total: 0 };
-    const { table, range: r } = rollupFor(range);
-    const where = `${scopeWhere(scope, 'bucket', r)} AND domain_id > 0`;
+    const rowsOf = minuteRows(scope, range, ['domain_id', ...DOMAIN_COLUMNS], 'domain_id > 0');
     const cols = sums(DOMAIN_COLUMNS);
     const limit = page ? ` LIMIT ${int(page.limit)} OFFSET ${int(page.offset)}` : '';
     const rows = await this.store.query(
-      `SELECT domain_id AS d, ${cols} FROM ${table} WHERE ${where} GROUP BY d ORDER BY t_${sort.by} ${sort.desc ? 'DESC' : 'ASC'}, d${limit}`,
+      `SELECT domain_id AS d, ${cols} FROM (${rowsOf}) AS r GROUP BY d ORDER BY t_${sort.by} ${sort.desc ? 'DESC' : 'ASC'}, d${limit}`,
     );
     const [count] = await this.store.query(
-      `SELECT ${this.store.dialect.distinct('domain_id')} AS n FROM ${table} WHERE ${where}`,
+      `SELECT ${this.store.dialect.distinct('domain_id')} AS n FROM (${rowsOf}) AS r`,
     );
     return {
       rows: rows.map((row) => ({
