@@ -134,6 +134,13 @@ export interface SqlDialect {
    * integers costs about half of doing so with the strings; a value with NULL is grouped as itself.
    */
   ip4: { of(expr: string): string; text(expr: string): string } | null;
+  /**
+   * The count of distinct client addresses among a string expression's values where the store
+   * keeps them as strings (ClickHouse: the canonical IPv4 ones counted as integers, the others as
+   * themselves — half the time of counting the strings at 10 million events); null where `ip4`
+   * does it or `distinct` is all there is.
+   */
+  distinctAddresses: ((expr: string) => string) | null;
 }
 
 /** The hexadecimal digits of a string's UTF-8 bytes (for SqlDialect.str). */

@@ -73,6 +73,12 @@ export const CLICKHOUSE_DIALECT: SqlDialect = {
   contains: (expr, value) => `position(${expr}, unhex('${hexOf(value)}')) > 0`,
   startsWith: (expr, value) => `position(${expr}, unhex('${hexOf(value)}')) = 1`,
   ip4: null,
+  distinctAddresses: (expr) => {
+    // A canonical IPv4 address's integer (its text again when printed), 0 for any other value:
+    // '0.0.0.0', '010.0.0.1' and IPv6 count as strings, apart from the integers.
+    const key = `if(IPv4NumToString(IPv4StringToNum(${expr})) = ${expr}, IPv4StringToNum(${expr}), toUInt32(0))`;
+    return `(uniqExactIf(${key}, ${key} != 0) + uniqExactIf(${expr}, ${key} = 0))`;
+  },
 };
 
 /** ClickHouse type of each DuckDB type of EVENT_COLUMNS, with the range of the integers. */

@@ -56,6 +56,7 @@ export const DUCKDB_DIALECT: SqlDialect = {
     text: (expr) =>
       `concat_ws('.', ${expr} // 16777216, (${expr} // 65536) % 256, (${expr} // 256) % 256, ${expr} % 256)`,
   },
+  distinctAddresses: null,
 };
 const IP4_OF_VALUE = `CASE WHEN dim = 'ip' THEN ${DUCKDB_DIALECT.ip4?.of('value')} END`;
 

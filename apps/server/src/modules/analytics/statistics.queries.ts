@@ -501,7 +501,9 @@ export class StatisticsQueries {
     // Addresses kept as integers are counted so; a value without one (NULL), as itself.
     const n = this.ipKeys(dim)
       ? `${d.distinct('ip4')} + ${d.distinct('CASE WHEN ip4 IS NULL THEN value END')}`
-      : d.distinct('value');
+      : dim === 'ip' && d.distinctAddresses
+        ? d.distinctAddresses('value')
+        : d.distinct('value');
     const [row] = await this.store.query(
       // Counters are never negative: a value with a decision is one with a row that counts one.
       `SELECT ${n} AS n FROM (${this.dimRows(scope, range, dim)}) AS r WHERE value <> ''${having ? ` AND ${having} > 0` : ''}`,
