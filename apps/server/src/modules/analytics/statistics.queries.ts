@@ -42,9 +42,10 @@ export const RAW_TOP_MAX_SECONDS = 6 * 3600;
  */
 export const ROUND_START_AFTER_SECONDS = 86_400;
 /**
- * Up to this long series read the per-minute rollup; up to the second, the five-minute one;
- * beyond, the hourly one (a series whose step is a whole number of their buckets). Cards and the
- * per-domain list count from the range's first minute whatever its length (minuteRows).
+ * Up to this long cards, the per-domain list and series read the per-minute rollup; beyond, series
+ * the five-minute one up to the second, then the hourly one (a series whose step is a whole
+ * number of their buckets), and cards and the list whole hours, five minutes and minutes, counting
+ * from the range's first minute whatever its length (minutePieces).
  */
 export const MINUTE_ROLLUP_MAX_SECONDS = 24 * 3600;
 export const FIVE_MINUTE_ROLLUP_MAX_SECONDS = 7 * 86_400;
@@ -89,13 +90,14 @@ function rollupFor(range: Range, stepSeconds: number): { table: string; unit: nu
 }
 
 /**
- * The rollup rows of the minutes of a range (from its start's minute), `columns` of them, as one
- * set: the whole hours from `rollup_1h`, the whole five minutes before and after them from
- * `rollup_5m`, the minutes at the ends from `rollup_1m`. They sum to what `rollup_1m` alone sums
- * to (an hour's and five minutes' rows are their minutes' rows summed, written with them) from a
- * fraction of the rows: a month over all of an operator's sites is millions of minute rows.
+ * The rollup rows of the minutes of a range (from its start's minute), `columns` of them: up to
+ * MINUTE_ROLLUP_MAX_SECONDS the per-minute rollup's; beyond, up to five statements — the whole
+ * hours from `rollup_1h`, the whole five minutes before and after them from `rollup_5m`, the
+ * minutes at the ends from `rollup_1m`. They sum to what `rollup_1m` alone sums to (an hour's and
+ * five minutes' rows are their minutes' rows summed, written with them) from a fraction of the
+ * rows: a month over all of an operator's sites is millions of minute rows.
  */
-function minuteRows(scope: Scope, range: Range, columns: readonly string[], where?: string): string {
+function minutePieces(scope: Scope, range: Range, columns: readonly string[], where?: string): string[] {
   const select = (table: string, r: Range) =>
     `SELECT ${columns.join(', ')} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)}${where ? ` AND ${where}` : ''}`;
   const parts: string[] = [];
@@ -111,13 +113,14 @@ function minuteRows(scope: Scope, range: Range, columns: readonly string[], wher
     add(b, end, finer);
   };
   const start = floorTo(range.start, 60);
+  if (range.end - range.start <= MINUTE_ROLLUP_MAX_SECONDS) return [select('rollup_1m', { start, end: range.end })];
   add(start, range.end, [
     ['rollup_1h', 3600],
     ['rollup_5m', 300],
     ['rollup_1m', 60],
   ]);
   if (parts.length === 0) parts.push(select('rollup_1m', { start, end: range.end }));
-  return parts.join(' UNION ALL ');
+  return parts;
 }
 
 /**
@@ -155,15 +158,22 @@ export class StatisticsQueries {
       ]),
     ) as unknown as Totals;
     if (scope.siteIds.length === 0) return zero;
-    // Aliases never repeat a column name: ClickHouse puts an alias in place of the column everywhere in the query.
-    const [row] = await this.store.query(`SELECT ${sums()} FROM (${minuteRows(scope, range, TOTAL_COLUMNS)}) AS r`);
     // The busiest bucket of the scope: per minute up to a day, per five minutes beyond.
     const peakTable = peakUnit === 60 ? 'rollup_1m' : 'rollup_5m';
-    const [peak] = await this.store.query(
-      `SELECT max(b) AS peak_bytes, max(q) AS peak_requests FROM (SELECT bucket AS m, sum(bytes_out) AS b, sum(requests) AS q FROM ${peakTable} WHERE ${scopeWhere(scope, 'bucket', { start: floorTo(range.start, peakUnit), end: range.end })} GROUP BY m) AS t`,
-    );
+    // The pieces summed apart and at once, beside the peak: ClickHouse 18.16 took about twice the
+    // pieces' time over their UNION ALL (10 million events, all sites, 30 days).
+    const [peaks, ...pieces] = await Promise.all([
+      this.store.query(
+        `SELECT max(b) AS peak_bytes, max(q) AS peak_requests FROM (SELECT bucket AS m, sum(bytes_out) AS b, sum(requests) AS q FROM ${peakTable} WHERE ${scopeWhere(scope, 'bucket', { start: floorTo(range.start, peakUnit), end: range.end })} GROUP BY m) AS t`,
+      ),
+      // Aliases never repeat a column name: ClickHouse puts an alias in place of the column everywhere in the query.
+      ...minutePieces(scope, range, TOTAL_COLUMNS).map((piece) =>
+        this.store.query(`SELECT ${sums()} FROM (${piece}) AS r`),
+      ),
+    ]);
     const out = { ...zero };
-    for (const c of TOTAL_COLUMNS) out[c] = num(row, `t_${c}`);
+    for (const [row] of pieces) for (const c of TOTAL_COLUMNS) out[c] += num(row, `t_${c}`);
+    const [peak] = peaks ?? [];
     out.peak_bytes = num(peak, 'peak_bytes');
     out.peak_requests = num(peak, 'peak_requests');
     return out;
@@ -568,7 +578,7 @@ export class StatisticsQueries {
     page: { offset: number; limit: number } | null,
   ): Promise<{ rows: Row[]; total: number }> {
     if (scope.siteIds.length === 0) return { rows: [], total: 0 };
-    const rowsOf = minuteRows(scope, range, ['domain_id', ...DOMAIN_COLUMNS], 'domain_id > 0');
+    const rowsOf = minutePieces(scope, range, ['domain_id', ...DOMAIN_COLUMNS], 'domain_id > 0').join(' UNION ALL ');
     const cols = sums(DOMAIN_COLUMNS);
     const limit = page ? ` LIMIT ${int(page.limit)} OFFSET ${int(page.offset)}` : '';
     const rows = await this.store.query(
