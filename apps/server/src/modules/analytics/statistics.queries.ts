@@ -253,8 +253,8 @@ export class StatisticsQueries {
    *
    * `bound` (a top, which only needs siteips's sums as an upper bound): the day the range starts
    * inside is one of the mask's days too when the table holds it, its hours in the range counted
-   * with the days' rows (an address with its bit is never whole) rather than as edges — the edges'
-   * addresses are all candidates, and up to 23 hours of a busy site's addresses made thousands.
+   * with the days' rows (an address with its bit is never whole) rather than as edges, which the
+   * top groups for every statement that needs them (up to 23 hours of a busy site's addresses).
    */
   private addressPlan(scope: Scope, range: Range, bound = false): AddressPlan | null {
     const table = this.store.siteAddresses;
@@ -391,8 +391,9 @@ export class StatisticsQueries {
           const value = String(row.value);
           edges.set(value, sumsOf(row));
           if (!candidates.has(value)) {
-            candidates.set(value, ip4Of(value));
-            unread.set(value, ip4Of(value));
+            const key = ip4Of(value);
+            candidates.set(value, key);
+            unread.set(value, key);
           }
         }
       }
