@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { logPartOf } from '@rampart/contract';
+import { logPartOf, STATISTICS_SERIES } from '@rampart/contract';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AnalyticsStore, EventRow, Row, StoredBatch } from '../src/modules/analytics/analytics-store.js';
 import { batchKey, ClickHouseStore } from '../src/modules/analytics/clickhouse-store.js';
@@ -80,6 +80,7 @@ async function expectRollupsOf(store: AnalyticsStore, events: EventRow[]): Promi
   expect(await storedRollups(store, 'rollup_1m')).toEqual(expectedRollups(want.r1m));
   expect(await storedRollups(store, 'rollup_5m')).toEqual(expectedRollups(want.r5m));
   expect(await storedRollups(store, 'rollup_1h')).toEqual(expectedRollups(want.r1h));
+  expect(await storedRollups(store, 'rollup_1d')).toEqual(expectedRollups(want.r1d));
   const hours = store.dimsRolledTo;
   const days = hours - (hours % DAY);
   expect(await storedDims(store, 'lowdims_1h')).toEqual(expectedDims(want.l1h.filter((r) => r.bucket < hours)));
@@ -277,6 +278,73 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     }
   });
 
+  it('gives a store from before the daily rollup one, summed from the hourly rollup on open', async () => {
+    const kept = await createReopenableAnalyticsStore();
+    try {
+      const old = makeEvents('d-old', 300, T0 - 30 * 3600, 40 * 3600, 8);
+      await kept.store.ingest(batchOf('d-old', old));
+      // The layout of the version before: no daily rollup.
+      if (TEST_ANALYTICS_KIND === 'duckdb') await kept.store.query('DROP TABLE rollup_1d');
+      else {
+        const [db] = (await kept.store.query('SELECT currentDatabase() AS db')).map((r) => String(r.db));
+        await clickhouseRequest('DROP TABLE rollup_1d_mv', { database: db });
+        await clickhouseRequest('DROP TABLE rollup_1d', { database: db });
+      }
+      const reopened = await kept.reopen();
+      const fresh = makeEvents('d-new', 100, T0 + 3600, 7200, 9);
+      await reopened.ingest(batchOf('d-new', fresh));
+      await expectRollupsOf(reopened, [...old, ...fresh]);
+      // Opened again, nothing is added twice.
+      const again = await kept.reopen();
+      await expectRollupsOf(again, [...old, ...fresh]);
+    } finally {
+      await kept.drop();
+    }
+  });
+
+  it('series with a step of whole days over more than a week read the daily rollup, exactly', async () => {
+    const events = makeEvents('series', 500, T0 - 9 * DAY + 5000, 10 * DAY, 12);
+    await store.ingest(batchOf('series', events));
+    const sent: string[] = [];
+    const spy: AnalyticsStore = Object.create(store, {
+      query: {
+        value: (sql: string) => {
+          sent.push(sql);
+          return store.query(sql);
+        },
+      },
+    });
+    const queries = new StatisticsQueries(spy);
+    const scope = { siteIds: [1, 2, 3], zoneIds: null, domainIds: null };
+    const range = { start: T0 - 9 * DAY + 777, end: T0 + DAY - 100 };
+    for (const [minutes, table] of [
+      [1440, 'rollup_1d'],
+      [2880, 'rollup_1d'],
+      [60, 'rollup_1h'],
+    ] as const) {
+      sent.length = 0;
+      const step = minutes * 60;
+      const points = await queries.series(scope, range, STATISTICS_SERIES.requests, minutes);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toContain(`FROM ${table} WHERE`);
+      // Each point counts the events of its step in the rollup's buckets that start before the
+      // range's end (a day of the daily one, an hour of the hourly one).
+      const unit = table === 'rollup_1d' ? DAY : 3600;
+      const want = points.map(
+        (p) =>
+          events.filter(
+            (e) =>
+              scope.siteIds.includes(e.siteId) &&
+              e.ts >= p.time &&
+              e.ts < p.time + step &&
+              e.ts - (e.ts % unit) < range.end,
+          ).length,
+      );
+      expect(points.map((p) => p.values[0])).toEqual(want);
+      expect(want.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    }
+  });
+
   it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
     "runs an INSERT's views in parallel, unless CLICKHOUSE_URL's settings say otherwise",
     async () => {
@@ -329,6 +397,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       'rollup_1m',
       'rollup_5m',
       'rollup_1h',
+      'rollup_1d',
       'lowdims_1h',
       'dims_1h',
       'dims_1d',
@@ -427,7 +496,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     60_000,
   );
 
-  it('cards and the per-domain list count from the first minute, over a day reading whole hours from the hourly rollup', async () => {
+  it('cards and the per-domain list count from the first minute, over a day reading whole days and hours from the daily and hourly rollups', async () => {
     const events = makeEvents('cards', 600, T0 - 30 * 3600, 66 * 3600, 71);
     await store.ingest(batchOf('cards', events));
     // Every statement the queries send, to see which buckets of the per-minute rollup they read.
@@ -483,14 +552,18 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
           for (const sql of sums) expect(sql).not.toMatch(/rollup_(5m|1h)/);
           continue;
         }
-        // The card's pieces (one to five) and the list's two statements.
+        // The card's pieces (one to seven) and the list's two statements: whole days from the
+        // daily rollup when the range holds one, and no statement reads a day or more of hours.
         expect(sums.length).toBeGreaterThanOrEqual(3);
         expect(sums.some((sql) => sql.includes('FROM rollup_1h WHERE'))).toBe(true);
+        const wholeDay = Math.ceil((range.start - (range.start % 60)) / DAY) * DAY + DAY <= range.end;
+        expect(sums.some((sql) => sql.includes('FROM rollup_1d WHERE'))).toBe(wholeDay);
         for (const sql of sums) {
-          expect(sql).toMatch(/FROM rollup_(1m|5m|1h) WHERE/);
+          expect(sql).toMatch(/FROM rollup_(1m|5m|1h|1d) WHERE/);
           for (const [table, most] of [
             ['rollup_1m', 300],
             ['rollup_5m', 3600],
+            ['rollup_1h', DAY],
           ] as const) {
             for (const m of sql.matchAll(
               new RegExp(`FROM ${table} WHERE .*?bucket >= (\\d+) AND bucket < (\\d+)`, 'g'),
@@ -999,9 +1072,14 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     for (const [i, events] of batches.entries()) await store.ingest(batchOf(`node1-4${i}`, events));
     const all = batches.flat();
     const want = rollupsOf(all);
+    // A range that starts inside a day merges that day's daily rows too (the job's ranges start
+    // an hour before its last run's end, inside the day).
+    await store.compact(T0 - 600, T0 + 600);
+    expect(await count(store, 'SELECT count(*) AS n FROM rollup_1d')).toBe(want.r1d.length);
     await store.compact(T0 - DAY, T0 + DAY);
     await expectRollupsOf(store, all);
     expect(await count(store, 'SELECT count(*) AS n FROM rollup_1m')).toBe(want.r1m.length);
+    expect(await count(store, 'SELECT count(*) AS n FROM rollup_1d')).toBe(want.r1d.length);
     expect(await count(store, 'SELECT count(*) AS n FROM lowdims_1h')).toBe(want.l1h.length);
     expect(await count(store, 'SELECT count(*) AS n FROM dims_1h')).toBe(want.d1h.length);
     expect(await count(store, 'SELECT count(*) AS n FROM dims_1d')).toBe(want.d1d.length);

@@ -36,6 +36,7 @@ const TABLES: LogTable[] = [
   'rollup_1m',
   'rollup_5m',
   'rollup_1h',
+  'rollup_1d',
   'lowdims_1h',
   'dims_1h',
   'dims_1d',
@@ -194,8 +195,8 @@ describe('the parts', () => {
 
   it('are paged and filtered by table on the server', async () => {
     const page = await as(client, listLogParts, { query: { page: 2, pageSize: 3 } });
-    expect(page.json().total).toBe(16);
-    expect(names(page.json().data)).toEqual(['rollup_1h/20261111', 'lowdims_1h/20261111', 'dims_1h/20261111']);
+    expect(page.json().total).toBe(18);
+    expect(names(page.json().data)).toEqual(['rollup_1h/20261111', 'rollup_1d/20261111', 'lowdims_1h/20261111']);
     const rollups = await as(client, listLogParts, { query: { table: 'rollup_5m' } });
     expect(rollups.json().total).toBe(2);
     expect(names(rollups.json().data)).toEqual(['rollup_5m/20261111', 'rollup_5m/20261110']);
@@ -240,6 +241,24 @@ describe('the parts', () => {
     expect((await as(client, deleteLogPart, { body: { table: 'rollup_1m', part: '20261110' } })).statusCode).toBe(200);
     expect(names(await parts('rollup_1m'))).toEqual(['rollup_1m/20261111']);
     expect(await requestsIn(DAY1)).toBe(0);
+    expect(await requestsIn(DAY2)).toBe(2);
+  });
+
+  it('deleting a day of the daily rollup takes that day out of cards over more than a day, not out of shorter ones', async () => {
+    // 2026-11-10 00:00 to now (2026-11-11 11:00): the whole day from the daily rollup, the hours after from the hourly one.
+    const twoDays = async () =>
+      (
+        await as(client, clientStatisticsInfo, {
+          body: {
+            startTime: new Date(Date.UTC(2026, 10, 10)).toISOString(),
+            endTime: new Date(clock.now()).toISOString(),
+            type: 3,
+          },
+        })
+      ).json().data.requests;
+    expect(await twoDays()).toBe(5);
+    expect((await as(client, deleteLogPart, { body: { table: 'rollup_1d', part: '20261110' } })).statusCode).toBe(200);
+    expect(await twoDays()).toBe(2);
     expect(await requestsIn(DAY2)).toBe(2);
   });
 

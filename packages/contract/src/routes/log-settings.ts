@@ -19,6 +19,7 @@ export const LOG_TABLES = [
   'rollup_1m',
   'rollup_5m',
   'rollup_1h',
+  'rollup_1d',
   'lowdims_1h',
   'dims_1h',
   'dims_1d',

@@ -2709,7 +2709,7 @@ export const enUS = {
       "Raw events older than {{rawRetentionDays}} days and rollups older than {{rollupRetentionDays}} days are deleted at the analytics job's next run, within five minutes. They cannot be brought back.",
     partsTitle: 'Parts',
     partsIntro:
-      'The store keeps each table by UTC day: a part is the rows of one table on one day. Deleting a day of raw events leaves the statistics as they are; deleting a day of a rollup table takes that day out of the statistics read from it (per-minute totals: ranges up to 24 hours; five-minute totals: longer ranges; dimensions: top lists).',
+      'The store keeps each table by UTC day: a part is the rows of one table on one day. Deleting a day of raw events leaves the statistics as they are; deleting a day of a rollup table takes that day out of the statistics read from it (per-minute totals: ranges up to 24 hours; five-minute, hourly and daily totals: longer ranges; dimensions: top lists).',
     table: 'Table',
     day: 'Day (UTC)',
     rows: 'Rows',
@@ -2720,6 +2720,7 @@ export const enUS = {
       rollup_1m: 'Per-minute totals',
       rollup_5m: 'Five-minute totals',
       rollup_1h: 'Hourly totals',
+      rollup_1d: 'Daily totals',
       lowdims_1h: 'Hourly dimensions (status, method, country…)',
       dims_1h: 'Hourly dimensions (URL, client, user agent, referer)',
       dims_1d: 'Daily dimensions (URL, client, user agent, referer)',

@@ -189,6 +189,7 @@ const DDL = [
   ROLLUP_TABLE('rollup_1m'),
   ROLLUP_TABLE('rollup_5m'),
   ROLLUP_TABLE('rollup_1h'),
+  ROLLUP_TABLE('rollup_1d'),
   DIM_TABLE('lowdims_1h'),
   DIM_TABLE('dims_1h'),
   DIM_TABLE('dims_1d'),
@@ -209,11 +210,16 @@ const DDL = [
   ROLLUP_VIEW('rollup_1m', 60),
   ROLLUP_VIEW('rollup_5m', 300),
   ROLLUP_VIEW('rollup_1h', 3600),
+  ROLLUP_VIEW('rollup_1d', 86_400),
   DIM_VIEW('lowdims_1h', 'lowdims_1h_mv', 3600, lowDimValueSql(CLICKHOUSE_DIALECT)),
   DIM_VIEW('dims_1h', 'dims_1h_mv', 3600, HIGH_DIM_COLUMNS),
   DIM_VIEW('dims_1d', 'dims_1d_mv', 86_400, HIGH_DIM_COLUMNS),
   DIM_VIEW('sitedims_1d', 'sitedims_1d_mv', 86_400, HIGH_DIM_COLUMNS, true),
 ];
+/** The daily rollup summed from the hourly one (a store from before the daily one); no aliases (see above). */
+const DAILY_FROM_HOURS = `INSERT INTO rollup_1d SELECT intDiv(bucket, 86400) * 86400, site_id, domain_id, zone_id, ${ROLLUP_COUNTERS.map(
+  (c) => `sum(${c})`,
+).join(', ')} FROM rollup_1h GROUP BY intDiv(bucket, 86400) * 86400, site_id, domain_id, zone_id`;
 /** Tables and views of earlier layouts that open() drops (the low dimensions had a five-minute table). */
 const RETIRED = ['dims_5m_mv', 'dims_5m', 'dims_1h_all_mv'];
 
@@ -223,6 +229,7 @@ const DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
   ['rollup_1m', 'bucket', 'rollup'],
   ['rollup_5m', 'bucket', 'rollup'],
   ['rollup_1h', 'bucket', 'rollup'],
+  ['rollup_1d', 'bucket', 'rollup'],
   ['lowdims_1h', 'bucket', 'rollup'],
   ['dims_1h', 'bucket', 'rollup'],
   ['dims_1d', 'bucket', 'rollup'],
@@ -236,6 +243,7 @@ const SUMMED_TABLES = [
   'rollup_1m',
   'rollup_5m',
   'rollup_1h',
+  'rollup_1d',
   'lowdims_1h',
   'dims_1h',
   'dims_1d',
@@ -468,7 +476,16 @@ export class ClickHouseStore implements AnalyticsStore {
     );
     if (events?.engine !== 'Distributed') {
       for (const table of RETIRED) await this.execute(`DROP TABLE IF EXISTS ${table}`);
+      const tables = new Set(
+        (await this.select('SELECT name FROM system.tables WHERE database = currentDatabase()')).map((r) =>
+          String(r.name),
+        ),
+      );
       for (const statement of DDL) await this.execute(statement);
+      // A store from before the daily rollup: it is summed from the hourly one once, as it is
+      // created — before this control plane takes a batch (another one writing to the same server
+      // meanwhile would have the events of those moments in both).
+      if (tables.has('rollup_1h') && !tables.has('rollup_1d')) await this.execute(DAILY_FROM_HOURS);
       // A store from before a column was added (18.16 has no ADD COLUMN IF NOT EXISTS).
       const have = new Set(
         (

@@ -229,6 +229,7 @@ const DDL = [
   ROLLUP_DDL('rollup_1m'),
   ROLLUP_DDL('rollup_5m'),
   ROLLUP_DDL('rollup_1h'),
+  ROLLUP_DDL('rollup_1d'),
   DIM_DDL('lowdims_1h'),
   DIM_DDL('dims_1h'),
   DIM_DDL('dims_1d'),
@@ -272,13 +273,14 @@ const SUMMED_TABLES: readonly [string, string, readonly string[], string][] = [
   ['rollup_1m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
   ['rollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
   ['rollup_1h', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
+  ['rollup_1d', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
   ['lowdims_1h', DIM_KEY, DIM_COUNTERS, 'ip4'],
   ['dims_1h', DIM_KEY, DIM_COUNTERS, 'ip4'],
   ['dims_1d', DIM_KEY, DIM_COUNTERS, 'ip4'],
   ['sitedims_1d', DIM_KEY, DIM_COUNTERS, 'ip4'],
 ];
 /** Tables of day buckets. */
-const DAY_TABLES: ReadonlySet<string> = new Set(['dims_1d', 'sitedims_1d']);
+const DAY_TABLES: ReadonlySet<string> = new Set(['rollup_1d', 'dims_1d', 'sitedims_1d']);
 /** The dimension tables: built from events by the hour (rollDims), merged only where late events added rows. */
 const DIM_TABLES: ReadonlySet<string> = new Set(['lowdims_1h', 'dims_1h', 'dims_1d', 'sitedims_1d']);
 
@@ -308,11 +310,15 @@ const DIM_SELECT = (unit: number, dims: Readonly<Record<string, string>>, source
   FROM ${source} GROUP BY GROUPING SETS (${v.map((x) => `(b, site_id, domain_id, zone_id, ${x})`).join(', ')})))`;
 };
 const LOW_DIMS_SQL = lowDimValueSql(DUCKDB_DIALECT);
+/** The daily rollup summed from the hourly one (a store from before the daily one). */
+const DAILY_FROM_HOURS = `INSERT INTO rollup_1d SELECT (bucket // 86400) * 86400 AS day, site_id, domain_id, zone_id,
+  ${ROLLUP_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ')} FROM rollup_1h GROUP BY day, site_id, domain_id, zone_id ORDER BY site_id, day`;
 /** Every group's statements: the time rollups from its events, then the events themselves. */
 const FROM_STAGING = [
   `INSERT INTO rollup_1m ${ROLLUP_SELECT(60)}`,
   `INSERT INTO rollup_5m ${ROLLUP_SELECT(300)}`,
   `INSERT INTO rollup_1h ${ROLLUP_SELECT(3600)}`,
+  `INSERT INTO rollup_1d ${ROLLUP_SELECT(86_400)}`,
   'INSERT INTO events SELECT * FROM ingest_staging',
   'DELETE FROM ingest_staging',
 ];
@@ -480,7 +486,14 @@ export class DuckDbStore implements AnalyticsStore {
     // log, DuckDB's default, cost more than the ingest itself at a high rate; one per 256 MB, and
     // one after each compaction (compact), write the same in far fewer, larger steps.
     await this.writer.run("SET checkpoint_threshold = '256MB'");
+    // A store from before the daily rollup: it is summed from the hourly one once, as it is created.
+    const tables = new Set(
+      (await this.writer.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'"))
+        .getRowObjectsJS()
+        .map((row) => String(row.table_name)),
+    );
     for (const statement of DDL) await this.writer.run(statement);
+    if (tables.has('rollup_1h') && !tables.has('rollup_1d')) await inTransaction(this.writer, [DAILY_FROM_HOURS]);
     // A store from before a column was added: it goes last, as EVENT_COLUMNS (and the appender) say.
     for (const [, name, type] of EVENT_COLUMNS) {
       if (ADDED_EVENT_COLUMNS.has(name))
@@ -805,7 +818,8 @@ export class DuckDbStore implements AnalyticsStore {
       await this.syncSiteIps(db);
       for (const [table, key, counters, after] of SUMMED_TABLES) {
         const day = DAY_TABLES.has(table);
-        let range = `bucket >= ${from} AND bucket < ${to}`;
+        // A day's rows from its start: a range that starts inside the day holds its bucket too.
+        let range = `bucket >= ${day ? from - (from % 86_400) : from} AND bucket < ${to}`;
         if (DIM_TABLES.has(table)) {
           // Only the buckets late events added to: the others were built whole.
           const late = [...(day ? this.lateDays : this.lateHours)].filter((b) => b < this.rolledTo);

@@ -6,6 +6,7 @@ export const DATED_COLUMN: Readonly<Record<LogTable, 'ts' | 'bucket'>> = {
   rollup_1m: 'bucket',
   rollup_5m: 'bucket',
   rollup_1h: 'bucket',
+  rollup_1d: 'bucket',
   lowdims_1h: 'bucket',
   dims_1h: 'bucket',
   dims_1d: 'bucket',

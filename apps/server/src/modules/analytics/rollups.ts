@@ -5,8 +5,8 @@ import type { EventRow, SqlDialect } from './analytics-store.js';
  * The rollups the statistics read (docs/decisions.md "Traffic analytics"), so that a query over 30
  * days never scans raw events:
  *
- * - `rollup_1m`, `rollup_5m` and `rollup_1h`: per site, domain and zone, per minute, five minutes
- *   and hour, the counters of {@link ROLLUP_COUNTERS};
+ * - `rollup_1m`, `rollup_5m`, `rollup_1h` and `rollup_1d`: per site, domain and zone, per minute,
+ *   five minutes, hour and UTC day, the counters of {@link ROLLUP_COUNTERS};
  * - `lowdims_1h`: per site, domain, zone and hour, requests, bytes and decisions per value of each
  *   low-cardinality dimension ({@link LOW_DIMS}: status, method, HTTP version, scheme, country,
  *   city, file type);
@@ -171,6 +171,7 @@ export interface BatchRollups {
   r1m: RollupRow[];
   r5m: RollupRow[];
   r1h: RollupRow[];
+  r1d: RollupRow[];
   /** lowdims_1h and dims_1h. */
   l1h: DimRow[];
   d1h: DimRow[];
@@ -184,6 +185,7 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
   const r1m = new Map<string, RollupRow>();
   const r5m = new Map<string, RollupRow>();
   const r1h = new Map<string, RollupRow>();
+  const r1d = new Map<string, RollupRow>();
   const l1h = new Map<string, DimRow>();
   const d1h = new Map<string, DimRow>();
   const d1d = new Map<string, DimRow>();
@@ -229,6 +231,7 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
     addRollup(r1m, e.ts - (e.ts % 60), e, c);
     addRollup(r5m, five, e, c);
     addRollup(r1h, e.ts - (e.ts % 3600), e, c);
+    addRollup(r1d, e.ts - (e.ts % 86_400), e, c);
     const hour = e.ts - (e.ts % 3600);
     for (const [dim, of] of lowDims) addDim(l1h, hour, e, dim, of(e));
     const day = e.ts - (e.ts % 86_400);
@@ -242,6 +245,7 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
     r1m: [...r1m.values()],
     r5m: [...r5m.values()],
     r1h: [...r1h.values()],
+    r1d: [...r1d.values()],
     l1h: [...l1h.values()],
     d1h: [...d1h.values()],
     d1d: [...d1d.values()],

@@ -43,9 +43,10 @@ export const RAW_TOP_MAX_SECONDS = 6 * 3600;
 export const ROUND_START_AFTER_SECONDS = 86_400;
 /**
  * Up to this long cards, the per-domain list and series read the per-minute rollup; beyond, series
- * the five-minute one up to the second, then the hourly one (a series whose step is a whole
- * number of their buckets), and cards and the list whole hours, five minutes and minutes, counting
- * from the range's first minute whatever its length (minutePieces).
+ * the five-minute one up to the second, then the hourly one, or the daily one for steps of whole
+ * days (a series whose step is a whole number of their buckets), and cards and the list whole
+ * days, hours, five minutes and minutes, counting from the range's first minute whatever its
+ * length (minutePieces).
  */
 export const MINUTE_ROLLUP_MAX_SECONDS = 24 * 3600;
 export const FIVE_MINUTE_ROLLUP_MAX_SECONDS = 7 * 86_400;
@@ -77,7 +78,7 @@ export function scopeWhere(scope: Scope, time: string, range: Range): string {
 }
 
 /** The time rollup of each bucket length in seconds. */
-const TIME_ROLLUP = { 60: 'rollup_1m', 300: 'rollup_5m', 3600: 'rollup_1h' } as const;
+const TIME_ROLLUP = { 60: 'rollup_1m', 300: 'rollup_5m', 3600: 'rollup_1h', 86400: 'rollup_1d' } as const;
 
 /** The rollup a range reads, its bucket's seconds, and the range rounded to its buckets. */
 function rollupFor(range: Range, stepSeconds: number): { table: string; unit: number; range: Range } {
@@ -87,17 +88,20 @@ function rollupFor(range: Range, stepSeconds: number): { table: string; unit: nu
       ? 60
       : length <= FIVE_MINUTE_ROLLUP_MAX_SECONDS || stepSeconds % 3600 !== 0
         ? 300
-        : 3600;
+        : stepSeconds % DAY !== 0
+          ? 3600
+          : DAY;
   return { table: TIME_ROLLUP[unit], unit, range: { start: floorTo(range.start, unit), end: range.end } };
 }
 
 /**
  * The rollup rows of the minutes of a range (from its start's minute), `columns` of them: up to
- * MINUTE_ROLLUP_MAX_SECONDS the per-minute rollup's; beyond, up to five statements — the whole
- * hours from `rollup_1h`, the whole five minutes before and after them from `rollup_5m`, the
- * minutes at the ends from `rollup_1m`. They sum to what `rollup_1m` alone sums to (an hour's and
- * five minutes' rows are their minutes' rows summed, written with them) from a fraction of the
- * rows: a month over all of an operator's sites is millions of minute rows.
+ * MINUTE_ROLLUP_MAX_SECONDS the per-minute rollup's; beyond, up to seven statements — the whole
+ * UTC days from `rollup_1d`, the whole hours before and after them from `rollup_1h`, the whole
+ * five minutes around those from `rollup_5m`, the minutes at the ends from `rollup_1m`. They sum
+ * to what `rollup_1m` alone sums to (a day's, an hour's and five minutes' rows are their minutes'
+ * rows summed, written with them) from a fraction of the rows: a month over all of an operator's
+ * sites is millions of minute rows, and hundreds of thousands of hour rows.
  */
 function minutePieces(scope: Scope, range: Range, columns: readonly string[], where?: string): string[] {
   const select = (table: string, r: Range) =>
@@ -116,7 +120,7 @@ function minutePieces(scope: Scope, range: Range, columns: readonly string[], wh
   const start = floorTo(range.start, 60);
   if (range.end - range.start <= MINUTE_ROLLUP_MAX_SECONDS) return [select(TIME_ROLLUP[60], { start, end: range.end })];
   // Over a day [start, end) is never empty: the minutes' level always adds a piece.
-  add(start, range.end, [3600, 300, 60]);
+  add(start, range.end, [DAY, 3600, 300, 60]);
   return parts;
 }
 
