@@ -81,6 +81,7 @@ async function expectRollupsOf(store: AnalyticsStore, events: EventRow[]): Promi
   expect(await storedRollups(store, 'rollup_5m')).toEqual(expectedRollups(want.r5m));
   expect(await storedRollups(store, 'rollup_1h')).toEqual(expectedRollups(want.r1h));
   expect(await storedRollups(store, 'rollup_1d')).toEqual(expectedRollups(want.r1d));
+  expect(await storedRollups(store, 'siterollup_5m')).toEqual(expectedRollups(want.s5m));
   const hours = store.dimsRolledTo;
   const days = hours - (hours % DAY);
   expect(await storedDims(store, 'lowdims_1h')).toEqual(expectedDims(want.l1h.filter((r) => r.bucket < hours)));
@@ -278,17 +279,19 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     }
   });
 
-  it('gives a store from before the daily rollup one, summed from the hourly rollup on open', async () => {
+  it('gives a store from before the daily and the per-site rollups them, summed from the hourly and the five-minute ones on open', async () => {
     const kept = await createReopenableAnalyticsStore();
     try {
       const old = makeEvents('d-old', 300, T0 - 30 * 3600, 40 * 3600, 8);
       await kept.store.ingest(batchOf('d-old', old));
-      // The layout of the version before: no daily rollup.
-      if (TEST_ANALYTICS_KIND === 'duckdb') await kept.store.query('DROP TABLE rollup_1d');
-      else {
-        const [db] = (await kept.store.query('SELECT currentDatabase() AS db')).map((r) => String(r.db));
-        await clickhouseRequest('DROP TABLE rollup_1d_mv', { database: db });
-        await clickhouseRequest('DROP TABLE rollup_1d', { database: db });
+      // The layout of the version before: no daily rollup, no per-site one.
+      for (const table of ['rollup_1d', 'siterollup_5m']) {
+        if (TEST_ANALYTICS_KIND === 'duckdb') await kept.store.query(`DROP TABLE ${table}`);
+        else {
+          const [db] = (await kept.store.query('SELECT currentDatabase() AS db')).map((r) => String(r.db));
+          await clickhouseRequest(`DROP TABLE ${table}_mv`, { database: db });
+          await clickhouseRequest(`DROP TABLE ${table}`, { database: db });
+        }
       }
       const reopened = await kept.reopen();
       const fresh = makeEvents('d-new', 100, T0 + 3600, 7200, 9);
@@ -302,7 +305,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     }
   });
 
-  it('series with a step of whole days over more than a week read the daily rollup, exactly', async () => {
+  it('series over more than a week read the daily rollup for steps of days, whole sites the per-site one for five minutes, exactly', async () => {
     const events = makeEvents('series', 500, T0 - 9 * DAY + 5000, 10 * DAY, 12);
     await store.ingest(batchOf('series', events));
     const sent: string[] = [];
@@ -315,12 +318,17 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       },
     });
     const queries = new StatisticsQueries(spy);
-    const scope = { siteIds: [1, 2, 3], zoneIds: null, domainIds: null };
+    const whole = { siteIds: [1, 2, 3], zoneIds: null, domainIds: null };
+    const some = { siteIds: [2, 3], zoneIds: [10], domainIds: [201, 302] };
     const range = { start: T0 - 9 * DAY + 777, end: T0 + DAY - 100 };
-    for (const [minutes, table] of [
-      [1440, 'rollup_1d'],
-      [2880, 'rollup_1d'],
-      [60, 'rollup_1h'],
+    for (const [scope, minutes, table] of [
+      [whole, 1440, 'rollup_1d'],
+      [whole, 2880, 'rollup_1d'],
+      [whole, 60, 'rollup_1h'],
+      // Five minutes: whole sites from the per-site rollup, a zone's domains from the per-domain one.
+      [whole, 5, 'siterollup_5m'],
+      [some, 5, 'rollup_5m'],
+      [some, 1440, 'rollup_1d'],
     ] as const) {
       sent.length = 0;
       const step = minutes * 60;
@@ -329,12 +337,14 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       expect(sent[0]).toContain(`FROM ${table} WHERE`);
       // Each point counts the events of its step in the rollup's buckets that start before the
       // range's end (a day of the daily one, an hour of the hourly one).
-      const unit = table === 'rollup_1d' ? DAY : 3600;
+      const unit = table === 'rollup_1d' ? DAY : table === 'rollup_1h' ? 3600 : 300;
       const want = points.map(
         (p) =>
           events.filter(
             (e) =>
               scope.siteIds.includes(e.siteId) &&
+              (scope.zoneIds === null || scope.zoneIds.includes(e.zoneId)) &&
+              (scope.domainIds === null || scope.domainIds.includes(e.domainId)) &&
               e.ts >= p.time &&
               e.ts < p.time + step &&
               e.ts - (e.ts % unit) < range.end,
@@ -398,6 +408,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       'rollup_5m',
       'rollup_1h',
       'rollup_1d',
+      'siterollup_5m',
       'lowdims_1h',
       'dims_1h',
       'dims_1d',
@@ -536,6 +547,32 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
         sent.length = 0;
         const totals = await queries.totals(scope, range);
         expect(totals.requests).toBe(inRange.length);
+        // The peaks: the busiest minute's up to a day, the busiest five minutes' beyond (buckets
+        // from the start's, those that start before the end), whole sites' from the per-site rollup.
+        const unit = range.end - range.start <= DAY ? 60 : 300;
+        const buckets = new Map<number, { requests: number; bytes: number }>();
+        for (const e of events) {
+          const b = e.ts - (e.ts % unit);
+          if (
+            !scope.siteIds.includes(e.siteId) ||
+            (scope.zoneIds !== null && !scope.zoneIds.includes(e.zoneId)) ||
+            (scope.domainIds !== null && !scope.domainIds.includes(e.domainId)) ||
+            b < range.start - (range.start % unit) ||
+            b >= range.end
+          )
+            continue;
+          const sum = buckets.get(b) ?? { requests: 0, bytes: 0 };
+          sum.requests += 1;
+          sum.bytes += e.bytesOut;
+          buckets.set(b, sum);
+        }
+        expect(totals.peak_seconds).toBe(unit);
+        expect(totals.peak_requests).toBe(Math.max(0, ...[...buckets.values()].map((x) => x.requests)));
+        expect(totals.peak_bytes).toBe(Math.max(0, ...[...buckets.values()].map((x) => x.bytes)));
+        const peakTable = unit === 60 ? 'rollup_1m' : scope.zoneIds === null ? 'siterollup_5m' : 'rollup_5m';
+        expect(sent.filter((sql) => sql.includes('peak_')).map((sql) => sql.match(/FROM (\w+) WHERE/)?.[1])).toEqual([
+          peakTable,
+        ]);
         expect(totals.bytes_out).toBe(inRange.reduce((n, e) => n + e.bytesOut, 0));
         expect(totals.blacklisted).toBe(inRange.filter((e) => e.blacklisted).length);
         const perDomain = new Map<number, number>();
@@ -1080,6 +1117,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     await expectRollupsOf(store, all);
     expect(await count(store, 'SELECT count(*) AS n FROM rollup_1m')).toBe(want.r1m.length);
     expect(await count(store, 'SELECT count(*) AS n FROM rollup_1d')).toBe(want.r1d.length);
+    expect(await count(store, 'SELECT count(*) AS n FROM siterollup_5m')).toBe(want.s5m.length);
     expect(await count(store, 'SELECT count(*) AS n FROM lowdims_1h')).toBe(want.l1h.length);
     expect(await count(store, 'SELECT count(*) AS n FROM dims_1h')).toBe(want.d1h.length);
     expect(await count(store, 'SELECT count(*) AS n FROM dims_1d')).toBe(want.d1d.length);

@@ -37,6 +37,7 @@ const TABLES: LogTable[] = [
   'rollup_5m',
   'rollup_1h',
   'rollup_1d',
+  'siterollup_5m',
   'lowdims_1h',
   'dims_1h',
   'dims_1d',
@@ -195,8 +196,8 @@ describe('the parts', () => {
 
   it('are paged and filtered by table on the server', async () => {
     const page = await as(client, listLogParts, { query: { page: 2, pageSize: 3 } });
-    expect(page.json().total).toBe(18);
-    expect(names(page.json().data)).toEqual(['rollup_1h/20261111', 'rollup_1d/20261111', 'lowdims_1h/20261111']);
+    expect(page.json().total).toBe(20);
+    expect(names(page.json().data)).toEqual(['rollup_1h/20261111', 'rollup_1d/20261111', 'siterollup_5m/20261111']);
     const rollups = await as(client, listLogParts, { query: { table: 'rollup_5m' } });
     expect(rollups.json().total).toBe(2);
     expect(names(rollups.json().data)).toEqual(['rollup_5m/20261111', 'rollup_5m/20261110']);
@@ -281,6 +282,7 @@ describe('the parts', () => {
     const items = [
       { table: 'rollup_5m', part: '20261110' },
       { table: 'rollup_1h', part: '20261110' },
+      { table: 'siterollup_5m', part: '20261110' },
       { table: 'lowdims_1h', part: '20261110' },
       { table: 'dims_1h', part: '20261110' },
       { table: 'dims_1h', part: '20261110' },

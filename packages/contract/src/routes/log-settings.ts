@@ -20,6 +20,7 @@ export const LOG_TABLES = [
   'rollup_5m',
   'rollup_1h',
   'rollup_1d',
+  'siterollup_5m',
   'lowdims_1h',
   'dims_1h',
   'dims_1d',

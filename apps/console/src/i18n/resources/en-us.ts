@@ -2721,6 +2721,7 @@ export const enUS = {
       rollup_5m: 'Five-minute totals',
       rollup_1h: 'Hourly totals',
       rollup_1d: 'Daily totals',
+      siterollup_5m: 'Five-minute totals per whole site',
       lowdims_1h: 'Hourly dimensions (status, method, country…)',
       dims_1h: 'Hourly dimensions (URL, client, user agent, referer)',
       dims_1d: 'Daily dimensions (URL, client, user agent, referer)',

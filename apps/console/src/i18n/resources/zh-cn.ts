@@ -2660,6 +2660,7 @@ export const zhCN: LocaleResources = {
       rollup_5m: '五分钟汇总',
       rollup_1h: '每小时汇总',
       rollup_1d: '每日汇总',
+      siterollup_5m: '整站五分钟汇总',
       lowdims_1h: '每小时维度（状态码、方法、国家等）',
       dims_1h: '每小时维度（URL、客户端、用户代理、来源）',
       dims_1d: '每日维度（URL、客户端、用户代理、来源）',

@@ -2663,6 +2663,7 @@ export const zhTW: LocaleResources = {
       rollup_5m: '五分鐘彙總',
       rollup_1h: '每小時彙總',
       rollup_1d: '每日彙總',
+      siterollup_5m: '整站五分鐘彙總',
       lowdims_1h: '每小時維度（狀態碼、方法、國家等）',
       dims_1h: '每小時維度（URL、用戶端、使用者代理、來源）',
       dims_1d: '每日維度（URL、用戶端、使用者代理、來源）',

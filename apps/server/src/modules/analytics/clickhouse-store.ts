@@ -159,8 +159,10 @@ const DIM_TABLE = (table: string) =>
 const bucketOf = (seconds: number) => `ts - ts % ${seconds}`;
 const KEYS_OF_EVENT = 'site_id, domain_id, zone_id';
 
-const ROLLUP_VIEW = (table: string, seconds: number) =>
-  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS SELECT ${bucketOf(seconds)} AS bucket, ${KEYS_OF_EVENT}, ` +
+/** A time rollup's view; per whole site (domain and zone 0) with `site`. */
+const ROLLUP_VIEW = (table: string, seconds: number, site = false) =>
+  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS SELECT ${bucketOf(seconds)} AS bucket, ` +
+  `${site ? 'site_id, toInt32(0) AS domain_id, toInt32(0) AS zone_id' : KEYS_OF_EVENT}, ` +
   `${ROLLUP_COUNTERS.map((c) => (ROLLUP_VALUES[c] === c ? c : `${ROLLUP_VALUES[c]} AS ${c}`)).join(', ')} FROM events`;
 
 /**
@@ -190,6 +192,7 @@ const DDL = [
   ROLLUP_TABLE('rollup_5m'),
   ROLLUP_TABLE('rollup_1h'),
   ROLLUP_TABLE('rollup_1d'),
+  ROLLUP_TABLE('siterollup_5m'),
   DIM_TABLE('lowdims_1h'),
   DIM_TABLE('dims_1h'),
   DIM_TABLE('dims_1d'),
@@ -211,6 +214,7 @@ const DDL = [
   ROLLUP_VIEW('rollup_5m', 300),
   ROLLUP_VIEW('rollup_1h', 3600),
   ROLLUP_VIEW('rollup_1d', 86_400),
+  ROLLUP_VIEW('siterollup_5m', 300, true),
   DIM_VIEW('lowdims_1h', 'lowdims_1h_mv', 3600, lowDimValueSql(CLICKHOUSE_DIALECT)),
   DIM_VIEW('dims_1h', 'dims_1h_mv', 3600, HIGH_DIM_COLUMNS),
   DIM_VIEW('dims_1d', 'dims_1d_mv', 86_400, HIGH_DIM_COLUMNS),
@@ -220,6 +224,10 @@ const DDL = [
 const DAILY_FROM_HOURS = `INSERT INTO rollup_1d SELECT intDiv(bucket, 86400) * 86400, site_id, domain_id, zone_id, ${ROLLUP_COUNTERS.map(
   (c) => `sum(${c})`,
 ).join(', ')} FROM rollup_1h GROUP BY intDiv(bucket, 86400) * 86400, site_id, domain_id, zone_id`;
+/** The per-site five-minute rollup summed from the per-domain one (a store from before it). */
+const SITES_FROM_DOMAINS = `INSERT INTO siterollup_5m SELECT bucket, site_id, toInt32(0), toInt32(0), ${ROLLUP_COUNTERS.map(
+  (c) => `sum(${c})`,
+).join(', ')} FROM rollup_5m GROUP BY bucket, site_id`;
 /** Tables and views of earlier layouts that open() drops (the low dimensions had a five-minute table). */
 const RETIRED = ['dims_5m_mv', 'dims_5m', 'dims_1h_all_mv'];
 
@@ -230,6 +238,7 @@ const DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
   ['rollup_5m', 'bucket', 'rollup'],
   ['rollup_1h', 'bucket', 'rollup'],
   ['rollup_1d', 'bucket', 'rollup'],
+  ['siterollup_5m', 'bucket', 'rollup'],
   ['lowdims_1h', 'bucket', 'rollup'],
   ['dims_1h', 'bucket', 'rollup'],
   ['dims_1d', 'bucket', 'rollup'],
@@ -244,6 +253,7 @@ const SUMMED_TABLES = [
   'rollup_5m',
   'rollup_1h',
   'rollup_1d',
+  'siterollup_5m',
   'lowdims_1h',
   'dims_1h',
   'dims_1d',
@@ -482,10 +492,11 @@ export class ClickHouseStore implements AnalyticsStore {
         ),
       );
       for (const statement of DDL) await this.execute(statement);
-      // A store from before the daily rollup: it is summed from the hourly one once, as it is
-      // created — before this control plane takes a batch (another one writing to the same server
+      // A store from before the daily or the per-site rollup: it is summed from the finer or
+      // per-domain one once, as it is created — before this control plane takes a batch (another one writing to the same server
       // meanwhile would have the events of those moments in both).
       if (tables.has('rollup_1h') && !tables.has('rollup_1d')) await this.execute(DAILY_FROM_HOURS);
+      if (tables.has('rollup_5m') && !tables.has('siterollup_5m')) await this.execute(SITES_FROM_DOMAINS);
       // A store from before a column was added (18.16 has no ADD COLUMN IF NOT EXISTS).
       const have = new Set(
         (

@@ -230,6 +230,7 @@ const DDL = [
   ROLLUP_DDL('rollup_5m'),
   ROLLUP_DDL('rollup_1h'),
   ROLLUP_DDL('rollup_1d'),
+  ROLLUP_DDL('siterollup_5m'),
   DIM_DDL('lowdims_1h'),
   DIM_DDL('dims_1h'),
   DIM_DDL('dims_1d'),
@@ -274,6 +275,7 @@ const SUMMED_TABLES: readonly [string, string, readonly string[], string][] = [
   ['rollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
   ['rollup_1h', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
   ['rollup_1d', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
+  ['siterollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
   ['lowdims_1h', DIM_KEY, DIM_COUNTERS, 'ip4'],
   ['dims_1h', DIM_KEY, DIM_COUNTERS, 'ip4'],
   ['dims_1d', DIM_KEY, DIM_COUNTERS, 'ip4'],
@@ -286,14 +288,17 @@ const DIM_TABLES: ReadonlySet<string> = new Set(['lowdims_1h', 'dims_1h', 'dims_
 
 const UPSTREAM = UPSTREAM_SQL;
 /** rollups.ts's eventCounters, in SQL over ingest_staging. */
-const ROLLUP_SELECT = (unit: number) => `SELECT (ts // ${unit}) * ${unit} AS bucket, site_id, domain_id, zone_id,
+const ROLLUP_SELECT = (
+  unit: number,
+  site = false,
+) => `SELECT (ts // ${unit}) * ${unit} AS bucket, site_id, ${site ? '0, 0' : 'domain_id, zone_id'},
   count(*), sum(bytes_in), sum(bytes_out), sum(hit), sum(hit * bytes_out), sum(blocked), sum(blacklisted),
   sum(CASE WHEN status = 444 THEN 1 ELSE 0 END), sum(waf),
   sum(CASE WHEN ${UPSTREAM} THEN 1 ELSE 0 END),
   sum(CASE WHEN ${UPSTREAM} AND upstream_status >= 500 THEN 1 ELSE 0 END),
   sum(CASE WHEN status // 100 = 2 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 3 THEN 1 ELSE 0 END),
   sum(CASE WHEN status // 100 = 4 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 5 THEN 1 ELSE 0 END)
-  FROM ingest_staging GROUP BY 1, 2, 3, 4`;
+  FROM ingest_staging GROUP BY ${site ? '1, 2' : '1, 2, 3, 4'}`;
 /**
  * rollups.ts's dimensions, in SQL over `source` (a table and its filter): one scan with a grouping
  * set per dimension (`grouping()` says which set a row is of: its bit is 0 for the dimension the
@@ -313,12 +318,16 @@ const LOW_DIMS_SQL = lowDimValueSql(DUCKDB_DIALECT);
 /** The daily rollup summed from the hourly one (a store from before the daily one). */
 const DAILY_FROM_HOURS = `INSERT INTO rollup_1d SELECT (bucket // 86400) * 86400 AS day, site_id, domain_id, zone_id,
   ${ROLLUP_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ')} FROM rollup_1h GROUP BY day, site_id, domain_id, zone_id ORDER BY site_id, day`;
+/** The per-site five-minute rollup summed from the per-domain one (a store from before it). */
+const SITES_FROM_DOMAINS = `INSERT INTO siterollup_5m SELECT bucket, site_id, 0, 0,
+  ${ROLLUP_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ')} FROM rollup_5m GROUP BY bucket, site_id ORDER BY site_id, bucket`;
 /** Every group's statements: the time rollups from its events, then the events themselves. */
 const FROM_STAGING = [
   `INSERT INTO rollup_1m ${ROLLUP_SELECT(60)}`,
   `INSERT INTO rollup_5m ${ROLLUP_SELECT(300)}`,
   `INSERT INTO rollup_1h ${ROLLUP_SELECT(3600)}`,
   `INSERT INTO rollup_1d ${ROLLUP_SELECT(86_400)}`,
+  `INSERT INTO siterollup_5m ${ROLLUP_SELECT(300, true)}`,
   'INSERT INTO events SELECT * FROM ingest_staging',
   'DELETE FROM ingest_staging',
 ];
@@ -486,7 +495,8 @@ export class DuckDbStore implements AnalyticsStore {
     // log, DuckDB's default, cost more than the ingest itself at a high rate; one per 256 MB, and
     // one after each compaction (compact), write the same in far fewer, larger steps.
     await this.writer.run("SET checkpoint_threshold = '256MB'");
-    // A store from before the daily rollup: it is summed from the hourly one once, as it is created.
+    // A store from before the daily or the per-site rollup: it is summed from the finer or
+    // per-domain one once, as it is created.
     const tables = new Set(
       (await this.writer.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'"))
         .getRowObjectsJS()
@@ -494,6 +504,7 @@ export class DuckDbStore implements AnalyticsStore {
     );
     for (const statement of DDL) await this.writer.run(statement);
     if (tables.has('rollup_1h') && !tables.has('rollup_1d')) await inTransaction(this.writer, [DAILY_FROM_HOURS]);
+    if (tables.has('rollup_5m') && !tables.has('siterollup_5m')) await inTransaction(this.writer, [SITES_FROM_DOMAINS]);
     // A store from before a column was added: it goes last, as EVENT_COLUMNS (and the appender) say.
     for (const [, name, type] of EVENT_COLUMNS) {
       if (ADDED_EVENT_COLUMNS.has(name))

@@ -7,6 +7,7 @@ export const DATED_COLUMN: Readonly<Record<LogTable, 'ts' | 'bucket'>> = {
   rollup_5m: 'bucket',
   rollup_1h: 'bucket',
   rollup_1d: 'bucket',
+  siterollup_5m: 'bucket',
   lowdims_1h: 'bucket',
   dims_1h: 'bucket',
   dims_1d: 'bucket',

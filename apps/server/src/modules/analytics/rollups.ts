@@ -7,6 +7,9 @@ import type { EventRow, SqlDialect } from './analytics-store.js';
  *
  * - `rollup_1m`, `rollup_5m`, `rollup_1h` and `rollup_1d`: per site, domain and zone, per minute,
  *   five minutes, hour and UTC day, the counters of {@link ROLLUP_COUNTERS};
+ * - `siterollup_5m`: the same per whole site (domain and zone 0) and five minutes, which the
+ *   busiest five minutes of whole sites over days and their monthly traffic read (a month of an
+ *   operator's sites is a fraction of the per-domain rows);
  * - `lowdims_1h`: per site, domain, zone and hour, requests, bytes and decisions per value of each
  *   low-cardinality dimension ({@link LOW_DIMS}: status, method, HTTP version, scheme, country,
  *   city, file type);
@@ -172,6 +175,8 @@ export interface BatchRollups {
   r5m: RollupRow[];
   r1h: RollupRow[];
   r1d: RollupRow[];
+  /** siterollup_5m (domain and zone 0). */
+  s5m: RollupRow[];
   /** lowdims_1h and dims_1h. */
   l1h: DimRow[];
   d1h: DimRow[];
@@ -186,15 +191,24 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
   const r5m = new Map<string, RollupRow>();
   const r1h = new Map<string, RollupRow>();
   const r1d = new Map<string, RollupRow>();
+  const s5m = new Map<string, RollupRow>();
   const l1h = new Map<string, DimRow>();
   const d1h = new Map<string, DimRow>();
   const d1d = new Map<string, DimRow>();
   const s1d = new Map<string, DimRow>();
-  const addRollup = (map: Map<string, RollupRow>, bucket: number, e: EventRow, c: Record<RollupCounter, number>) => {
-    const key = `${bucket}|${e.siteId}|${e.domainId}|${e.zoneId}`;
+  const addRollup = (
+    map: Map<string, RollupRow>,
+    bucket: number,
+    e: EventRow,
+    c: Record<RollupCounter, number>,
+    site = false,
+  ) => {
+    const domainId = site ? 0 : e.domainId;
+    const zoneId = site ? 0 : e.zoneId;
+    const key = `${bucket}|${e.siteId}|${domainId}|${zoneId}`;
     let row = map.get(key);
     if (!row) {
-      row = { bucket, siteId: e.siteId, domainId: e.domainId, zoneId: e.zoneId, values: zeroes(ROLLUP_COUNTERS) };
+      row = { bucket, siteId: e.siteId, domainId, zoneId, values: zeroes(ROLLUP_COUNTERS) };
       map.set(key, row);
     }
     addInto(row.values, c, ROLLUP_COUNTERS);
@@ -230,6 +244,7 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
     const five = e.ts - (e.ts % 300);
     addRollup(r1m, e.ts - (e.ts % 60), e, c);
     addRollup(r5m, five, e, c);
+    addRollup(s5m, five, e, c, true);
     addRollup(r1h, e.ts - (e.ts % 3600), e, c);
     addRollup(r1d, e.ts - (e.ts % 86_400), e, c);
     const hour = e.ts - (e.ts % 3600);
@@ -246,6 +261,7 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
     r5m: [...r5m.values()],
     r1h: [...r1h.values()],
     r1d: [...r1d.values()],
+    s5m: [...s5m.values()],
     l1h: [...l1h.values()],
     d1h: [...d1h.values()],
     d1d: [...d1d.values()],
