@@ -141,6 +141,16 @@ export interface SqlDialect {
    * does it or `distinct` is all there is.
    */
   distinctAddresses: ((expr: string) => string) | null;
+  /**
+   * How a query of several pieces runs (a card's days, hours, five minutes and minutes): `union`,
+   * one statement of their UNION ALL (DuckDB: one connection runs statements one after another,
+   * each with its own cost of planning — seven pieces apart 30 ms against 16 ms as one at 10
+   * million events); `apart`, a statement each, all at once (ClickHouse 18.16 ran them in
+   * parallel, in about half the time of their UNION ALL).
+   */
+  pieces: 'union' | 'apart';
+  /** Window functions (`count(*) OVER ()`): DuckDB has them, ClickHouse 18.16 not. */
+  windows: boolean;
 }
 
 /** The hexadecimal digits of a string's UTF-8 bytes (for SqlDialect.str). */

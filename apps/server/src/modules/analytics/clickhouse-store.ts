@@ -64,6 +64,8 @@ import {
  */
 
 export const CLICKHOUSE_DIALECT: SqlDialect = {
+  pieces: 'apart',
+  windows: false,
   idiv: (a, b) => `intDiv(${a}, ${b})`,
   distinct: (expr) => `uniqExact(${expr})`,
   text: (expr) => `toString(${expr})`,

@@ -42,6 +42,8 @@ const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const octet = (expr: string, i: number) => `CAST(split_part(${expr}, '.', ${i}) AS BIGINT)`;
 
 export const DUCKDB_DIALECT: SqlDialect = {
+  pieces: 'union',
+  windows: true,
   idiv: (a, b) => `((${a}) // (${b}))`,
   distinct: (expr) => `count(DISTINCT ${expr})`,
   text: (expr) => `CAST(${expr} AS VARCHAR)`,
