@@ -909,6 +909,46 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     );
   });
 
+  it.runIf(TEST_ANALYTICS_KIND === 'duckdb')(
+    "keeps each site's addresses together: merged in place through the day, rewritten in site order when a day starts",
+    async () => {
+      // An hour's batch at a time, new addresses every hour for each site, the upkeep after each
+      // hour as the analytics job runs it (its range an hour back), across midnight.
+      const rowsOfSites = async () =>
+        (
+          await store.query(
+            'SELECT site_id, count(*) AS n, max(rowid) - min(rowid) + 1 AS span FROM siteips GROUP BY site_id ORDER BY site_id',
+          )
+        ).map((r) => ({ site: Number(r.site_id), n: Number(r.n), span: Number(r.span) }));
+      const all: EventRow[] = [];
+      for (let hour = -20; hour < 2; hour++) {
+        const events = makeEvents(`hourly${hour + 20}`, 90, T0 + hour * 3600, 3600, 300 + hour).map((e, i) => ({
+          ...e,
+          ip: `10.${hour + 20}.${i % 30}.1`,
+        }));
+        all.push(...events);
+        await store.ingest(batchOf(`hourly${hour + 20}`, events));
+        const to = T0 + (hour + 1) * 3600;
+        await store.compact(to - 7200, to);
+        if (hour === -1) {
+          // Before midnight, after merges in place: some site's rows are apart.
+          expect((await rowsOfSites()).some((r) => r.span > r.n)).toBe(true);
+        }
+      }
+      // The day that started rewrote the table: each site's rows one run.
+      const sites = await rowsOfSites();
+      expect(sites.map((r) => r.site)).toEqual([1, 2, 3]);
+      for (const r of sites) expect(r.span).toBe(r.n);
+      // And the counts are the events' (the last hour's, not built yet, from raw events).
+      const queries = new StatisticsQueries(store);
+      const range = { start: T0 - 20 * 3600, end: T0 + 2 * 3600 };
+      for (const site of [1, 2, 3]) {
+        const ips = new Set(all.filter((e) => e.siteId === site).map((e) => e.ip));
+        expect(await queries.distinct({ siteIds: [site], zoneIds: null, domainIds: null }, range, 'ip')).toBe(ips.size);
+      }
+    },
+  );
+
   it('counts a day 128 days on apart from the one whose bit it takes over, built day by day', async () => {
     // Site 7: an address on day 0 alone, one on day 128 alone (the same bit of the masks), one on
     // both, and one on day 100; the upkeep builds each day as it ends.
