@@ -114,6 +114,20 @@ async function eventually(check: () => Promise<void>, ms = 15_000): Promise<void
   }
 }
 
+/** The store, with every statement the queries send through it kept in `sent`. */
+function recording(store: AnalyticsStore): { spy: AnalyticsStore; sent: string[] } {
+  const sent: string[] = [];
+  const spy: AnalyticsStore = Object.create(store, {
+    query: {
+      value: (sql: string) => {
+        sent.push(sql);
+        return store.query(sql);
+      },
+    },
+  });
+  return { spy, sent };
+}
+
 describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
   let store: AnalyticsStore;
   beforeEach(async () => {
@@ -308,15 +322,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
   it('series over more than a week read the daily rollup for steps of days, whole sites the per-site one for five minutes, exactly', async () => {
     const events = makeEvents('series', 500, T0 - 9 * DAY + 5000, 10 * DAY, 12);
     await store.ingest(batchOf('series', events));
-    const sent: string[] = [];
-    const spy: AnalyticsStore = Object.create(store, {
-      query: {
-        value: (sql: string) => {
-          sent.push(sql);
-          return store.query(sql);
-        },
-      },
-    });
+    const { spy, sent } = recording(store);
     const queries = new StatisticsQueries(spy);
     const whole = { siteIds: [1, 2, 3], zoneIds: null, domainIds: null };
     const some = { siteIds: [2, 3], zoneIds: [10], domainIds: [201, 302] };
@@ -511,15 +517,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     const events = makeEvents('cards', 600, T0 - 30 * 3600, 66 * 3600, 71);
     await store.ingest(batchOf('cards', events));
     // Every statement the queries send, to see which buckets of the per-minute rollup they read.
-    const sent: string[] = [];
-    const spy: AnalyticsStore = Object.create(store, {
-      query: {
-        value: (sql: string) => {
-          sent.push(sql);
-          return store.query(sql);
-        },
-      },
-    });
+    const { spy, sent } = recording(store);
     const queries = new StatisticsQueries(spy);
     const scopes = [
       { siteIds: [1, 2, 3], zoneIds: null, domainIds: null },
