@@ -1185,7 +1185,9 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
   it.runIf(TEST_ANALYTICS_KIND === 'duckdb')(
     'takes a store from before the hourly build as built up to its last hour, and rebuilds that hour whole',
     async () => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'rampart-analytics-'));
+      const work = mkdtempSync(path.join(tmpdir(), 'rampart-analytics-'));
+      // The store inside the temporary directory, so its lock file (beside it) goes with it.
+      const dir = path.join(work, 'store');
       try {
         const events = makeEvents('node5-1', 300, T0 - 5 * 3600, 5 * 3600 - 10, 80);
         const old = new DuckDbStore(dir);
@@ -1220,7 +1222,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
           await reopened.close();
         }
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        rmSync(work, { recursive: true, force: true });
       }
     },
   );

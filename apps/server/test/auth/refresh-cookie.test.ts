@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { changePassword, getSelf, logout, refresh, requestLogin, switchUser, type Tier } from '@rampart/contract';
@@ -12,8 +12,9 @@ import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.
 /** The refresh token in an HttpOnly cookie, and the security headers of the console, docs and API. */
 let t: TestApp;
 let secure: TestApp;
+let consoleDir: string;
 beforeAll(async () => {
-  const consoleDir = mkdtempSync(path.join(tmpdir(), 'rampart-console-'));
+  consoleDir = mkdtempSync(path.join(tmpdir(), 'rampart-console-'));
   writeFileSync(path.join(consoleDir, 'index.html'), '<!doctype html><div id="root"></div>');
   t = await createTestApp({ config: { consoleDir } });
   secure = await createTestApp({ config: { publicUrl: 'https://cdn.example.com' } });
@@ -21,6 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await secure.close();
+  rmSync(consoleDir, { recursive: true, force: true });
 });
 
 /** The one Set-Cookie header of a reply. */

@@ -28,8 +28,10 @@ export async function createReopenableAnalyticsStore(): Promise<{
   let make: () => AnalyticsStore;
   let cleanup: () => Promise<void>;
   if (TEST_ANALYTICS_KIND === 'duckdb') {
+    // The store in a directory of its own inside the temporary one: its lock file (`<store>.lock`,
+    // beside the store) goes with the directory.
     const dir = await mkdtemp(path.join(tmpdir(), 'rampart-duck-'));
-    make = () => new DuckDbStore(dir);
+    make = () => new DuckDbStore(path.join(dir, 'store'));
     cleanup = () => rm(dir, { recursive: true, force: true });
   } else {
     const name = `rampart_t_${randomBytes(6).toString('hex')}`;
