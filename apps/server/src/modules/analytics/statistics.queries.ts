@@ -80,19 +80,21 @@ export function scopeWhere(scope: Scope, time: string, range: Range): string {
 /** No zone and no domain chosen: the scope is its sites whole, which the per-site tables answer for. */
 const wholeSites = (scope: Scope) => scope.zoneIds === null && scope.domainIds === null;
 
-/**
- * The table of five-minute rows a scope reads: the per-site one for whole sites (a fraction of the
- * per-domain rows; no zone or domain to filter by), else the per-domain one.
- */
-const fiveMinutesOf = (scope: Scope) => (wholeSites(scope) ? 'siterollup_5m' : 'rollup_5m');
-
 /** The time rollup of each bucket length in seconds. */
 const TIME_ROLLUP = { 60: 'rollup_1m', 300: 'rollup_5m', 3600: 'rollup_1h', 86400: 'rollup_1d' } as const;
+type TimeUnit = keyof typeof TIME_ROLLUP;
 
-/** The rollup a range reads, its bucket's seconds, and the range rounded to its buckets. */
-function rollupFor(range: Range, stepSeconds: number): { table: string; unit: number; range: Range } {
+/**
+ * The time rollup of a bucket length that a scope reads: for five minutes and whole sites, the
+ * per-site table (a fraction of the per-domain rows; no zone or domain to filter by).
+ */
+const timeRollupOf = (unit: TimeUnit, scope: Scope) =>
+  unit === 300 && wholeSites(scope) ? 'siterollup_5m' : TIME_ROLLUP[unit];
+
+/** The rollup a scope's range reads, and the range rounded to its buckets. */
+function rollupFor(scope: Scope, range: Range, stepSeconds: number): { table: string; range: Range } {
   const length = range.end - range.start;
-  const unit =
+  const unit: TimeUnit =
     length <= MINUTE_ROLLUP_MAX_SECONDS || stepSeconds % 300 !== 0
       ? 60
       : length <= FIVE_MINUTE_ROLLUP_MAX_SECONDS || stepSeconds % 3600 !== 0
@@ -100,7 +102,7 @@ function rollupFor(range: Range, stepSeconds: number): { table: string; unit: nu
         : stepSeconds % DAY !== 0
           ? 3600
           : DAY;
-  return { table: TIME_ROLLUP[unit], unit, range: { start: floorTo(range.start, unit), end: range.end } };
+  return { table: timeRollupOf(unit, scope), range: { start: floorTo(range.start, unit), end: range.end } };
 }
 
 /**
@@ -117,7 +119,7 @@ function minutePieces(scope: Scope, range: Range, columns: readonly string[], wh
     `SELECT ${columns.join(', ')} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)}${where ? ` AND ${where}` : ''}`;
   const parts: string[] = [];
   /** The buckets of [start, end) in the coarsest level that has whole ones, the ends in finer levels. */
-  const add = (start: number, end: number, units: readonly (keyof typeof TIME_ROLLUP)[]) => {
+  const add = (start: number, end: number, units: readonly TimeUnit[]) => {
     const [unit, ...finer] = units;
     if (!unit || start >= end) return;
     const [a, b] = finer.length === 0 ? [start, end] : [ceilTo(start, unit), floorTo(end, unit)];
@@ -164,7 +166,7 @@ export class StatisticsQueries {
   constructor(private readonly store: AnalyticsStore) {}
 
   async totals(scope: Scope, range: Range): Promise<Totals> {
-    const peakUnit = range.end - range.start <= MINUTE_ROLLUP_MAX_SECONDS ? 60 : 300;
+    const peakUnit: TimeUnit = range.end - range.start <= MINUTE_ROLLUP_MAX_SECONDS ? 60 : 300;
     const zero = Object.fromEntries(
       [...TOTAL_COLUMNS, 'peak_bytes', 'peak_requests', 'peak_seconds'].map((k) => [
         k,
@@ -173,7 +175,7 @@ export class StatisticsQueries {
     ) as unknown as Totals;
     if (scope.siteIds.length === 0) return zero;
     // The busiest bucket of the scope: per minute up to a day, per five minutes beyond.
-    const peakTable = peakUnit === 300 ? fiveMinutesOf(scope) : TIME_ROLLUP[peakUnit];
+    const peakTable = timeRollupOf(peakUnit, scope);
     // The pieces as the store runs them best (SqlDialect.pieces): apart and at once beside the
     // peak, or as one statement.
     const parts = minutePieces(scope, range, TOTAL_COLUMNS);
@@ -587,8 +589,7 @@ export class StatisticsQueries {
     const keys = SERIES_VALUES[type];
     const points = Array.from({ length: count }, (_, i) => ({ time: start + i * step, values: keys.map(() => 0) }));
     if (scope.siteIds.length === 0) return points;
-    const { table: rollup, unit, range: r } = rollupFor({ start, end: range.end }, step);
-    const table = unit === 300 ? fiveMinutesOf(scope) : rollup;
+    const { table, range: r } = rollupFor(scope, { start, end: range.end }, step);
     const d = this.store.dialect;
     const rows = await this.store.query(
       `SELECT ${d.idiv(`bucket - ${int(start)}`, int(step))} AS i, ${sums()} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)} GROUP BY i ORDER BY i`,
