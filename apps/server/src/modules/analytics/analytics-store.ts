@@ -151,6 +151,14 @@ export interface SqlDialect {
   pieces: 'union' | 'apart';
   /** Window functions (`count(*) OVER ()`): DuckDB has them, ClickHouse 18.16 not. */
   windows: boolean;
+  /**
+   * A 64-bit hash of a string expression, where ranking a high-cardinality dimension by it first
+   * and counting the leaders' values exactly afterwards beats grouping the strings (ClickHouse:
+   * `cityHash64`, a fifth of the time of grouping a busy site's month of addresses as strings; a
+   * top stays exact, StatisticsQueries.topByHash); null where the store has its own ways (DuckDB:
+   * integer addresses and siteips).
+   */
+  hash64: ((expr: string) => string) | null;
 }
 
 /** The hexadecimal digits of a string's UTF-8 bytes (for SqlDialect.str). */

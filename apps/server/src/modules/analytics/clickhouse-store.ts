@@ -66,6 +66,7 @@ import {
 export const CLICKHOUSE_DIALECT: SqlDialect = {
   pieces: 'apart',
   windows: false,
+  hash64: (expr) => `cityHash64(${expr})`,
   idiv: (a, b) => `intDiv(${a}, ${b})`,
   distinct: (expr) => `uniqExact(${expr})`,
   text: (expr) => `toString(${expr})`,

@@ -44,6 +44,7 @@ const octet = (expr: string, i: number) => `CAST(split_part(${expr}, '.', ${i}) 
 export const DUCKDB_DIALECT: SqlDialect = {
   pieces: 'union',
   windows: true,
+  hash64: null,
   idiv: (a, b) => `((${a}) // (${b}))`,
   distinct: (expr) => `count(DISTINCT ${expr})`,
   text: (expr) => `CAST(${expr} AS VARCHAR)`,

@@ -485,6 +485,10 @@ export class StatisticsQueries {
       dim === 'referer' || dim === 'country' || dim === 'city' || dim === 'fileType' ? `value <> ''` : '';
     const columns = `sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, sum(${by}) AS ord`;
     const rowsOf = this.dimRows(scope, range, dim);
+    if (isHighDim(dim) && this.store.dialect.hash64) {
+      const ranked = await this.topByHash(rowsOf, nonEmpty, by, limit);
+      if (ranked) return ranked;
+    }
     let where = nonEmpty;
     if (by !== 'requests') {
       // Ordered by a decision: the values with one are found among the rows that count one (few
@@ -496,6 +500,56 @@ export class StatisticsQueries {
       `SELECT value, ${columns} FROM (${rowsOf}) AS t${where ? ` WHERE ${where}` : ''} GROUP BY value ORDER BY ord DESC, value LIMIT ${int(limit)}`,
     );
     return rows.map(topRow);
+  }
+
+  /**
+   * {@link top} of a high-cardinality dimension where the store hashes a value for less than it
+   * groups it (SqlDialect.hash64): the values' hashes ranked by `by` (the first `limit + 10`, and
+   * the count of the one after them), then every value of those hashes counted exactly, by its
+   * text. A value of any other hash counts at most what its hash counts, so at most the one after
+   * them: when the list's last counts more than that, the list is exact (two values sharing a hash
+   * are each counted apart). Otherwise (ties reaching past the hashes read: a small site's values
+   * seen once or twice) null, and the caller groups the strings.
+   */
+  private async topByHash(
+    rowsOf: string,
+    nonEmpty: string,
+    by: 'requests' | 'blocked' | 'blacklisted' | 'waf',
+    limit: number,
+  ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[] | null> {
+    const d = this.store.dialect;
+    const hash = d.hash64 as (expr: string) => string;
+    const fetch = limit + 10;
+    // Ordered by a decision: only the rows that count one.
+    const filter = [nonEmpty, by === 'requests' ? '' : `${by} > 0`].filter((c) => c !== '').join(' AND ');
+    const ranked = await this.store.query(
+      `SELECT ${d.text('h')} AS hk, o FROM (SELECT ${hash('value')} AS h, sum(${by}) AS o FROM (${rowsOf}) AS t` +
+        `${filter ? ` WHERE ${filter}` : ''} GROUP BY h) AS g ORDER BY o DESC LIMIT ${int(fetch + 1)}`,
+    );
+    if (ranked.length === 0) return [];
+    const hashes = ranked.slice(0, fetch).map((row) => {
+      const text = String(row.hk);
+      if (!/^[0-9]{1,20}$/.test(text)) throw new Error(`not a 64-bit hash: ${text}`);
+      return text;
+    });
+    // The most a value of a hash not read counts (none: every hash was read).
+    const next = ranked.length > fetch ? num(ranked[fetch], 'o') : 0;
+    const rows = await this.store.query(
+      `SELECT value, sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, sum(${by}) AS ord ` +
+        `FROM (${rowsOf}) AS t WHERE ${hash('value')} IN (${hashes.join(', ')})${nonEmpty ? ` AND ${nonEmpty}` : ''} GROUP BY value`,
+    );
+    const list = rows
+      .filter((row) => num(row, 'ord') > 0)
+      // The statement's order: the count, then the text byte by byte.
+      .sort(
+        (x, y) =>
+          num(y, 'ord') - num(x, 'ord') ||
+          Buffer.compare(Buffer.from(String(x.value), 'utf8'), Buffer.from(String(y.value), 'utf8')),
+      )
+      .slice(0, limit);
+    const last = list[limit - 1];
+    if (ranked.length > fetch && !(last && num(last, 'ord') > next)) return null;
+    return list.map(topRow);
   }
 
   /**
