@@ -184,13 +184,13 @@ async function settled(store: AnalyticsStore): Promise<{ seconds: number; parts:
     quiet = Number(row?.n ?? 0) === 0 ? quiet + 1 : 0;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  const [parts] = await store.query(
+  const seconds = round((performance.now() - t0) / 1000);
+  const [row] = await store.query(
     'SELECT count() AS n FROM system.parts WHERE active AND database = currentDatabase()',
   );
-  log(
-    `clickhouse: merges settled after ${round((performance.now() - t0) / 1000)} s, ${Number(parts?.n ?? 0)} active parts`,
-  );
-  return { seconds: round((performance.now() - t0) / 1000), parts: Number(parts?.n ?? 0) };
+  const parts = Number(row?.n ?? 0);
+  log(`clickhouse: merges settled after ${seconds} s, ${parts} active parts`);
+  return { seconds, parts };
 }
 
 async function run(

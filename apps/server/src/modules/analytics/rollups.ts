@@ -242,14 +242,14 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
   for (const e of events) {
     const c = eventCounters(e);
     const five = e.ts - (e.ts % 300);
+    const hour = e.ts - (e.ts % 3600);
+    const day = e.ts - (e.ts % 86_400);
     addRollup(r1m, e.ts - (e.ts % 60), e, c);
     addRollup(r5m, five, e, c);
     addRollup(s5m, five, e, c, true);
-    addRollup(r1h, e.ts - (e.ts % 3600), e, c);
-    addRollup(r1d, e.ts - (e.ts % 86_400), e, c);
-    const hour = e.ts - (e.ts % 3600);
+    addRollup(r1h, hour, e, c);
+    addRollup(r1d, day, e, c);
     for (const [dim, of] of lowDims) addDim(l1h, hour, e, dim, of(e));
-    const day = e.ts - (e.ts % 86_400);
     for (const [dim, of] of highDims) {
       addDim(d1h, hour, e, dim, of(e));
       addDim(d1d, day, e, dim, of(e));

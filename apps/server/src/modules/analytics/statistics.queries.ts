@@ -160,6 +160,8 @@ const topRow = (row: Row) => ({
   blocked: num(row, 't_blocked'),
 });
 /** Sums of the rollup counters, each as `t_<counter>`. */
+/** The order of equal counts in a list: the values' text byte by byte, as the statements order it. */
+const byText = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 const sums = (columns: readonly string[] = TOTAL_COLUMNS) => columns.map((c) => `sum(${c}) AS t_${c}`).join(', ');
 
 export class StatisticsQueries {
@@ -448,7 +450,7 @@ export class StatisticsQueries {
         if (edge) sums = add(sums, edge);
         if (sums && sums.ord > 0) list.push({ key: value, sums });
       }
-      list.sort((x, y) => y.sums.ord - x.sums.ord || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+      list.sort((x, y) => y.sums.ord - x.sums.ord || byText(x.key, y.key));
       const top = list.slice(0, limit);
       const last = top[limit - 1];
       if (f <= 1 || (last && last.sums.ord >= f)) {
@@ -542,12 +544,7 @@ export class StatisticsQueries {
     );
     const list = rows
       .filter((row) => num(row, 'ord') > 0)
-      // The statement's order: the count, then the text byte by byte.
-      .sort(
-        (x, y) =>
-          num(y, 'ord') - num(x, 'ord') ||
-          Buffer.compare(Buffer.from(String(x.value), 'utf8'), Buffer.from(String(y.value), 'utf8')),
-      )
+      .sort((x, y) => num(y, 'ord') - num(x, 'ord') || byText(String(x.value), String(y.value)))
       .slice(0, limit);
     const last = list[limit - 1];
     if (ranked.length > fetch && !(last && num(last, 'ord') > next)) return null;
@@ -581,11 +578,7 @@ export class StatisticsQueries {
     if (rows.length === fetch && num(rows[fetch - 1], 't_requests') >= num(rows[limit - 1], 't_requests')) return null;
     return rows
       .map((row): Row => ({ ...row, value: num(row, 'k') >= 0 ? ip4Text(num(row, 'k')) : String(row.other) }))
-      .sort(
-        (x, y) =>
-          num(y, 't_requests') - num(x, 't_requests') ||
-          (String(x.value) < String(y.value) ? -1 : String(x.value) > String(y.value) ? 1 : 0),
-      )
+      .sort((x, y) => num(y, 't_requests') - num(x, 't_requests') || byText(String(x.value), String(y.value)))
       .slice(0, limit)
       .map(topRow);
   }
