@@ -8,12 +8,20 @@
  * (events, rollups, ledger); 20 nodes send at once, each its batches one after another. The
  * ingest's time ends after the upkeep of what was ingested, run hour by hour as the analytics job
  * runs it on a live store (compaction, DuckDB's dimensions and checkpoints). Then runs
- * each statistics and dashboard query 20 times for one busy site over 30 days and prints one JSON
- * object per store:
+ * each statistics and dashboard query 20 times for one busy site over 30 days (the queries taking
+ * turns: one run of each per round) and prints one JSON object per store:
  *
  *   {"store", "events", "ingest_events_per_s", "ingest_cpu_s_per_million", "upkeep_cpu_s_per_million",
  *    "upkeep_s_per_million", "server_cpu_s_per_million", "disk_mb_per_million", "queries": {name: p95_ms},
- *    "queries_cpu_ms": {name: median CPU ms}}
+ *    "queries_cpu_ms": {name: median CPU ms},
+ *    "raw_floor": {"events", "events_per_s", "cpu_s_per_million", "server_cpu_s_per_million"},
+ *    "path_alone": {the same}}
+ *
+ * The baselines, measured in the same run: `raw_floor`, the first BENCH_FLOOR_EVENTS events
+ * (default a million) through the same path into a table of raw events alone of the same store
+ * kind (rawFloor: no rollups, ledger or duplicate check) — the least storing an event costs here;
+ * `path_alone`, the same path with nothing stored (the control plane's own share, on its one
+ * JavaScript thread).
  *
  * `ingest_cpu_s_per_million`: the bench process's CPU (user and system, every thread: the parse,
  * the store's SQL) over the ingest, per million events; ClickHouse's own server is not in it, and
@@ -34,11 +42,21 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { type EdgeEvent, edgeEventBatchSchema, isEdgeEventBatch, STATISTICS_SERIES } from '@rampart/contract';
 import type { AnalyticsRepository } from '../apps/server/src/modules/analytics/analytics.repository.js';
-import type { AnalyticsStore } from '../apps/server/src/modules/analytics/analytics-store.js';
-import { ClickHouseStore } from '../apps/server/src/modules/analytics/clickhouse-store.js';
-import { DuckDbStore } from '../apps/server/src/modules/analytics/duckdb-store.js';
+import type { AnalyticsStore, EventRow } from '../apps/server/src/modules/analytics/analytics-store.js';
+import {
+  EVENTS_DDL as CH_EVENTS_DDL,
+  ClickHouseStore,
+  EVENT_TSV_COLUMNS,
+  eventTsv,
+} from '../apps/server/src/modules/analytics/clickhouse-store.js';
+import {
+  appendEvent,
+  EVENTS_DDL as DUCK_EVENTS_DDL,
+  DuckDbStore,
+} from '../apps/server/src/modules/analytics/duckdb-store.js';
 import { IngestService } from '../apps/server/src/modules/analytics/ingest.service.js';
 import { type Scope, StatisticsQueries } from '../apps/server/src/modules/analytics/statistics.queries.js';
 import { startClickHouse } from '../apps/server/test/helpers/clickhouse-server.js';
@@ -47,6 +65,8 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const SITES = Number(process.env.BENCH_SITES ?? 200);
 const DAYS = Number(process.env.BENCH_DAYS ?? 7);
 const RUNS = 20;
+/** Events of the raw floor (rawFloor): the first batches' up to this many. */
+const FLOOR_EVENTS = Number(process.env.BENCH_FLOOR_EVENTS ?? 1_000_000);
 const BATCH = 5000;
 const DOMAINS_PER_SITE = 5;
 /** Clients: each request comes from one of these addresses, a few of them far busier (crawlers, offices). */
@@ -193,34 +213,14 @@ async function settled(store: AnalyticsStore): Promise<{ seconds: number; parts:
   return { seconds, parts };
 }
 
-async function run(
-  store: AnalyticsStore,
-  dir: string | null,
-  batches: { node: number; body: Buffer }[],
-  now: number,
-  serverPid: number | null = null,
-) {
-  await store.open();
-  // Countries by address, as an operator's geo database would give them (a few far likelier; no
-  // database file here).
-  const locate = () => (ip: string) => {
-    const last = Number(ip.slice(ip.lastIndexOf('.') + 1)) - 1;
-    return { country: COUNTRIES[Math.floor(COUNTRIES.length * (last / 250) ** 2)] as string, city: 0 };
-  };
-  const ingest = new IngestService(
-    store,
-    benchRepository(),
-    async () => locate(),
-    () => now,
-  );
-  log(`${store.kind}: ingesting ${EVENTS} events in ${batches.length} batches`);
-  // Each node sends its batches one after another, and the nodes at the same time (as the node API
-  // sees them: one request per batch, each inflated, parsed and checked on arrival).
+/**
+ * Hands the batches to the ingest service as the node API does: each node sends its batches one
+ * after another, and the nodes at the same time (one request per batch, each inflated, parsed and
+ * checked on arrival).
+ */
+async function feed(ingest: IngestService, batches: readonly { node: number; body: Buffer }[], label: string) {
   const byNode = new Map<number, Buffer[]>();
   for (const batch of batches) byNode.set(batch.node, [...(byNode.get(batch.node) ?? []), batch.body]);
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  const server0 = serverPid === null ? Number.NaN : processCpuSeconds(serverPid);
   let done = 0;
   let logged = 0;
   await Promise.all(
@@ -233,11 +233,135 @@ async function run(
         done += parsed.events.length;
         if (done - logged >= 1_000_000) {
           logged = done;
-          log(`${store.kind}: ${done} events`);
+          log(`${label}: ${done} events`);
         }
       }
     }),
   );
+}
+
+/** Countries by address, as an operator's geo database would give them (a few far likelier; no database file here). */
+const locate = (ip: string) => {
+  const last = Number(ip.slice(ip.lastIndexOf('.') + 1)) - 1;
+  return { country: COUNTRIES[Math.floor(COUNTRIES.length * (last / 250) ** 2)] as string, city: 0 };
+};
+
+/** The ingest service over the bench's domains and nodes, into `store`. */
+const benchIngest = (store: Pick<AnalyticsStore, 'ingest'>, now: number) =>
+  new IngestService(
+    store,
+    benchRepository(),
+    async () => locate,
+    () => now,
+  );
+
+/**
+ * The run's baseline, the raw floor: the first FLOOR_EVENTS events through the same path (inflated,
+ * parsed, checked and placed by the ingest service, 20 nodes at once) into a table of raw events
+ * alone, in a database of its own of the same kind, written as the store writes its events
+ * (DuckDB's appender, a transaction per batch; ClickHouse, a TabSeparated INSERT per batch) — no
+ * rollups, no ledger, no duplicate check. What storing an event costs at the least on this
+ * machine; the ingest's figure beside it is what the analytics cost on top.
+ */
+async function rawFloor(
+  kind: 'duckdb' | 'clickhouse' | 'none',
+  target: { dir: string } | { url: URL; pid: number | null } | null,
+  batches: readonly { node: number; body: Buffer }[],
+  now: number,
+) {
+  const floorBatches = batches.slice(0, Math.ceil(FLOOR_EVENTS / BATCH));
+  const events = Math.min(EVENTS, floorBatches.length * BATCH);
+  let write: (rows: readonly EventRow[]) => Promise<void>;
+  let close: () => Promise<void>;
+  let serverCpu = () => Number.NaN;
+  if (target === null) {
+    // The path alone: nothing stored.
+    write = async () => {};
+    close = async () => {};
+  } else if ('dir' in target) {
+    const instance = await DuckDBInstance.create(path.join(target.dir, 'floor.duckdb'));
+    const db = await instance.connect();
+    await db.run(DUCK_EVENTS_DDL);
+    // One connection: a batch's transaction after another's, as the store's writer.
+    let queue: Promise<void> = Promise.resolve();
+    write = (rows) => {
+      const next = queue.then(async () => {
+        await db.run('BEGIN TRANSACTION');
+        const appender = await db.createAppender('events');
+        for (const row of rows) appendEvent(appender, row);
+        appender.closeSync();
+        await db.run('COMMIT');
+      });
+      queue = next.catch(() => {});
+      return next;
+    };
+    close = async () => {
+      await db.run('CHECKPOINT');
+      db.closeSync();
+      instance.closeSync();
+    };
+  } else {
+    const { url, pid } = target;
+    // Credentials go in a header (fetch refuses them in the address).
+    const auth = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    const post = async (query: string, body?: string, database: string | null = 'rampart_bench_floor') => {
+      const u = new URL(url);
+      u.username = '';
+      u.password = '';
+      u.pathname = '/';
+      if (database) u.searchParams.set('database', database);
+      u.searchParams.set('query', query);
+      const response = await fetch(u, { method: 'POST', body, headers: { authorization: auth } });
+      if (!response.ok) throw new Error(`ClickHouse (${response.status}): ${await response.text()}`);
+    };
+    await post('DROP DATABASE IF EXISTS rampart_bench_floor', undefined, null);
+    await post('CREATE DATABASE rampart_bench_floor', undefined, null);
+    await post(CH_EVENTS_DDL);
+    write = (rows) =>
+      post(`INSERT INTO events (${EVENT_TSV_COLUMNS}) FORMAT TabSeparated`, `${rows.map(eventTsv).join('\n')}\n`);
+    close = () => post('DROP DATABASE rampart_bench_floor', undefined, null);
+    if (pid !== null) serverCpu = () => processCpuSeconds(pid);
+  }
+  const ingest = benchIngest(
+    {
+      ingest: async (batch) => {
+        await write(batch.events);
+        return { stored: batch.events.length, duplicate: false };
+      },
+    },
+    now,
+  );
+  log(`${kind === 'none' ? 'the path alone' : `${kind}: the raw floor`}, ${events} events`);
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const server0 = serverCpu();
+  await feed(ingest, floorBatches, `${kind} raw floor`);
+  await close();
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const server = serverCpu() - server0;
+  return {
+    events,
+    events_per_s: Math.round(events / seconds),
+    cpu_s_per_million: round((cpu.user + cpu.system) / 1e6 / (events / 1e6), 2),
+    server_cpu_s_per_million: Number.isNaN(server) ? null : round(server / (events / 1e6), 2),
+  };
+}
+
+async function run(
+  store: AnalyticsStore,
+  dir: string | null,
+  batches: { node: number; body: Buffer }[],
+  now: number,
+  serverPid: number | null = null,
+) {
+  await store.open();
+  const ingest = benchIngest(store, now);
+  log(`${store.kind}: ingesting ${EVENTS} events in ${batches.length} batches`);
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const server0 = serverPid === null ? Number.NaN : processCpuSeconds(serverPid);
+  await feed(ingest, batches, store.kind);
   // The upkeep of what was ingested (compaction, and DuckDB's checkpoint) counts in the ingest's
   // time. It runs as the analytics job runs it on a live store (analytics.job.ts): each hour once
   // it ended, the range reaching an hour back, up to the last whole hour 15 minutes ago — not one
@@ -288,19 +412,23 @@ async function run(
   };
   const results: Record<string, number> = {};
   const cpuResults: Record<string, number> = {};
-  for (const [name, fn] of Object.entries(cases)) {
-    const times: number[] = [];
-    const cpus: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
+  // The queries take turns, a run of each in every round: a slow spell of the machine (another
+  // guest's, on a shared host) falls on several queries' runs rather than on all of one query's.
+  const times = new Map<string, number[]>();
+  const cpus = new Map<string, number[]>();
+  for (let i = 0; i < RUNS; i++) {
+    for (const [name, fn] of Object.entries(cases)) {
       const t = performance.now();
       const c = process.cpuUsage();
       await fn();
-      times.push(performance.now() - t);
+      times.set(name, [...(times.get(name) ?? []), performance.now() - t]);
       const used = process.cpuUsage(c);
-      cpus.push((used.user + used.system) / 1000);
+      cpus.set(name, [...(cpus.get(name) ?? []), (used.user + used.system) / 1000]);
     }
-    results[name] = round(p95(times));
-    cpuResults[name] = round(median(cpus));
+  }
+  for (const name of Object.keys(cases)) {
+    results[name] = round(p95(times.get(name) ?? []));
+    cpuResults[name] = round(median(cpus.get(name) ?? []));
   }
   await store.close();
   const disk = dir ? duSize(dir) : Number.NaN;
@@ -325,9 +453,12 @@ const batches = makeBatches(now);
 const dir = mkdtempSync(path.join(tmpdir(), 'rampart-bench-analytics-'));
 try {
   const stores = (process.env.BENCH_STORES ?? 'duckdb,clickhouse').split(',');
+  // The node API's path with nothing stored: what the control plane's one JavaScript thread spends per event before any store.
+  const alone = await rawFloor('none', null, batches, now);
   if (stores.includes('duckdb')) {
+    const floor = await rawFloor('duckdb', { dir }, batches, now);
     const duck = await run(new DuckDbStore(path.join(dir, 'duckdb')), path.join(dir, 'duckdb'), batches, now);
-    process.stdout.write(`${JSON.stringify(duck)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...duck, raw_floor: floor, path_alone: alone })}\n`);
   }
   const external = process.env.BENCH_CLICKHOUSE_URL;
   if (stores.includes('clickhouse') && (external || existsSync('/usr/sbin/clickhouse-server'))) {
@@ -335,8 +466,9 @@ try {
     try {
       const url = new URL(external ?? (server as { url: string }).url);
       url.pathname = '/rampart_bench';
+      const floor = await rawFloor('clickhouse', { url, pid: server?.pid ?? null }, batches, now);
       const result = await run(new ClickHouseStore(url.toString()), null, batches, now, server?.pid ?? null);
-      process.stdout.write(`${JSON.stringify(result)}\n`);
+      process.stdout.write(`${JSON.stringify({ ...result, raw_floor: floor, path_alone: alone })}\n`);
     } finally {
       await server?.stop();
     }

@@ -188,9 +188,13 @@ const DIM_VIEW = (
     .join(', ')}] AS dim_pair ` +
   `GROUP BY bucket, site_id, ${site ? '' : 'domain_id, zone_id, '}dim, value`;
 
-const DDL = [
+/** The raw events' table (the bench's raw floor writes one alone). */
+export const EVENTS_DDL =
   `CREATE TABLE IF NOT EXISTS events (${COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')}) ` +
-    `ENGINE = MergeTree() PARTITION BY ${DAY_OF('ts')} ORDER BY (site_id, ts)`,
+  `ENGINE = MergeTree() PARTITION BY ${DAY_OF('ts')} ORDER BY (site_id, ts)`;
+
+const DDL = [
+  EVENTS_DDL,
   ROLLUP_TABLE('rollup_1m'),
   ROLLUP_TABLE('rollup_5m'),
   ROLLUP_TABLE('rollup_1h'),
@@ -298,7 +302,7 @@ function tsvField(value: string): string {
 }
 
 /** The events table's columns in the order `eventTsv` writes them (an INSERT names them). */
-const EVENT_TSV_COLUMNS = COLUMNS.map((c) => c.name).join(', ');
+export const EVENT_TSV_COLUMNS = COLUMNS.map((c) => c.name).join(', ');
 
 /**
  * An event as a TabSeparated row, its fields in EVENT_COLUMNS's order (the integers checked by
@@ -306,7 +310,7 @@ const EVENT_TSV_COLUMNS = COLUMNS.map((c) => c.name).join(', ');
  * of CPU against 10.6 s for a template literal of the 73 pieces (a string of 73 parts, flattened
  * when the rows are joined) and 10.0 s for JSON.stringify of an object (JSONEachRow, before).
  */
-function eventTsv(e: EventRow): string {
+export function eventTsv(e: EventRow): string {
   const t = tsvField;
   return [
     e.ts,

@@ -219,8 +219,11 @@ const REPLACE_SITE_IPS = (select: string) => [
 const HOURLY_IPS = (from: number, to: number) =>
   `(SELECT site_id, value, ip4, bucket, requests, ${SITE_IP_DECISIONS.join(', ')}, bytes_out FROM dims_1h WHERE dim = 'ip' AND bucket >= ${from} AND bucket < ${to})`;
 
+/** The raw events' table (the bench's raw floor writes one alone). */
+export const EVENTS_DDL = `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`;
+
 const DDL = [
-  `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
+  EVENTS_DDL,
   ROLLUP_DDL('rollup_1m'),
   ROLLUP_DDL('rollup_5m'),
   ROLLUP_DDL('rollup_1h'),
@@ -378,7 +381,8 @@ const ROLL_DAY = (day: number) => {
   ];
 };
 
-function appendEvent(appender: DuckDBAppender, e: EventRow): void {
+/** An event as a row of the appender of a table of EVENT_COLUMNS (the bench's raw floor appends so too). */
+export function appendEvent(appender: DuckDBAppender, e: EventRow): void {
   appender.appendBigInt(BigInt(e.ts));
   appender.appendSmallInt(e.ms);
   appender.appendInteger(e.nodeId);

@@ -45,7 +45,8 @@ export class IngestService {
   private readonly places = new Map<number, { place: DomainPlace | null; until: number }>();
 
   constructor(
-    private readonly store: AnalyticsStore,
+    /** Only its ingest: the bench's raw floor hands a plain events table in its place. */
+    private readonly store: Pick<AnalyticsStore, 'ingest'>,
     private readonly repo: AnalyticsRepository,
     private readonly locator: (operatorId: number) => Promise<(ip: string) => { country: string; city: number }>,
     private readonly clock: Clock,
