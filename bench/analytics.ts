@@ -46,8 +46,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { type EdgeEvent, edgeEventBatchSchema, isEdgeEventBatch, STATISTICS_SERIES } from '@rampart/contract';
 import type { AnalyticsRepository } from '../apps/server/src/modules/analytics/analytics.repository.js';
 import type { AnalyticsStore, EventRow } from '../apps/server/src/modules/analytics/analytics-store.js';
+import { BatchGroups } from '../apps/server/src/modules/analytics/batch-groups.js';
 import {
   EVENTS_DDL as CH_EVENTS_DDL,
+  GROUP_MAX_EVENTS as CH_GROUP_MAX_EVENTS,
   ClickHouseStore,
   EVENT_TSV_COLUMNS,
   eventTsv,
@@ -55,6 +57,7 @@ import {
 import {
   appendEvent,
   EVENTS_DDL as DUCK_EVENTS_DDL,
+  GROUP_MAX_EVENTS as DUCK_GROUP_MAX_EVENTS,
   DuckDbStore,
 } from '../apps/server/src/modules/analytics/duckdb-store.js';
 import { IngestService } from '../apps/server/src/modules/analytics/ingest.service.js';
@@ -259,7 +262,7 @@ const benchIngest = (store: Pick<AnalyticsStore, 'ingest'>, now: number) =>
  * The run's baseline, the raw floor: the first FLOOR_EVENTS events through the same path (inflated,
  * parsed, checked and placed by the ingest service, 20 nodes at once) into a table of raw events
  * alone, in a database of its own of the same kind, written as the store writes its events
- * (DuckDB's appender, a transaction per batch; ClickHouse, a TabSeparated INSERT per batch) — no
+ * (a group of batches at a time: DuckDB's appender in a transaction, a TabSeparated INSERT) — no
  * rollups, no ledger, no duplicate check. What storing an event costs at the least on this
  * machine; the ingest's figure beside it is what the analytics cost on top.
  */
@@ -271,8 +274,11 @@ async function rawFloor(
 ) {
   const floorBatches = batches.slice(0, Math.ceil(FLOOR_EVENTS / BATCH));
   const events = Math.min(EVENTS, floorBatches.length * BATCH);
+  // A group of batches at a time, as the stores write (BatchGroups: those that arrive while one is
+  // written go together in the next).
   let write: (rows: readonly EventRow[]) => Promise<void>;
   let close: () => Promise<void>;
+  let most = 1;
   let serverCpu = () => Number.NaN;
   if (target === null) {
     // The path alone: nothing stored.
@@ -282,18 +288,13 @@ async function rawFloor(
     const instance = await DuckDBInstance.create(path.join(target.dir, 'floor.duckdb'));
     const db = await instance.connect();
     await db.run(DUCK_EVENTS_DDL);
-    // One connection: a batch's transaction after another's, as the store's writer.
-    let queue: Promise<void> = Promise.resolve();
-    write = (rows) => {
-      const next = queue.then(async () => {
-        await db.run('BEGIN TRANSACTION');
-        const appender = await db.createAppender('events');
-        for (const row of rows) appendEvent(appender, row);
-        appender.closeSync();
-        await db.run('COMMIT');
-      });
-      queue = next.catch(() => {});
-      return next;
+    most = DUCK_GROUP_MAX_EVENTS;
+    write = async (rows) => {
+      await db.run('BEGIN TRANSACTION');
+      const appender = await db.createAppender('events');
+      for (const row of rows) appendEvent(appender, row);
+      appender.closeSync();
+      await db.run('COMMIT');
     };
     close = async () => {
       await db.run('CHECKPOINT');
@@ -317,20 +318,17 @@ async function rawFloor(
     await post('DROP DATABASE IF EXISTS rampart_bench_floor', undefined, null);
     await post('CREATE DATABASE rampart_bench_floor', undefined, null);
     await post(CH_EVENTS_DDL);
+    most = CH_GROUP_MAX_EVENTS;
     write = (rows) =>
       post(`INSERT INTO events (${EVENT_TSV_COLUMNS}) FORMAT TabSeparated`, `${rows.map(eventTsv).join('\n')}\n`);
     close = () => post('DROP DATABASE rampart_bench_floor', undefined, null);
     if (pid !== null) serverCpu = () => processCpuSeconds(pid);
   }
-  const ingest = benchIngest(
-    {
-      ingest: async (batch) => {
-        await write(batch.events);
-        return { stored: batch.events.length, duplicate: false };
-      },
-    },
-    now,
-  );
+  const groups = new BatchGroups(most, async (group) => {
+    await write(group.flatMap((batch) => batch.events));
+    return group.map((batch) => ({ stored: batch.events.length, duplicate: false }));
+  });
+  const ingest = benchIngest({ ingest: (batch) => groups.add(batch) }, now);
   log(`${kind === 'none' ? 'the path alone' : `${kind}: the raw floor`}, ${events} events`);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();

@@ -369,7 +369,7 @@ function dayName(seconds: number): number {
 }
 
 /** At most this many events go in one INSERT (one block: under max_insert_block_size's 1,048,576 rows). */
-const GROUP_MAX_EVENTS = 100_000;
+export const GROUP_MAX_EVENTS = 100_000;
 
 export interface ClickHouseOptions {
   /** Longest a request may take, in milliseconds (default 60,000). */

@@ -261,7 +261,7 @@ const STAGING_DDL = `CREATE TEMP TABLE IF NOT EXISTS ingest_staging (${EVENT_COL
  * (the rollups' statements, the commit), and one of more than DuckDB's row group (122,880 rows)
  * writes the events straight to the database file instead of through the write-ahead log.
  */
-const GROUP_MAX_EVENTS = 200_000;
+export const GROUP_MAX_EVENTS = 200_000;
 
 /**
  * Tables whose rows are partial sums, with their key columns (what compaction groups by) and the
