@@ -277,7 +277,9 @@ async function rawFloor(
   // A group of batches at a time, as the stores write (BatchGroups: those that arrive while one is
   // written go together in the next).
   let write: (rows: readonly EventRow[]) => Promise<void>;
+  // close: the end of storing (DuckDB's checkpoint), timed; dispose: the floor's database gone, after.
   let close: () => Promise<void>;
+  let dispose = async () => {};
   let most = 1;
   let serverCpu = () => Number.NaN;
   if (target === null) {
@@ -321,7 +323,8 @@ async function rawFloor(
     most = CH_GROUP_MAX_EVENTS;
     write = (rows) =>
       post(`INSERT INTO events (${EVENT_TSV_COLUMNS}) FORMAT TabSeparated`, `${rows.map(eventTsv).join('\n')}\n`);
-    close = () => post('DROP DATABASE rampart_bench_floor', undefined, null);
+    close = async () => {};
+    dispose = () => post('DROP DATABASE rampart_bench_floor', undefined, null);
     if (pid !== null) serverCpu = () => processCpuSeconds(pid);
   }
   const groups = new BatchGroups(most, async (group) => {
@@ -338,6 +341,7 @@ async function rawFloor(
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const server = serverCpu() - server0;
+  await dispose();
   return {
     events,
     events_per_s: Math.round(events / seconds),
