@@ -293,10 +293,15 @@ async function rawFloor(
     most = DUCK_GROUP_MAX_EVENTS;
     write = async (rows) => {
       await db.run('BEGIN TRANSACTION');
-      const appender = await db.createAppender('events');
-      for (const row of rows) appendEvent(appender, row);
-      appender.closeSync();
-      await db.run('COMMIT');
+      try {
+        const appender = await db.createAppender('events');
+        for (const row of rows) appendEvent(appender, row);
+        appender.closeSync();
+        await db.run('COMMIT');
+      } catch (error) {
+        await db.run('ROLLBACK');
+        throw error;
+      }
     };
     close = async () => {
       await db.run('CHECKPOINT');
