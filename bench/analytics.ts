@@ -267,7 +267,6 @@ const benchIngest = (store: Pick<AnalyticsStore, 'ingest'>, now: number) =>
  * machine; the ingest's figure beside it is what the analytics cost on top.
  */
 async function rawFloor(
-  kind: 'duckdb' | 'clickhouse' | 'none',
   target: { dir: string } | { url: URL; pid: number | null } | null,
   batches: readonly { node: number; body: Buffer }[],
   now: number,
@@ -337,11 +336,12 @@ async function rawFloor(
     return group.map((batch) => ({ stored: batch.events.length, duplicate: false }));
   });
   const ingest = benchIngest({ ingest: (batch) => groups.add(batch) }, now);
-  log(`${kind === 'none' ? 'the path alone' : `${kind}: the raw floor`}, ${events} events`);
+  const label = target === null ? 'the path alone' : `${'dir' in target ? 'duckdb' : 'clickhouse'}: the raw floor`;
+  log(`${label}, ${events} events`);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const server0 = serverCpu();
-  await feed(ingest, floorBatches, `${kind} raw floor`);
+  await feed(ingest, floorBatches, label);
   await close();
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -421,21 +421,20 @@ async function run(
   const cpuResults: Record<string, number> = {};
   // The queries take turns, a run of each in every round: a slow spell of the machine (another
   // guest's, on a shared host) falls on several queries' runs rather than on all of one query's.
-  const times = new Map<string, number[]>();
-  const cpus = new Map<string, number[]>();
+  const runs = Object.entries(cases).map(([name, fn]) => ({ name, fn, times: [] as number[], cpus: [] as number[] }));
   for (let i = 0; i < RUNS; i++) {
-    for (const [name, fn] of Object.entries(cases)) {
+    for (const { fn, times, cpus } of runs) {
       const t = performance.now();
       const c = process.cpuUsage();
       await fn();
-      times.set(name, [...(times.get(name) ?? []), performance.now() - t]);
+      times.push(performance.now() - t);
       const used = process.cpuUsage(c);
-      cpus.set(name, [...(cpus.get(name) ?? []), (used.user + used.system) / 1000]);
+      cpus.push((used.user + used.system) / 1000);
     }
   }
-  for (const name of Object.keys(cases)) {
-    results[name] = round(p95(times.get(name) ?? []));
-    cpuResults[name] = round(median(cpus.get(name) ?? []));
+  for (const { name, times, cpus } of runs) {
+    results[name] = round(p95(times));
+    cpuResults[name] = round(median(cpus));
   }
   await store.close();
   const disk = dir ? duSize(dir) : Number.NaN;
@@ -461,9 +460,9 @@ const dir = mkdtempSync(path.join(tmpdir(), 'rampart-bench-analytics-'));
 try {
   const stores = (process.env.BENCH_STORES ?? 'duckdb,clickhouse').split(',');
   // The node API's path with nothing stored: what the control plane's one JavaScript thread spends per event before any store.
-  const alone = await rawFloor('none', null, batches, now);
+  const alone = await rawFloor(null, batches, now);
   if (stores.includes('duckdb')) {
-    const floor = await rawFloor('duckdb', { dir }, batches, now);
+    const floor = await rawFloor({ dir }, batches, now);
     const duck = await run(new DuckDbStore(path.join(dir, 'duckdb')), path.join(dir, 'duckdb'), batches, now);
     process.stdout.write(`${JSON.stringify({ ...duck, raw_floor: floor, path_alone: alone })}\n`);
   }
@@ -473,7 +472,7 @@ try {
     try {
       const url = new URL(external ?? (server as { url: string }).url);
       url.pathname = '/rampart_bench';
-      const floor = await rawFloor('clickhouse', { url, pid: server?.pid ?? null }, batches, now);
+      const floor = await rawFloor({ url, pid: server?.pid ?? null }, batches, now);
       const result = await run(new ClickHouseStore(url.toString()), null, batches, now, server?.pid ?? null);
       process.stdout.write(`${JSON.stringify({ ...result, raw_floor: floor, path_alone: alone })}\n`);
     } finally {

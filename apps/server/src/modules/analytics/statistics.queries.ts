@@ -159,9 +159,9 @@ const topRow = (row: Row) => ({
   bytesOut: num(row, 't_bytes_out'),
   blocked: num(row, 't_blocked'),
 });
-/** Sums of the rollup counters, each as `t_<counter>`. */
 /** The order of equal counts in a list: the values' text byte by byte, as the statements order it. */
 const byText = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+/** Sums of the rollup counters, each as `t_<counter>`. */
 const sums = (columns: readonly string[] = TOTAL_COLUMNS) => columns.map((c) => `sum(${c}) AS t_${c}`).join(', ');
 
 export class StatisticsQueries {
