@@ -113,12 +113,13 @@ export const putClientDashboard = defineRoute({
 export const getDefaultDashboard = defineRoute({
   id: 'dashboard.default',
   method: 'GET',
-  path: '/{auth}/dashboard/default',
+  // The spec's path has no console prefix: the caller's tier comes from the token.
+  path: '/dashboard/default',
   access: tiers(['user', 'client'], SELF_PERMISSION),
   codes: [],
   summary: 'The default dashboard layout (what "reset" restores)',
   tags: ['statistics'],
-  request: { params: z.object({ auth: z.enum(['user', 'client']) }) },
+  request: {},
   response: dataOf(dashboardLayoutSchema),
 });
 

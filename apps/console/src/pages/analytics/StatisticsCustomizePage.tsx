@@ -25,7 +25,7 @@ import { AddWidget, WidgetControls } from './WidgetEditor';
  * `/{tier}/dataAnalysis/statisticsCustomize`: the caller's own dashboard (`GET {tier}/dashboard`,
  * its tier's default until it saves one), the last three hours at first (spec part 2 §4). In edit
  * mode widgets are added, removed, resized and moved; Save stores the layout (`PUT`), Reset puts
- * the default (`GET {tier}/dashboard/default`) in the editor to be saved.
+ * the default (`GET dashboard/default`, the tier from the token) in the editor to be saved.
  */
 export function StatisticsCustomizePage() {
   const { t } = useTranslation(['statistics', 'shell', 'common']);
@@ -49,7 +49,7 @@ export function StatisticsCustomizePage() {
   const reset = async () => {
     setResetting(true);
     try {
-      const reply = await callAuthed(tier, getDefaultDashboard, { params: { auth: tier } });
+      const reply = await callAuthed(tier, getDefaultDashboard, {});
       setDraft(flowLayout(readingOrder(reply.data.widgets)));
     } catch (error) {
       showApiError(error);

@@ -102,7 +102,7 @@ describe('dataAnalysis/statisticsCustomize', () => {
 
   it('resets to the default layout, which Save then stores', async () => {
     api.on(getUserDashboard, ok({ widgets: SAVED, saved: true }));
-    api.on(getDefaultDashboard, { auth: 'user' }, ok({ widgets: DEFAULT_DASHBOARD_WIDGETS, saved: false }));
+    api.on(getDefaultDashboard, ok({ widgets: DEFAULT_DASHBOARD_WIDGETS, saved: false }));
     api.on(putUserDashboard, ok(true));
     renderAt('/user/dataAnalysis/statisticsCustomize');
     await waitFor(() => expect(screen.getAllByTestId('widget')).toHaveLength(2), { timeout: 10_000 });
