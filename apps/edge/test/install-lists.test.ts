@@ -4,10 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Every `npm run` script installs what its code loads: a script that starts nginx (the edge's, or a
- * benchmark's own) lists in its Debian install list (`apt_need ...` in its shell script, or
- * setup-node.sh's PACKAGES when it runs that) the packages of every nginx module the code loads and
- * every library the edge's Lua loads. A fresh machine has none of them; a machine that ran
+ * Every `npm run` script (the root's and the workspaces') installs what its code loads: a script
+ * that starts nginx (the edge's, or a benchmark's own) lists in its Debian install list (`apt_need
+ * ...` in its shell script, or setup-node.sh's PACKAGES when it runs that) the packages of every
+ * nginx module the code loads and every library the edge's Lua loads, and a script whose code starts
+ * a program by its path (Chromium, nginx) lists that program's package. A fresh machine has none of them; a machine that ran
  * `npm test` first has them all, which is how a missing one goes unnoticed.
  */
 
@@ -49,6 +50,12 @@ const LUA_PACKAGES: Record<string, string[]> = {
   'ngx.errlog': ['lua-resty-core'],
   'ngx.process': ['lua-resty-core'],
   'ffi.load:maxminddb.so.0': ['libmaxminddb0'],
+};
+
+/** The Debian package of each program a script's code starts by its path (`dpkg -S` on Debian 12). */
+const PROGRAM_PACKAGES: Record<string, string[]> = {
+  '/usr/bin/chromium': ['chromium'],
+  '/usr/sbin/nginx': ['nginx'],
 };
 
 function luaFiles(dir: string): string[] {
@@ -113,33 +120,70 @@ interface Script {
   edge: boolean;
   /** Modules loaded by the script's own nginx configurations. */
   modules: Set<string>;
+  /** Programs the script's code starts by their path (PROGRAM_PACKAGES' keys). */
+  programs: Set<string>;
 }
 
-/** Every `npm run` script of the root package.json that runs a shell script, and what its code starts. */
+/** The package.json files whose scripts `npm run` reaches: the root's and each workspace's. */
+function packageFiles(): string[] {
+  const root = JSON.parse(read('package.json')) as { workspaces?: string[] };
+  const dirs = (root.workspaces ?? []).flatMap((pattern) =>
+    pattern.endsWith('/*')
+      ? readdirSync(path.join(ROOT, pattern.slice(0, -2)), { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => path.join(pattern.slice(0, -2), e.name))
+      : [pattern],
+  );
+  return ['package.json', ...dirs.map((d) => path.join(d, 'package.json'))].filter((f) => {
+    try {
+      read(f);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Every `npm run` script (root and workspaces) that runs a shell script, and what its code starts. */
 function scripts(): Script[] {
-  const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
   const found: Script[] = [];
-  for (const [name, command] of Object.entries(pkg.scripts)) {
-    const file = /^bash (\S+\.sh)$/.exec(command)?.[1];
-    if (file === undefined) continue;
-    const shell = read(file);
-    const ts = /npx tsx (\S+\.ts)/.exec(shell)?.[1];
-    const code = ts === undefined ? '' : read(ts);
-    found.push({
-      name,
-      file,
-      edge:
-        // The vitest run takes in the edge project, which starts real edges.
-        /npx vitest run/.test(shell) ||
-        // The agent's bundle, run in the foreground.
-        /rampart-edge\.js/.test(shell) ||
-        // A benchmark that starts the edge through the edge tests' helper.
-        /apps\/edge\/test\/helpers\/edge(\.js)?['"]/.test(code),
-      modules: modulesIn(code),
-    });
+  for (const pkgFile of packageFiles()) {
+    const dir = path.dirname(pkgFile);
+    const pkg = JSON.parse(read(pkgFile)) as { name?: string; scripts?: Record<string, string> };
+    for (const [name, command] of Object.entries(pkg.scripts ?? {})) {
+      const script = /^bash (\S+\.sh)$/.exec(command)?.[1];
+      if (script === undefined) continue;
+      const file = path.join(dir, script);
+      const shell = read(file);
+      const ts = /npx tsx (\S+\.ts)/.exec(shell)?.[1];
+      // What the script runs: its TypeScript, or the Playwright configuration it runs the browser tests with.
+      const code = [
+        ts === undefined ? '' : read(ts),
+        /npx playwright test/.test(shell) ? read('e2e/playwright.config.ts') : '',
+      ].join('\n');
+      found.push({
+        name: dir === '.' ? name : `${pkg.name ?? dir} ${name}`,
+        file,
+        edge:
+          // The vitest run takes in the edge project, which starts real edges.
+          /npx vitest run/.test(shell) ||
+          // The agent's bundle, run in the foreground.
+          /rampart-edge\.js/.test(shell) ||
+          // A benchmark that starts the edge through the edge tests' helper.
+          /apps\/edge\/test\/helpers\/edge(\.js)?['"]/.test(code),
+        modules: modulesIn(code),
+        programs: new Set(Object.keys(PROGRAM_PACKAGES).filter((program) => code.includes(`'${program}'`))),
+      });
+    }
   }
   // The node's installer (the control plane's install.sh runs it; so does `npm run edge`).
-  found.push({ name: 'install.sh', file: 'apps/edge/scripts/setup-node.sh', edge: true, modules: new Set() });
+  found.push({
+    name: 'install.sh',
+    file: 'apps/edge/scripts/setup-node.sh',
+    edge: true,
+    modules: new Set(),
+    programs: new Set(),
+  });
   return found;
 }
 
@@ -149,6 +193,7 @@ function missing(script: Script): string[] {
   const needs = [
     ...(script.edge ? edgeNeeds() : []),
     ...[...script.modules].map((so) => ({ what: `its ${so}`, packages: MODULE_PACKAGES[so] ?? [] })),
+    ...[...script.programs].map((program) => ({ what: `its ${program}`, packages: PROGRAM_PACKAGES[program] ?? [] })),
   ];
   if (script.modules.size > 0) needs.push({ what: 'nginx', packages: ['nginx'] });
   return needs
@@ -167,6 +212,8 @@ describe('install lists of the npm scripts', () => {
       expect.arrayContaining(['nginx', 'libnginx-mod-http-lua', 'libnginx-mod-stream', 'lua-cjson', 'libmaxminddb0']),
     );
     expect(scripts().find((s) => s.name === 'bench:l4-flood')?.modules).toEqual(new Set(['ngx_stream_module.so']));
+    expect(scripts().find((s) => s.name === '@rampart/e2e test')?.programs).toEqual(new Set(['/usr/bin/chromium']));
+    expect(scripts().find((s) => s.name === 'bench:console')?.programs).toEqual(new Set(['/usr/bin/chromium']));
   });
 
   it.each(scripts().map((s) => [s.name, s] as const))('%s installs the packages its code loads', (_name, script) => {
