@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 need_node
-apt_need chromium
-npm_deps
+apt_need chromium >&2
+npm_deps >&2
 npm run build --silent >&2
 exec npx tsx bench/console.ts

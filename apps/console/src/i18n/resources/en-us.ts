@@ -370,6 +370,8 @@ export const enUS = {
       localHint:
         'In the repository checkout where {{command}} runs, without root: the node keeps its state in .edge-node and serves the zone’s ports 80 and 443 on 127.0.0.1:18080 and 127.0.0.1:18443. Debian packages it lacks (nginx, Lua) are installed with sudo.',
       failed: 'The join information could not be loaded.',
+      loopbackWarning:
+        'This command names {{url}}, a loopback address only the control plane’s own machine can reach: another machine cannot join through it. Set {{variable}} to an address the nodes can reach (https:// for nodes on other networks) and restart the control plane.',
       keys: {
         controlPlaneUrl: 'Control plane URL',
         joinToken: 'Join token',

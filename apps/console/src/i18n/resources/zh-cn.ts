@@ -364,6 +364,8 @@ export const zhCN: LocaleResources = {
       localHint:
         '在运行 {{command}} 的代码仓库目录中运行，无需 root：节点把状态保存在 .edge-node，并在 127.0.0.1:18080 和 127.0.0.1:18443 上提供区域的 80 和 443 端口。缺少的 Debian 软件包（nginx、Lua）会通过 sudo 安装。',
       failed: '无法加载加入信息。',
+      loopbackWarning:
+        '此命令中的 {{url}} 是回环地址，只有控制平面所在的机器能访问，其他机器无法通过它加入。请把 {{variable}} 设为节点能访问的地址（其他网络中的节点请用 https://），然后重启控制平面。',
       keys: {
         controlPlaneUrl: '控制平面地址',
         joinToken: '加入令牌',

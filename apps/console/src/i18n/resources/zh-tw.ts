@@ -364,6 +364,8 @@ export const zhTW: LocaleResources = {
       localHint:
         '在執行 {{command}} 的程式碼儲存庫目錄中執行，不需要 root：節點將狀態保存在 .edge-node，並在 127.0.0.1:18080 與 127.0.0.1:18443 上提供區域的 80 與 443 連接埠。缺少的 Debian 套件（nginx、Lua）會透過 sudo 安裝。',
       failed: '無法載入加入資訊。',
+      loopbackWarning:
+        '此命令中的 {{url}} 是回送位址，只有控制平面所在的機器能存取，其他機器無法透過它加入。請將 {{variable}} 設為節點能存取的位址（其他網路中的節點請用 https://），然後重新啟動控制平面。',
       keys: {
         controlPlaneUrl: '控制平面位址',
         joinToken: '加入權杖',

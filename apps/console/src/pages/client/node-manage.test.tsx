@@ -17,7 +17,7 @@ import {
   setZoneForceSSLRedirectCode,
   setZoneHttp2,
 } from '@rampart/contract';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeApiForEachTest, ok, okPage, okText, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode, nodeGroup } from '../../test/fixtures';
@@ -343,6 +343,29 @@ describe('nodesList', () => {
     fireEvent.click(copyOf(installBox));
     fireEvent.click(copyOf(localBox));
     await waitFor(() => expect(writeText.mock.calls).toEqual([[install], [local]]));
+  });
+
+  it('warns that another machine cannot join through a loopback control plane URL, and only then', async () => {
+    const lines = (url: string) =>
+      `control_plane_url=${url}\njoin_token=jt_x\ninstall_command=curl -fsSL ${url}/api/edge/v1/install.sh | sudo RAMPART_JOIN_TOKEN=jt_x sh -s -- --control-plane ${url}\n`;
+    for (const [url, warned] of [
+      ['http://127.0.0.1:8080', true],
+      ['http://localhost:8080', true],
+      ['http://[::1]:8080', true],
+      ['https://cdn.example.com', false],
+      ['http://10.0.0.5:8080', false],
+    ] as const) {
+      api.on(nodeInfo, okText(lines(url)));
+      renderAt('/client/nodeManage/nodesList');
+      await findRow('edge-tokyo-1');
+      clickButton('Join a node');
+      const dialog = await findModal();
+      await within(dialog).findByLabelText('Install on a new Debian machine');
+      const warning = within(dialog).queryByText(/another machine cannot join through it/);
+      expect([url, warning?.textContent.includes(url) ?? false]).toEqual([url, warned]);
+      if (warning) expect(warning.textContent).toContain('Set PUBLIC_URL to an address the nodes can reach');
+      cleanup();
+    }
   });
 
   it('shows the lines of an older control plane as they come', async () => {

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { routeKey } from '../../../app/route-query';
 import { CopyButton } from '../../../components/CopyButton';
 import { callAuthedRaw } from '../../../session';
-import { type NodeInfoEntry, parseNodeInfo } from './node-info';
+import { isLoopbackUrl, type NodeInfoEntry, parseNodeInfo } from './node-info';
 
 const KNOWN_KEYS = ['controlPlaneUrl', 'joinToken', 'installCommand', 'installScriptUrl', 'localCommand'] as const;
 type KnownKey = (typeof KNOWN_KEYS)[number];
@@ -38,6 +38,8 @@ export function JoinNodeModal({ open, onClose }: { open: boolean; onClose: () =>
   const commands = COMMANDS.flatMap((name) => entries.filter((e) => e.name === name));
   const values = entries.filter((e) => !(COMMANDS as readonly string[]).includes(e.name));
   const label = (entry: NodeInfoEntry) => (isKnownKey(entry.name) ? t(`join.keys.${entry.name}`) : entry.key);
+  // Without PUBLIC_URL the control plane names its own loopback address, which another machine cannot reach.
+  const loopbackUrl = entries.find((e) => e.name === 'controlPlaneUrl' && isLoopbackUrl(e.value))?.value;
 
   return (
     <Modal
@@ -72,6 +74,14 @@ export function JoinNodeModal({ open, onClose }: { open: boolean; onClose: () =>
                     : t('join.localHint', { command: 'npm start' })
                 }
               >
+                {entry.name === 'installCommand' && loopbackUrl !== undefined && (
+                  <Alert
+                    type="warning"
+                    showIcon
+                    title={t('join.loopbackWarning', { url: loopbackUrl, variable: 'PUBLIC_URL' })}
+                    style={{ marginBottom: 8 }}
+                  />
+                )}
                 <Space.Compact style={{ width: '100%' }}>
                   <Input.TextArea id={id} value={entry.value} readOnly autoSize style={commandStyle} />
                   <CopyButton text={entry.value} />

@@ -20,3 +20,17 @@ export function parseNodeInfo(text: string): NodeInfoEntry[] {
 function camelCase(key: string): string {
   return key.toLowerCase().replace(/[_-]+([a-z0-9])/g, (_, next: string) => next.toUpperCase());
 }
+
+/**
+ * Whether a URL names a host only the machine itself reaches (localhost, 127.0.0.0/8, ::1): the
+ * control plane's own address when PUBLIC_URL is unset, which no other machine can join through.
+ */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
