@@ -44,6 +44,7 @@ import { transactionScoped } from './platform/db/request-transaction.js';
 import type { Binder } from './platform/http/bind-route.js';
 import { serveConsole } from './platform/http/console-static.js';
 import { OutgoingGuard } from './platform/http/outgoing.js';
+import { type Resolver, TargetGuard } from './platform/http/target-guard.js';
 import { Mailer } from './platform/mail/mailer.js';
 import { ControlPlaneMetrics } from './platform/metrics/control-plane-metrics.js';
 
@@ -75,6 +76,8 @@ export interface AppOptions {
    * the control plane (modules/licenses/vendor-keys.ts) and the signing key of `config`, if any.
    */
   readonly licenseKeys?: LicenseKeys;
+  /** How outgoing destinations' names resolve (the system's resolver by default); tests hand their own. */
+  readonly targetResolver?: Resolver;
 }
 
 /**
@@ -104,7 +107,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   metrics.observeRequests(app);
   metrics.serve(app, config.metricsToken);
   const systemSettings = new SystemSettingsService(repos.settings, transactions);
-  const outgoing = new OutgoingGuard(async (operatorId) => (await systemSettings.outgoingUrls(operatorId)).urls);
+  const outgoing = new OutgoingGuard(
+    async (operatorId) => (await systemSettings.outgoingUrls(operatorId)).urls,
+    new TargetGuard(config.allowPrivateOrigins, options.targetResolver),
+  );
   const base: Omit<AppContext, 'alerts'> = {
     app,
     config,

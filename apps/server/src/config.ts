@@ -58,6 +58,9 @@ export interface Config {
    * `RAMPART_ALLOW_PRIVATE_ORIGINS=1` lets customers point domains at loopback and private
    * addresses. Off by default: the edge would otherwise reach the node itself and the operator's
    * internal hosts on a customer's behalf (SSRF). Test rigs and private data centres turn it on.
+   * The same switch governs every outgoing connection the control plane makes for an operator or a
+   * customer (DNS provider APIs, ACME CAs, log push destinations, the operator's SMTP server, the
+   * Telegram Bot API): platform/http/target-guard.ts.
    */
   readonly allowPrivateOrigins: boolean;
   /**

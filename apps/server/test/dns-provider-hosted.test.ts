@@ -2,8 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudflareProvider } from '../src/modules/dns/cloudflare.provider.js';
 import { recordSet } from '../src/modules/dns/dns-provider.js';
 import { DnspodProvider } from '../src/modules/dns/dnspod.provider.js';
+import { TargetGuard } from '../src/platform/http/target-guard.js';
 import { checkProviderRoundTrip, type Lookup } from './helpers/dns-provider-checks.js';
 import { type HostedStandin, startCloudflareStandin, startDnspodStandin } from './helpers/hosted-dns-standins.js';
+
+// The stand-ins listen on loopback: private targets allowed, as an installation of a test rig would.
+const LOOPBACK_ALLOWED = new TargetGuard(true);
 
 // Cloudflare and DNSPod providers against local STAND-INS of their APIs (helpers/hosted-dns-standins.ts
 // says what they are): the real services cannot be reached from the tests.
@@ -26,7 +30,7 @@ describe('Cloudflare provider against a stand-in of API v4', () => {
     await cf?.stop();
   });
   const provider = (apiToken = 'cf-token-1', z = zone) =>
-    new CloudflareProvider({ apiToken, zone: z, baseUrl: cf.url, timeoutMs: 3000 });
+    new CloudflareProvider({ apiToken, zone: z, baseUrl: cf.url, timeoutMs: 3000, targets: LOOPBACK_ALLOWED });
 
   it('tests the zone with a TXT probe it removes again', async () => {
     expect(await provider().test()).toContain('written and removed');
@@ -58,7 +62,7 @@ describe('DNSPod provider against a stand-in of dnsapi.cn', () => {
     await dp?.stop();
   });
   const provider = (token = '12345,abcdef0123456789') =>
-    new DnspodProvider({ token, zone, baseUrl: dp.url, timeoutMs: 3000 });
+    new DnspodProvider({ token, zone, baseUrl: dp.url, timeoutMs: 3000, targets: LOOPBACK_ALLOWED });
 
   it('tests the domain with a TXT probe it removes again', async () => {
     expect(await provider().test()).toContain('written and removed');

@@ -2,8 +2,12 @@ import { Resolver } from 'node:dns/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DnsProviderError, recordSet } from '../src/modules/dns/dns-provider.js';
 import { PowerDnsProvider } from '../src/modules/dns/powerdns.provider.js';
+import { TargetGuard } from '../src/platform/http/target-guard.js';
 import { checkProviderRoundTrip, dnsLookup } from './helpers/dns-provider-checks.js';
 import { type PowerDnsServer, startPowerDns } from './helpers/powerdns-server.js';
+
+// The stand-ins listen on loopback: private targets allowed, as an installation of a test rig would.
+const LOOPBACK_ALLOWED = new TargetGuard(true);
 
 // The PowerDNS provider against a real PowerDNS 4.7 (Debian's pdns-server, SQLite backend) the
 // test starts on loopback; what PowerDNS then answers on its DNS port is read with node:dns.
@@ -27,6 +31,7 @@ const provider = (overrides: { apiKey?: string; serverId?: string; zone?: string
     serverId: 'localhost',
     zone,
     timeoutMs: 3000,
+    targets: LOOPBACK_ALLOWED,
     ...overrides,
   });
 
@@ -71,6 +76,7 @@ describe('PowerDNS provider against pdns_server', () => {
         serverId: 'localhost',
         zone,
         timeoutMs: 500,
+        targets: LOOPBACK_ALLOWED,
       });
       await expect(p.test()).rejects.toThrow(/no answer within 500 ms/);
       expect(Date.now() - started).toBeLessThan(3000);

@@ -3,8 +3,12 @@ import { Resolver } from 'node:dns/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DnsProviderError, recordSet } from '../src/modules/dns/dns-provider.js';
 import { Rfc2136Provider } from '../src/modules/dns/rfc2136.provider.js';
+import { TargetGuard } from '../src/platform/http/target-guard.js';
 import { checkProviderRoundTrip, dnsLookup } from './helpers/dns-provider-checks.js';
 import { type DnsServer, startDnsServer, type TsigKeySpec } from './helpers/dns-server.js';
+
+// The stand-ins listen on loopback: private targets allowed, as an installation of a test rig would.
+const LOOPBACK_ALLOWED = new TargetGuard(true);
 
 // RFC 2136 updates signed with TSIG, written by the product's own wire code, against a real BIND
 // (Debian's bind9) that the test starts; what BIND then answers is read with node:dns.
@@ -23,7 +27,13 @@ afterAll(async () => {
 });
 
 const provider = (overrides: Partial<TsigKeySpec> = {}) =>
-  new Rfc2136Provider({ server: bind.address, zone, key: { ...key, ...overrides }, timeoutMs: 3000 });
+  new Rfc2136Provider({
+    server: bind.address,
+    zone,
+    key: { ...key, ...overrides },
+    timeoutMs: 3000,
+    targets: LOOPBACK_ALLOWED,
+  });
 
 describe('RFC 2136 provider against BIND', () => {
   it('tests the zone: the signed TXT probe is written and removed', async () => {
@@ -58,7 +68,13 @@ describe('RFC 2136 provider against BIND', () => {
   });
 
   it('reports an unreachable server within the timeout', async () => {
-    const closed = new Rfc2136Provider({ server: '127.0.0.1:1', zone, key, timeoutMs: 1000 });
+    const closed = new Rfc2136Provider({
+      server: '127.0.0.1:1',
+      zone,
+      key,
+      timeoutMs: 1000,
+      targets: LOOPBACK_ALLOWED,
+    });
     await expect(closed.test()).rejects.toBeInstanceOf(DnsProviderError);
   });
 });

@@ -19,6 +19,7 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendBatch } from '../src/modules/log-push/log-push.senders.js';
 import { ANY_DESTINATION } from '../src/platform/http/outgoing.js';
+import { TargetGuard, TargetRefusedError } from '../src/platform/http/target-guard.js';
 import { analyticsTenants } from './helpers/analytics-tenants.js';
 import { sendAs, type Token } from './helpers/call.js';
 import type { JoinedNode } from './helpers/edge-node.js';
@@ -720,7 +721,7 @@ describe('validation, quotas, isolation and SSRF', () => {
           body: { name: 'ssrf', type: 'access', destination: destination as never },
         });
         expect(res.json().code, JSON.stringify(destination)).toBe(101003);
-        expect(JSON.stringify(res.json().extra)).toContain('originNotAllowed');
+        expect(JSON.stringify(res.json().extra)).toContain('targetNotAllowed');
       }
     } finally {
       await strict.close();
@@ -731,10 +732,10 @@ describe('validation, quotas, isolation and SSRF', () => {
       sendBatch(
         { kind: 'webhook', url: `http://localhost:${hook.port}/hook`, secret: SECRET },
         { type: 'access', records: [{ a: 1 }], ids: [null], times: [Date.now()], hosts: [''] },
-        { allowPrivate: false, check: ANY_DESTINATION, connectTimeoutMs: 1000, requestTimeoutMs: 2000 },
+        { targets: new TargetGuard(false), check: ANY_DESTINATION, connectTimeoutMs: 1000, requestTimeoutMs: 2000 },
         Date.now(),
       ),
-    ).rejects.toThrow(/not allowed/);
+    ).rejects.toThrow(TargetRefusedError);
     expect(hook.deliveries).toBe(0);
   });
 });

@@ -252,6 +252,11 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '不允许使用回环、私有或保留地址作为源站',
     zh_TW: '不允許使用迴路、私有或保留位址作為源站',
   },
+  targetNotAllowed: {
+    en_US: 'Destinations on loopback, private or reserved addresses are not allowed',
+    zh_CN: '不允许使用回环、私有或保留地址作为目标',
+    zh_TW: '不允許使用迴路、私有或保留位址作為目標',
+  },
   originIsNode: {
     en_US: "The origin cannot be one of the edge nodes' own addresses on a port they listen on",
     zh_CN: '源站不能是边缘节点自身地址上正在监听的端口',

@@ -109,16 +109,8 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
   // Log push: the events' calls, and the job that delivers them (docs/decisions.md "Log push").
   const pushSource = new LogPushSource(store, repos.logPush);
   let pushJob: LogPushJob | null = null;
-  const push = new LogPushService(
-    ctx.transactions,
-    repos.logPush,
-    repo,
-    pushSource,
-    ctx.box,
-    clock,
-    ctx.config.allowPrivateOrigins,
-    ctx.outgoing,
-    () => pushJob?.wake(),
+  const push = new LogPushService(ctx.transactions, repos.logPush, repo, pushSource, ctx.box, clock, ctx.outgoing, () =>
+    pushJob?.wake(),
   );
   bindLogPushRoutes(binder, push);
   pushJob = new LogPushJob(
@@ -133,7 +125,6 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
       deadAfterMs: (ctx.config.logPushDeadAfterSeconds ?? LOG_PUSH_DEAD_AFTER_SECONDS) * 1000,
       backoff: ctx.config.logPushBackoffMs ?? LOG_PUSH_BACKOFF,
       limits: LOG_PUSH_BATCH,
-      allowPrivate: ctx.config.allowPrivateOrigins,
       connectTimeoutMs: 5000,
       requestTimeoutMs: 30_000,
     },

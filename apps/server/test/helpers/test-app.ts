@@ -27,7 +27,9 @@ export interface TestApp {
  * turns it off), so a test reaching an undeclared code fails.
  */
 export async function createTestApp(
-  options: Partial<Pick<AppOptions, 'extraRoutes' | 'clock' | 'strictRouteCodes' | 'licenseKeys'>> & {
+  options: Partial<
+    Pick<AppOptions, 'extraRoutes' | 'clock' | 'strictRouteCodes' | 'licenseKeys' | 'targetResolver'>
+  > & {
     config?: Partial<AppOptions['config']>;
     /** The database to run on (closed with the app), instead of a copy of the template. */
     db?: TestDatabase;
@@ -91,6 +93,7 @@ export async function createTestApp(
     checkErrorReplies: true,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
     ...(options.licenseKeys ? { licenseKeys: options.licenseKeys } : {}),
+    ...(options.targetResolver ? { targetResolver: options.targetResolver } : {}),
     strictRouteCodes: options.strictRouteCodes ?? STRICT_ROUTE_CODES,
   });
   await app.ready();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, defineRoute, tiers } from '../route.js';
+import { outgoingTarget } from '../validators/outgoing-target.js';
 import { normalizeHostPort } from '../validators/url.js';
 import { addValidationIssue, zDomainName } from '../validators/zod.js';
 import { zPushUrl } from './log-push.js';
@@ -35,26 +36,29 @@ const zDnsSecret = z
   .transform((s) => (s === '' ? undefined : s));
 
 /** `host[:port]` of a DNS server (a domain name or IPv4; IPv6 as `[addr]:port`); port 53 when left out. */
-export const zDnsServerAddress = z
-  .string()
-  .max(300, { message: 'tooLong' })
-  .transform((value, ctx) => {
-    const v6 = /^\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?$/.exec(value);
-    if (v6) {
-      const port = v6[2] === undefined ? 53 : Number(v6[2]);
-      if (port < 1 || port > 65535) {
-        addValidationIssue(ctx, { ok: false, key: 'invalidPort' });
+export const zDnsServerAddress = outgoingTarget(
+  z
+    .string()
+    .max(300, { message: 'tooLong' })
+    .transform((value, ctx) => {
+      const v6 = /^\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?$/.exec(value);
+      if (v6) {
+        const port = v6[2] === undefined ? 53 : Number(v6[2]);
+        if (port < 1 || port > 65535) {
+          addValidationIssue(ctx, { ok: false, key: 'invalidPort' });
+          return z.NEVER;
+        }
+        return `[${(v6[1] ?? '').toLowerCase()}]:${port}`;
+      }
+      const checked = normalizeHostPort(value);
+      if (!checked.ok) {
+        addValidationIssue(ctx, { ok: false, key: checked.key });
         return z.NEVER;
       }
-      return `[${(v6[1] ?? '').toLowerCase()}]:${port}`;
-    }
-    const checked = normalizeHostPort(value);
-    if (!checked.ok) {
-      addValidationIssue(ctx, { ok: false, key: checked.key });
-      return z.NEVER;
-    }
-    return checked.value.includes(':') ? checked.value : `${checked.value}:53`;
-  });
+      return checked.value.includes(':') ? checked.value : `${checked.value}:53`;
+    }),
+  'hostPort',
+);
 
 const zZone = zDomainName({ wildcard: false });
 const zTtl = z

@@ -3,6 +3,7 @@ import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, type TiersAccess, tiers } from '../route.js';
 import { zId, zIds } from '../validators/ids.js';
 import { isIP } from '../validators/ip.js';
+import { outgoingTarget } from '../validators/outgoing-target.js';
 import { normalizeHostPort } from '../validators/url.js';
 import { addValidationIssue, zDomainName, zName } from '../validators/zod.js';
 import { checkLogRange } from './logs.js';
@@ -84,52 +85,58 @@ const zSecret = z
 /**
  * A destination URL: `http(s)://host[:port][/path]`, the host a domain name or an IP literal (IPv6
  * in brackets), no user info, no fragment, printable ASCII only (an IDN host in Punycode); the
- * output has its host in lower case. Whether its addresses may be reached is decided when it is used (SSRF rule).
+ * output has its host in lower case. Whether its addresses may be reached is decided by the target guard, at save and at each use.
  */
-export const zPushUrl = z
-  .string()
-  .max(2048, { message: 'tooLong' })
-  .transform((value, ctx) => {
-    const m = /^(https?):\/\/(\[[0-9A-Fa-f:.]+\](?::\d+)?|[^/?#@\s[\]]+)(\/[^#\s]*)?$/iu.exec(value);
-    if (!m || !/^[\x21-\x7e]+$/.test(value)) {
-      addValidationIssue(ctx, { ok: false, key: 'invalidURL' });
-      return z.NEVER;
-    }
-    const scheme = (m[1] ?? '').toLowerCase();
-    const authority = m[2] ?? '';
-    let hostPort: string;
-    if (authority.startsWith('[')) {
-      const v6 = /^\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?$/.exec(authority);
-      const port = v6?.[2] === undefined ? undefined : Number(v6[2]);
-      if (!v6 || !isIP(v6[1] ?? '') || (port !== undefined && (port < 1 || port > 65535))) {
+export const zPushUrl = outgoingTarget(
+  z
+    .string()
+    .max(2048, { message: 'tooLong' })
+    .transform((value, ctx) => {
+      const m = /^(https?):\/\/(\[[0-9A-Fa-f:.]+\](?::\d+)?|[^/?#@\s[\]]+)(\/[^#\s]*)?$/iu.exec(value);
+      if (!m || !/^[\x21-\x7e]+$/.test(value)) {
         addValidationIssue(ctx, { ok: false, key: 'invalidURL' });
         return z.NEVER;
       }
-      hostPort = `[${(v6[1] ?? '').toLowerCase()}]${port === undefined ? '' : `:${port}`}`;
-    } else {
-      const checked = normalizeHostPort(authority);
-      if (!checked.ok) {
-        addValidationIssue(ctx, { ok: false, key: checked.key === 'invalidPort' ? 'invalidPort' : 'invalidURL' });
-        return z.NEVER;
+      const scheme = (m[1] ?? '').toLowerCase();
+      const authority = m[2] ?? '';
+      let hostPort: string;
+      if (authority.startsWith('[')) {
+        const v6 = /^\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?$/.exec(authority);
+        const port = v6?.[2] === undefined ? undefined : Number(v6[2]);
+        if (!v6 || !isIP(v6[1] ?? '') || (port !== undefined && (port < 1 || port > 65535))) {
+          addValidationIssue(ctx, { ok: false, key: 'invalidURL' });
+          return z.NEVER;
+        }
+        hostPort = `[${(v6[1] ?? '').toLowerCase()}]${port === undefined ? '' : `:${port}`}`;
+      } else {
+        const checked = normalizeHostPort(authority);
+        if (!checked.ok) {
+          addValidationIssue(ctx, { ok: false, key: checked.key === 'invalidPort' ? 'invalidPort' : 'invalidURL' });
+          return z.NEVER;
+        }
+        hostPort = checked.value;
       }
-      hostPort = checked.value;
-    }
-    return `${scheme}://${hostPort}${m[3] ?? '/'}`;
-  });
+      return `${scheme}://${hostPort}${m[3] ?? '/'}`;
+    }),
+  'url',
+);
 
 /** A syslog host: a domain name or an IP literal (IPv6 without brackets). */
-export const zPushHost = z
-  .string()
-  .max(253, { message: 'tooLong' })
-  .transform((value, ctx) => {
-    if (isIP(value)) return value.toLowerCase();
-    const checked = normalizeHostPort(value);
-    if (!checked.ok || value.includes(':')) {
-      addValidationIssue(ctx, { ok: false, key: 'wrongFormat' });
-      return z.NEVER;
-    }
-    return checked.value;
-  });
+export const zPushHost = outgoingTarget(
+  z
+    .string()
+    .max(253, { message: 'tooLong' })
+    .transform((value, ctx) => {
+      if (isIP(value)) return value.toLowerCase();
+      const checked = normalizeHostPort(value);
+      if (!checked.ok || value.includes(':')) {
+        addValidationIssue(ctx, { ok: false, key: 'wrongFormat' });
+        return z.NEVER;
+      }
+      return checked.value;
+    }),
+  'host',
+);
 
 const zPushPort = z
   .number({ message: 'invalidPort' })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOCALES } from '../locale.js';
 import { dataOf, defineRoute, tiers } from '../route.js';
+import { outgoingTarget } from '../validators/outgoing-target.js';
 import { normalizeHostPort } from '../validators/url.js';
 import { addValidationIssue, zEmail } from '../validators/zod.js';
 
@@ -54,17 +55,20 @@ const zSecret = z
   .transform((s) => (s === '' ? undefined : s));
 
 /** The SMTP server's host name or IPv4 address (no port: that is its own field). */
-const zSmtpHost = z
-  .string()
-  .max(253, { message: 'tooLong' })
-  .transform((value, ctx) => {
-    const checked = normalizeHostPort(value);
-    if (!checked.ok || checked.value.includes(':')) {
-      addValidationIssue(ctx, { ok: false, key: 'wrongFormat' });
-      return z.NEVER;
-    }
-    return checked.value;
-  });
+const zSmtpHost = outgoingTarget(
+  z
+    .string()
+    .max(253, { message: 'tooLong' })
+    .transform((value, ctx) => {
+      const checked = normalizeHostPort(value);
+      if (!checked.ok || checked.value.includes(':')) {
+        addValidationIssue(ctx, { ok: false, key: 'wrongFormat' });
+        return z.NEVER;
+      }
+      return checked.value;
+    }),
+  'host',
+);
 
 export const emailSettingInSchema = z.object({
   host: zSmtpHost,

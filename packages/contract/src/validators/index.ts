@@ -4,6 +4,7 @@ export * from './ids.js';
 export * from './ip.js';
 export * from './lists.js';
 export * from './origin.js';
+export * from './outgoing-target.js';
 export * from './regex.js';
 export * from './text.js';
 export * from './url.js';

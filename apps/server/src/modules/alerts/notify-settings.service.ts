@@ -21,6 +21,7 @@ import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { OutgoingGuard } from '../../platform/http/outgoing.js';
+import { invalidFields } from '../../platform/http/validation.js';
 import {
   operatorSmtpKey,
   type SmtpSettings,
@@ -97,7 +98,13 @@ export class NotifySettingsService {
     });
   }
 
+  /** 101003 `targetNotAllowed` on `host` when it is, or resolves to, an address every send would refuse. */
+  private async checkSmtpHost(host: string): Promise<void> {
+    if (!(await this.outgoing.targets.savable(host))) throw invalidFields([{ field: 'host', key: 'targetNotAllowed' }]);
+  }
+
   async saveEmail(operatorId: number, input: EmailSettingIn): Promise<EmailSetting> {
+    await this.checkSmtpHost(input.host);
     return this.transactions.run(async () => {
       await this.settings.lock(operatorSmtpKey(operatorId));
       const smtp = await this.smtpFor(operatorId, input);
@@ -108,14 +115,20 @@ export class NotifySettingsService {
 
   /** Sends a real mail with the submitted setting; 101020 with the server's words when it is refused. */
   async testEmail(operatorId: number, input: EmailTestIn): Promise<NotifyTestResult> {
+    await this.checkSmtpHost(input.host);
     const smtp = await this.smtpFor(operatorId, input);
     try {
       await this.outgoing.check(operatorId, smtpDestination(smtp));
-      await sendThrough(smtp, smtp.passwordSealed ? this.box.open(smtp.passwordSealed) : '', {
-        to: input.to,
-        subject: 'Rampart: test mail',
-        text: 'This test mail shows that Rampart can send alerts through this SMTP server.',
-      });
+      await sendThrough(
+        smtp,
+        smtp.passwordSealed ? this.box.open(smtp.passwordSealed) : '',
+        {
+          to: input.to,
+          subject: 'Rampart: test mail',
+          text: 'This test mail shows that Rampart can send alerts through this SMTP server.',
+        },
+        this.outgoing.targets,
+      );
     } catch (error) {
       throw new AppError(101020, { extra: { reason: reasonOf(error) }, cause: error });
     }

@@ -1,9 +1,18 @@
+import { type GuardedAnswer, GuardedRequestError, guardedRequest } from '../../platform/http/guarded-request.js';
 import { type OutgoingGuard, OutgoingRefusedError } from '../../platform/http/outgoing.js';
+import { TargetRefusedError } from '../../platform/http/target-guard.js';
 
 /** The Bot API's address unless the installation names another (`RAMPART_TELEGRAM_API_URL`). */
 export const TELEGRAM_API_URL = 'https://api.telegram.org';
 /** A token as BotFather issues them: the bot's id, a colon, 35 characters of secret. */
 const TOKEN_RE = /^\d{1,20}:[A-Za-z0-9_-]{20,100}$/;
+
+/** What the Bot API answers. */
+interface BotAnswer {
+  ok?: boolean;
+  result?: unknown;
+  description?: string;
+}
 
 /** A refusal: the API's `description`, or why the call did not get an answer. */
 export class TelegramError extends Error {}
@@ -34,24 +43,26 @@ export class TelegramClient {
       if (error instanceof OutgoingRefusedError) throw new TelegramError(error.message);
       throw error;
     }
-    let res: Response;
+    let res: GuardedAnswer;
     try {
-      res = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/bot${token}/${method}`, {
+      // Through the target guard like every outgoing call (platform/http/target-guard.ts).
+      res = await guardedRequest(this.outgoing.targets, `${this.baseUrl.replace(/\/+$/, '')}/bot${token}/${method}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-        redirect: 'error',
+        timeoutMs: this.timeoutMs,
       });
     } catch (error) {
-      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-      throw new TelegramError(`the Bot API did not answer (${error instanceof Error ? error.name : 'error'}${cause})`);
+      if (error instanceof TargetRefusedError || error instanceof GuardedRequestError)
+        throw new TelegramError(`the Bot API did not answer (${error.message})`);
+      throw error;
     }
-    const json = (await res.json().catch(() => null)) as {
-      ok?: boolean;
-      result?: unknown;
-      description?: string;
-    } | null;
+    let json: BotAnswer | null = null;
+    try {
+      json = JSON.parse(res.text) as BotAnswer | null;
+    } catch {
+      // not JSON: the status says it
+    }
     if (!json?.ok) throw new TelegramError(json?.description ?? `the Bot API answered HTTP ${res.status}`);
     return json.result;
   }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Agent } from 'node:https';
 import {
   ACME_DIRECTORIES,
   type AcmeSetting,
@@ -15,6 +14,7 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import type { OutgoingGuard } from '../../platform/http/outgoing.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
+import { guardedAcmeClient } from './acme-guard.js';
 
 export type EabName = 'zeroSSL' | 'googleTrust';
 const acmeKey = (operatorId: number) => `acme:${operatorId}`;
@@ -34,33 +34,6 @@ export interface AcmePolling {
   readonly backoffAttempts: number;
 }
 export const DEFAULT_POLLING: AcmePolling = { backoffMin: 2000, backoffMax: 30_000, backoffAttempts: 10 };
-
-/**
- * HTTPS agents that trust a private CA's bundle, per directory origin. acme-client sends every
- * request through one axios instance; this picks the agent by the request's origin, so a bundle
- * applies to its CA's requests only and nothing process-wide (NODE_EXTRA_CA_CERTS) is needed.
- */
-const agents = new Map<string, { bundle: string; agent: Agent }>();
-let interceptorInstalled = false;
-function trustFor(directoryUrl: string, bundle: string): void {
-  if (!interceptorInstalled) {
-    acme.axios.interceptors.request.use((config) => {
-      if (config.url && !config.httpsAgent) {
-        const found = agents.get(new URL(config.url).origin);
-        if (found) config.httpsAgent = found.agent;
-      }
-      return config;
-    });
-    interceptorInstalled = true;
-  }
-  const origin = new URL(directoryUrl).origin;
-  if (bundle === '') {
-    agents.delete(origin);
-    return;
-  }
-  if (agents.get(origin)?.bundle === bundle) return;
-  agents.set(origin, { bundle, agent: new Agent({ ca: bundle, keepAlive: false }) });
-}
 
 /** An ACME client for the operator's CA, with its account (registered on first use). */
 export interface OperatorAcme {
@@ -86,7 +59,12 @@ export class AcmeSettingsService {
     return parsed.success ? parsed.data : { ...DEFAULT_SETTING };
   }
 
+  /** 101003 `targetNotAllowed` on `directoryUrl` when it is, or resolves to, an address every request would refuse. */
   async save(operatorId: number, input: AcmeSettingIn): Promise<AcmeSetting> {
+    if (input.ca === 'custom' && input.directoryUrl !== undefined) {
+      if (!(await this.outgoing.targets.savable(new URL(input.directoryUrl).hostname)))
+        throw invalidFields([{ field: 'directoryUrl', key: 'targetNotAllowed' }]);
+    }
     const setting: AcmeSetting =
       input.ca === 'custom'
         ? { ca: 'custom', directoryUrl: input.directoryUrl ?? '', caBundle: input.caBundle, email: input.email }
@@ -127,7 +105,6 @@ export class AcmeSettingsService {
     const directoryUrl = setting.ca === 'custom' ? setting.directoryUrl : ACME_DIRECTORIES[setting.ca];
     // The CA's directory must be on the operator's outgoing URL list (the refusal is the attempt's error).
     await this.outgoing.check(operatorId, directoryUrl);
-    if (setting.ca === 'custom') trustFor(directoryUrl, setting.caBundle);
     let eab: { kid: string; hmacKey: string } | undefined;
     if (setting.ca === 'zeroSSL' || setting.ca === 'googleTrust') {
       const stored = await this.eabStored(setting.ca, operatorId);
@@ -147,7 +124,7 @@ export class AcmeSettingsService {
       ...(eab ? { externalAccountBinding: eab } : {}),
       ...this.polling,
     };
-    const client = new acme.Client(options);
+    const client = guardedAcmeClient(options, this.outgoing.targets, setting.ca === 'custom' ? setting.caBundle : '');
     if (!account.url) {
       await client.createAccount({
         termsOfServiceAgreed: true,

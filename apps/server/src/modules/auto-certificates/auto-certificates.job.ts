@@ -66,7 +66,7 @@ export class AutoCertificatesJob {
   constructor(
     private readonly repo: AutoCertificatesRepository,
     private readonly certificates: CertificatesRepository,
-    private readonly acmeSettings: AcmeSettingsService,
+    readonly acmeSettings: AcmeSettingsService,
     private readonly dnsSettings: DnsSettingsService,
     private readonly transactions: Transactions,
     private readonly box: SecretBox,

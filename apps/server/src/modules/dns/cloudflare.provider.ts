@@ -1,3 +1,4 @@
+import type { TargetGuard } from '../../platform/http/target-guard.js';
 import {
   canonicalName,
   DNS_PROVIDER_TIMEOUT_MS,
@@ -19,6 +20,8 @@ export interface CloudflareOptions {
   /** Another base URL (the tests' stand-in). */
   readonly baseUrl?: string;
   readonly timeoutMs?: number;
+  /** Where the calls may go (platform/http/target-guard.ts). */
+  readonly targets: TargetGuard;
 }
 
 interface CfEnvelope {
@@ -109,6 +112,7 @@ export class CloudflareProvider extends PerRecordProvider {
 
   private async call(method: string, path: string, body?: unknown): Promise<CfEnvelope> {
     const answer = await providerCall(
+      this.options.targets,
       `${this.base}${path}`,
       {
         method,

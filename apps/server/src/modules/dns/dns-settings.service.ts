@@ -8,6 +8,7 @@ import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
 import { type DnsProvider, DnsProviderError } from './dns-provider.js';
+import { splitServer } from './dns-tcp.js';
 import {
   type DnsSettingFields,
   destinationOf,
@@ -72,7 +73,23 @@ export class DnsSettingsService {
     throw invalidFields([{ field: SECRET_FIELD[input.type], key: 'required' }]);
   }
 
+  /**
+   * The address rule of every call (platform/http/target-guard.ts) run on the submitted server:
+   * 101003 `targetNotAllowed` on `apiUrl` / `server` when it is, or resolves to, a refused address.
+   */
+  private async checkTarget(input: DnsSettingIn): Promise<void> {
+    const target =
+      input.type === 'powerdns'
+        ? { field: 'apiUrl', host: new URL(input.apiUrl).hostname }
+        : input.type === 'rfc2136'
+          ? { field: 'server', host: splitServer(input.server).host }
+          : null;
+    if (target && !(await this.outgoing.targets.savable(target.host)))
+      throw invalidFields([{ field: target.field, key: 'targetNotAllowed' }]);
+  }
+
   async save(operatorId: number, input: DnsSettingIn): Promise<DnsSetting> {
+    await this.checkTarget(input);
     return this.transactions.run(async () => {
       await this.settings.lock(keyOf(operatorId));
       const secret = await this.secretFor(operatorId, input);
@@ -93,6 +110,7 @@ export class DnsSettingsService {
 
   /** Runs the provider's check on the submitted setting; 101010 with the provider's message when it fails. */
   async test(operatorId: number, input: DnsSettingIn): Promise<DnsTestResult> {
+    await this.checkTarget(input);
     const provider = this.build(operatorId, visibleOf(input), await this.secretFor(operatorId, input));
     return { detail: await this.run(provider.zone, () => provider.test()) };
   }
@@ -106,7 +124,7 @@ export class DnsSettingsService {
 
   /** The adapter, behind the operator's outgoing URL list. */
   private build(operatorId: number, setting: DnsSettingFields, secret: string): DnsProvider {
-    const provider = providerFor(setting, secret, this.endpoints);
+    const provider = providerFor(setting, secret, this.outgoing.targets, this.endpoints);
     return guardedProvider(provider, destinationOf(setting, this.endpoints), this.outgoing.of(operatorId));
   }
 

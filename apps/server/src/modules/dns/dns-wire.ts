@@ -1,5 +1,4 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import net from 'node:net';
 import { addressBytes, DnsProviderError, formatIPv6, type RecordType } from './dns-provider.js';
 
 /**
@@ -76,7 +75,7 @@ export function decodeName(message: Buffer, offset: number): { name: string; end
   throw new DnsProviderError('DNS name compression loop');
 }
 
-function u16(n: number): Buffer {
+export function u16(n: number): Buffer {
   const b = Buffer.alloc(2);
   b.writeUInt16BE(n);
   return b;
@@ -339,48 +338,6 @@ export function verifyResponse(response: Buffer, parsed: Message, key: TsigKey, 
     throw new DnsProviderError('the TSIG signature of the answer is wrong');
   }
   if (Math.abs(Date.now() / 1000 - timeSigned) > FUDGE) throw new DnsProviderError('TSIG BADTIME in the answer');
-}
-
-/** `host:port` (IPv6 as `[addr]:port`) split for a socket. */
-export function splitServer(server: string): { host: string; port: number } {
-  const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(server);
-  if (!m) return { host: server, port: 53 };
-  return { host: m[1] ?? server, port: Number(m[2]) };
-}
-
-/** Sends one message over TCP and reads one answer, all within `timeoutMs`. */
-export function exchangeTcp(server: string, message: Buffer, timeoutMs: number): Promise<Buffer> {
-  const { host, port } = splitServer(server);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port });
-    let received = Buffer.alloc(0);
-    const fail = (error: Error) => {
-      socket.destroy();
-      reject(error instanceof DnsProviderError ? error : new DnsProviderError(`${server}: ${error.message}`));
-    };
-    socket.setTimeout(timeoutMs, () => fail(new DnsProviderError(`${server}: no answer within ${timeoutMs} ms`)));
-    const deadline = setTimeout(
-      () => fail(new DnsProviderError(`${server}: no answer within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    socket.once('error', (error) => {
-      clearTimeout(deadline);
-      fail(error);
-    });
-    socket.once('connect', () => socket.write(Buffer.concat([u16(message.length), message])));
-    socket.on('data', (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      if (received.length >= 2 && received.length >= 2 + received.readUInt16BE(0)) {
-        clearTimeout(deadline);
-        socket.end();
-        resolve(received.subarray(2, 2 + received.readUInt16BE(0)));
-      }
-    });
-    socket.once('close', () => {
-      clearTimeout(deadline);
-      reject(new DnsProviderError(`${server}: connection closed without an answer`));
-    });
-  });
 }
 
 export function randomId(): number {

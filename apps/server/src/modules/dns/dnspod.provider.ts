@@ -1,4 +1,5 @@
 import { DNS_LINES } from '@rampart/contract';
+import type { TargetGuard } from '../../platform/http/target-guard.js';
 import { DNS_PROVIDER_TIMEOUT_MS, DnsProviderError, probeName, RECORD_TYPES, type RecordType } from './dns-provider.js';
 import { type HostedRecord, PerRecordProvider } from './per-record.provider.js';
 import { providerCall } from './provider-http.js';
@@ -12,6 +13,8 @@ export interface DnspodOptions {
   readonly zone: string;
   readonly baseUrl?: string;
   readonly timeoutMs?: number;
+  /** Where the calls may go (platform/http/target-guard.ts). */
+  readonly targets: TargetGuard;
   /** Sent as User-Agent, which DNSPod requires (`name/version (contact)`). */
   readonly userAgent?: string;
 }
@@ -98,6 +101,7 @@ export class DnspodProvider extends PerRecordProvider {
       ...params,
     });
     const answer = await providerCall(
+      this.options.targets,
       `${this.base}/${action}`,
       {
         method: 'POST',
@@ -105,7 +109,7 @@ export class DnspodProvider extends PerRecordProvider {
           'Content-Type': 'application/x-www-form-urlencoded',
           'User-Agent': this.options.userAgent ?? 'Rampart/1 (rampart)',
         },
-        body,
+        body: body.toString(),
       },
       this.timeoutMs,
     );

@@ -1,3 +1,4 @@
+import type { TargetGuard } from '../../platform/http/target-guard.js';
 import {
   canonicalName,
   checkChanges,
@@ -20,6 +21,8 @@ export interface PowerDnsOptions {
   readonly serverId: string;
   readonly zone: string;
   readonly timeoutMs?: number;
+  /** Where the calls may go (platform/http/target-guard.ts). */
+  readonly targets: TargetGuard;
 }
 
 interface PdnsRrset {
@@ -98,7 +101,7 @@ export class PowerDnsProvider implements DnsProvider {
   }
 
   private async zoneRrsets(): Promise<PdnsRrset[]> {
-    const answer = await providerCall(this.zoneUrl, { headers: this.headers() }, this.timeoutMs);
+    const answer = await providerCall(this.options.targets, this.zoneUrl, { headers: this.headers() }, this.timeoutMs);
     if (answer.status !== 200) throw new DnsProviderError(`PowerDNS ${answer.status}: ${errorText(answer.body)}`);
     const rrsets = (answer.body as { rrsets?: PdnsRrset[] } | null)?.rrsets;
     if (!Array.isArray(rrsets)) throw new DnsProviderError('PowerDNS answered without the zone’s rrsets');
@@ -118,6 +121,7 @@ export class PowerDnsProvider implements DnsProvider {
           },
     );
     const answer = await providerCall(
+      this.options.targets,
       this.zoneUrl,
       { method: 'PATCH', headers: this.headers(), body: JSON.stringify({ rrsets }) },
       this.timeoutMs,

@@ -1,3 +1,5 @@
+import { GuardedRequestError, guardedRequest } from '../../platform/http/guarded-request.js';
+import { type TargetGuard, TargetRefusedError } from '../../platform/http/target-guard.js';
 import { DnsProviderError } from './dns-provider.js';
 
 export interface HttpAnswer {
@@ -6,34 +8,46 @@ export interface HttpAnswer {
   readonly body: unknown;
 }
 
+/** What a provider's HTTP call sends. */
+export interface ProviderRequest {
+  readonly method?: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+}
+
 /**
- * One HTTP call of a provider's API, bounded by `timeoutMs` (connect to last byte). Network
- * failures and timeouts become DnsProviderError naming the host (never the credentials, which
- * travel in headers or the body only).
+ * One HTTP call of a provider's API through the target guard (platform/http/target-guard.ts: the
+ * host's addresses checked and the connection pinned to them, no redirects followed), bounded by
+ * `timeoutMs` (connect to last byte). A refused destination, a network failure or a timeout
+ * becomes DnsProviderError naming the host and nothing of what answered (never the credentials,
+ * which travel in headers or the body only).
  */
-export async function providerCall(url: string, init: RequestInit, timeoutMs: number): Promise<HttpAnswer> {
-  let response: Response;
+export async function providerCall(
+  targets: TargetGuard,
+  url: string,
+  init: ProviderRequest,
+  timeoutMs: number,
+): Promise<HttpAnswer> {
   let text: string;
+  let status: number;
   try {
-    response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-    text = await response.text();
+    const answer = await guardedRequest(targets, url, { ...init, timeoutMs });
+    text = answer.text;
+    status = answer.status;
   } catch (error) {
     const host = new URL(url).host;
-    const reason =
-      error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
-        ? `no answer within ${timeoutMs} ms`
-        : error instanceof Error && error.cause instanceof Error
-          ? error.cause.message
-          : String(error);
-    throw new DnsProviderError(`${host}: ${reason}`);
+    if (error instanceof TargetRefusedError || error instanceof GuardedRequestError)
+      throw new DnsProviderError(`${host}: ${error.message}`);
+    throw error;
   }
+  if (status >= 300 && status < 400) throw new DnsProviderError(`${new URL(url).host}: redirects are not followed`);
   let body: unknown = text;
   try {
     body = text === '' ? null : JSON.parse(text);
   } catch {
     // keep the text
   }
-  return { status: response.status, body };
+  return { status, body };
 }
 
 /** The first `error`/`message` string of a JSON error body, else the text, shortened. */

@@ -1,5 +1,6 @@
 import type { DnsProviderType, DnsSetting, DnsSettingIn } from '@rampart/contract';
 import { type OutgoingCheck, OutgoingRefusedError } from '../../platform/http/outgoing.js';
+import type { TargetGuard } from '../../platform/http/target-guard.js';
 import { CLOUDFLARE_API, CloudflareProvider } from './cloudflare.provider.js';
 import { type DnsProvider, DnsProviderError } from './dns-provider.js';
 import { DNSPOD_API, DnspodProvider } from './dnspod.provider.js';
@@ -61,9 +62,14 @@ export function visibleOf(input: DnsSettingIn): DnsSettingFields {
 }
 
 /** The provider adapter for a setting and its (opened) secret. */
-export function providerFor(setting: DnsSettingFields, secret: string, endpoints: ProviderEndpoints = {}): DnsProvider {
+export function providerFor(
+  setting: DnsSettingFields,
+  secret: string,
+  targets: TargetGuard,
+  endpoints: ProviderEndpoints = {},
+): DnsProvider {
   const timeoutMs = endpoints.timeoutMs;
-  const common = timeoutMs === undefined ? {} : { timeoutMs };
+  const common = timeoutMs === undefined ? { targets } : { timeoutMs, targets };
   switch (setting.type) {
     case 'powerdns':
       return new PowerDnsProvider({

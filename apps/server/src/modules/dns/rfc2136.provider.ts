@@ -1,3 +1,4 @@
+import type { TargetGuard } from '../../platform/http/target-guard.js';
 import {
   checkChanges,
   DNS_PROVIDER_TIMEOUT_MS,
@@ -9,10 +10,10 @@ import {
   type RecordSet,
   recordSet,
 } from './dns-provider.js';
+import { exchangeTcp } from './dns-tcp.js';
 import {
   buildQuery,
   buildUpdate,
-  exchangeTcp,
   parseMessage,
   RCODE_NAMES,
   randomId,
@@ -29,6 +30,8 @@ export interface Rfc2136Options {
   readonly zone: string;
   readonly key: TsigKey;
   readonly timeoutMs?: number;
+  /** Where the calls may go (platform/http/target-guard.ts). */
+  readonly targets: TargetGuard;
 }
 
 /**
@@ -96,7 +99,9 @@ export class Rfc2136Provider implements DnsProvider {
 
   private async query(name: string, type: (typeof RECORD_TYPES)[number] | 'SOA') {
     const id = randomId();
-    const answer = parseMessage(await exchangeTcp(this.options.server, buildQuery(id, name, type), this.timeoutMs));
+    const answer = parseMessage(
+      await exchangeTcp(this.options.targets, this.options.server, buildQuery(id, name, type), this.timeoutMs),
+    );
     if (answer.id !== id) throw new DnsProviderError(`${this.options.server}: answer to another query`);
     if (answer.rcode !== 0 && answer.rcode !== 3) {
       throw new DnsProviderError(
@@ -109,7 +114,7 @@ export class Rfc2136Provider implements DnsProvider {
   private async update(ops: readonly UpdateOp[]): Promise<void> {
     const id = randomId();
     const { signed, mac } = signMessage(buildUpdate(id, this.zone, ops), this.options.key);
-    const raw = await exchangeTcp(this.options.server, signed, this.timeoutMs);
+    const raw = await exchangeTcp(this.options.targets, this.options.server, signed, this.timeoutMs);
     const answer = parseMessage(raw);
     if (answer.id !== id) throw new DnsProviderError(`${this.options.server}: answer to another update`);
     const tsig = answer.additionals.at(-1);

@@ -29,7 +29,6 @@ export interface LogPushJobOptions {
   deadAfterMs: number;
   backoff: { base: number; max: number };
   limits: Limits;
-  allowPrivate: boolean;
   connectTimeoutMs: number;
   requestTimeoutMs: number;
 }
@@ -269,7 +268,7 @@ export class LogPushJob {
         destination,
         batch,
         {
-          allowPrivate: this.options.allowPrivate,
+          targets: this.service.targets,
           check: this.service.outgoingCheck(event.operatorId),
           connectTimeoutMs: this.options.connectTimeoutMs,
           requestTimeoutMs: this.options.requestTimeoutMs,

@@ -1,20 +1,19 @@
 import { createHmac } from 'node:crypto';
 import dgram from 'node:dgram';
-import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net, { isIP } from 'node:net';
 import tls from 'node:tls';
 import { gzipSync } from 'node:zlib';
-import { isOriginAddressAllowed, LOG_PUSH_SIGNATURE_HEADER, type LogPushDestinationIn } from '@rampart/contract';
+import { LOG_PUSH_SIGNATURE_HEADER, type LogPushDestinationIn } from '@rampart/contract';
 import type { OutgoingCheck } from '../../platform/http/outgoing.js';
+import { pinnedLookup, type TargetGuard } from '../../platform/http/target-guard.js';
 
 /**
  * Sending one batch of a log push event to its destination (docs/decisions.md "Log push"). Every
- * destination host is resolved here and each of its addresses checked with the origins' SSRF rule
- * (`isOriginAddressAllowed`: loopback, private and reserved ranges only when the operator allows
- * private origins); the connection goes to the checked address (no second lookup, so no DNS
- * rebinding gap), redirects are not followed, and both the connection and the whole exchange have
+ * destination host goes through the target guard (platform/http/target-guard.ts: resolved once,
+ * each address checked, the connection made to a checked address, so no DNS rebinding gap),
+ * redirects are not followed, and both the connection and the whole exchange have
  * a time limit. A batch is delivered when the receiver acknowledged it: a 2xx answer (with no
  * item errors for `_bulk`), or a TCP/TLS stream closed cleanly after the last frame, or a UDP send.
  */
@@ -23,7 +22,8 @@ import type { OutgoingCheck } from '../../platform/http/outgoing.js';
 export type PushDestination = LogPushDestinationIn;
 
 export interface SendOptions {
-  allowPrivate: boolean;
+  /** The address rule (platform/http/target-guard.ts): the host's addresses checked, the socket pinned to them. */
+  targets: TargetGuard;
   /** The operator's outgoing URL list: a destination outside it is refused before any connection. */
   check: OutgoingCheck;
   /** Time to connect, and for the whole exchange (ms). */
@@ -73,29 +73,6 @@ export function syslogMessage(appName: string, type: string, time: number, host:
   ]);
 }
 
-/** The checked addresses of a host: every one must be allowed (one bad address refuses the host). */
-export async function checkedAddresses(
-  host: string,
-  allowPrivate: boolean,
-): Promise<{ address: string; family: 4 | 6 }[]> {
-  const bare = host.startsWith('[') ? host.slice(1, -1) : host;
-  const literal = isIP(bare);
-  const found = literal
-    ? [{ address: bare, family: literal as 4 | 6 }]
-    : (
-        await lookup(bare, { all: true, verbatim: true }).catch((e: NodeJS.ErrnoException) => {
-          throw new PushError(`cannot resolve ${bare}: ${e.code ?? e.message}`);
-        })
-      ).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
-  if (found.length === 0) throw new PushError(`cannot resolve ${bare}`);
-  for (const a of found) {
-    if (!isOriginAddressAllowed(a.address, allowPrivate)) {
-      throw new PushError(`address ${a.address} of ${bare} is not allowed (private, loopback or reserved)`);
-    }
-  }
-  return found;
-}
-
 interface HttpAnswer {
   status: number;
   body: string;
@@ -109,8 +86,7 @@ async function post(
   options: SendOptions,
 ): Promise<HttpAnswer> {
   const u = new URL(url);
-  const [target] = await checkedAddresses(u.hostname, options.allowPrivate);
-  if (!target) throw new PushError('no address');
+  const addresses = await options.targets.addresses(u.hostname);
   const client = u.protocol === 'https:' ? https : http;
   return new Promise<HttpAnswer>((resolve, reject) => {
     let settled = false;
@@ -129,12 +105,8 @@ async function post(
         path: `${u.pathname}${u.search}`,
         method: 'POST',
         headers: { ...headers, 'content-length': String(body.length), 'user-agent': 'rampart-log-push' },
-        // The checked address, whatever a second lookup would answer (no rebinding gap).
-        lookup: (_host, opts, cb) => {
-          if ((opts as { all?: boolean }).all) {
-            (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
-          } else cb(null, target.address, target.family);
-        },
+        // The checked addresses, whatever a second lookup would answer (no rebinding gap).
+        lookup: pinnedLookup(addresses),
         agent: false,
       },
       (res) => {
@@ -178,7 +150,7 @@ async function streamFrames(
   frames: readonly Buffer[],
   options: SendOptions,
 ): Promise<void> {
-  const [target] = await checkedAddresses(host, options.allowPrivate);
+  const [target] = await options.targets.addresses(host);
   if (!target) throw new PushError('no address');
   await new Promise<void>((resolve, reject) => {
     let settled = false;
@@ -210,7 +182,7 @@ async function streamFrames(
 
 /** One datagram per message (RFC 5426). */
 async function udpFrames(host: string, port: number, frames: readonly Buffer[], options: SendOptions): Promise<void> {
-  const [target] = await checkedAddresses(host, options.allowPrivate);
+  const [target] = await options.targets.addresses(host);
   if (!target) throw new PushError('no address');
   const socket = dgram.createSocket(target.family === 6 ? 'udp6' : 'udp4');
   try {

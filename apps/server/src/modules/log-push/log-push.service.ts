@@ -13,6 +13,7 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { ANY_DESTINATION, type OutgoingCheck, type OutgoingGuard } from '../../platform/http/outgoing.js';
+import type { TargetGuard } from '../../platform/http/target-guard.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.js';
 import {
@@ -22,7 +23,7 @@ import {
   splitDestination,
 } from './log-push.presenter.js';
 import type { LogPushEventRow, LogPushRepository, PushOwner } from './log-push.repository.js';
-import { checkedAddresses, PushError, sendBatch } from './log-push.senders.js';
+import { sendBatch } from './log-push.senders.js';
 import type { LogPushSource } from './log-push.source.js';
 
 /**
@@ -39,7 +40,6 @@ export class LogPushService {
     private readonly source: LogPushSource,
     private readonly box: SecretBox,
     private readonly clock: Clock,
-    private readonly allowPrivate: boolean,
     private readonly outgoing: OutgoingGuard,
     /** Wakes the job (a new event, a manual push). */
     private readonly wake: () => void = () => {},
@@ -176,7 +176,7 @@ export class LogPushService {
         { ...row.destination, ...this.open(row.secrets) } as LogPushDestinationIn,
         { type: row.type, records: [record], ids: [null], times: [now], hosts: ['test.invalid'] },
         {
-          allowPrivate: this.allowPrivate,
+          targets: this.outgoing.targets,
           check: this.outgoingCheck(row.operatorId),
           connectTimeoutMs: 5000,
           requestTimeoutMs: 10_000,
@@ -201,6 +201,11 @@ export class LogPushService {
       userID: owner.tier === 'client' ? query.userID : undefined,
     });
     return { data: rows.map(presentLogPushLog), total };
+  }
+
+  /** The address rule every send passes (platform/http/target-guard.ts). */
+  get targets(): TargetGuard {
+    return this.outgoing.targets;
   }
 
   /** The outgoing URL list an event's sends pass: its operator's (none for an event outside every operator). */
@@ -262,19 +267,13 @@ export class LogPushService {
   }
 
   /**
-   * The SSRF rule at save time: a destination whose host resolves to an address the installation
-   * does not allow is refused (originNotAllowed). A host that does not resolve now is accepted; every
-   * send resolves and checks again.
+   * The address rule at save time, the one every send applies (platform/http/target-guard.ts): a
+   * destination whose host is or resolves to an address the installation refuses is refused
+   * (targetNotAllowed). A host that does not resolve now is accepted; every send resolves and checks again.
    */
   private async checkDestination(d: LogPushDestinationIn): Promise<void> {
     const host = d.kind === 'syslog' ? d.host : new URL(d.url).hostname;
     const field = d.kind === 'syslog' ? 'destination.host' : 'destination.url';
-    try {
-      await checkedAddresses(host, this.allowPrivate);
-    } catch (e) {
-      if (e instanceof PushError && /not allowed/.test(e.message)) {
-        throw invalidFields([{ field, key: 'originNotAllowed' }]);
-      }
-    }
+    if (!(await this.outgoing.targets.savable(host))) throw invalidFields([{ field, key: 'targetNotAllowed' }]);
   }
 }

@@ -1,4 +1,5 @@
 import { normalizeOutgoingEntry } from '@rampart/contract';
+import type { TargetGuard } from './target-guard.js';
 
 /**
  * The one gate every outgoing call made for an operator passes (its log push destinations, DNS
@@ -73,7 +74,11 @@ export function outgoingAllowed(list: readonly string[], destination: string): b
 export type OutgoingListSource = (operatorId: number) => Promise<readonly string[]>;
 
 export class OutgoingGuard {
-  constructor(private readonly listOf: OutgoingListSource) {}
+  constructor(
+    private readonly listOf: OutgoingListSource,
+    /** The address rule every connection then passes (target-guard.ts), whatever the list says. */
+    readonly targets: TargetGuard,
+  ) {}
 
   /** Throws OutgoingRefusedError unless the operator may call `destination`. */
   async check(operatorId: number, destination: string): Promise<void> {

@@ -1,8 +1,10 @@
+import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import type { SettingsRepository } from '../../modules/system/settings.repository.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { OutgoingGuard } from '../http/outgoing.js';
+import type { TargetGuard } from '../http/target-guard.js';
 
 /** SMTP settings as kept in the config store (key `smtp`); the password is sealed. */
 export const smtpSettingsSchema = z.object({
@@ -34,10 +36,23 @@ export class MailNotConfiguredError extends Error {}
 /** The settings key of an operator's own SMTP server (`client/setting/email`). */
 export const operatorSmtpKey = (operatorId: number) => `smtp:${operatorId}`;
 
-/** Sends `mail` through `smtp` (its password already opened); rejects with the server's words. */
-export async function sendThrough(smtp: SmtpSettings, password: string, mail: Mail): Promise<void> {
+/**
+ * Sends `mail` through `smtp` (its password already opened); rejects with the server's words. An
+ * operator's own server goes through `targets` (platform/http/target-guard.ts): its host resolved
+ * and checked once, the connection made to that checked address (the name kept for TLS), so
+ * nodemailer resolves nothing itself. `null`: the installation's own server (SMTP_URL or the
+ * administrator's setting), which may be a relay on the machine.
+ */
+export async function sendThrough(
+  smtp: SmtpSettings,
+  password: string,
+  mail: Mail,
+  targets: TargetGuard | null,
+): Promise<void> {
+  const [pinned] = targets ? await targets.addresses(smtp.host) : [];
   const transport = nodemailer.createTransport({
-    host: smtp.host,
+    host: pinned ? pinned.address : smtp.host,
+    ...(pinned && !isIP(smtp.host) ? { servername: smtp.host } : {}),
     port: smtp.port,
     secure: smtp.tlsMode === 'tls' || (smtp.tlsMode === undefined && smtp.secure),
     ...(smtp.tlsMode === 'starttls' ? { requireTLS: true } : {}),
@@ -74,19 +89,28 @@ export class Mailer {
   }
 
   async configured(operatorId?: number): Promise<SmtpSettings | null> {
+    return (await this.serverOf(operatorId))?.smtp ?? null;
+  }
+
+  /** The server mail goes through, and whether it is the operator's own (then the target guard applies). */
+  private async serverOf(operatorId?: number): Promise<{ smtp: SmtpSettings; own: boolean } | null> {
     if (operatorId !== undefined) {
       const own = smtpSettingsSchema.safeParse(await this.settings.get(operatorSmtpKey(operatorId)));
-      if (own.success) return own.data;
+      if (own.success) return { smtp: own.data, own: true };
     }
     const parsed = smtpSettingsSchema.safeParse(await this.settings.get('smtp'));
-    return parsed.success ? parsed.data : this.fallback;
+    const smtp = parsed.success ? parsed.data : this.fallback;
+    return smtp ? { smtp, own: false } : null;
   }
 
   async send(mail: Mail, operatorId?: number): Promise<void> {
-    const smtp = await this.configured(operatorId);
-    if (!smtp) throw new MailNotConfiguredError('SMTP is not configured');
+    const server = await this.serverOf(operatorId);
+    if (!server) throw new MailNotConfiguredError('SMTP is not configured');
+    const { smtp } = server;
     if (operatorId !== undefined) await this.outgoing?.check(operatorId, smtpDestination(smtp));
-    await sendThrough(smtp, smtp.passwordSealed ? this.box.open(smtp.passwordSealed) : '', mail);
+    const targets = server.own ? (this.outgoing?.targets ?? null) : null;
+    if (server.own && !targets) throw new MailNotConfiguredError("no target guard for an operator's SMTP server");
+    await sendThrough(smtp, smtp.passwordSealed ? this.box.open(smtp.passwordSealed) : '', mail, targets);
   }
 }
 
