@@ -37,11 +37,10 @@ export interface HeavyHittersData {
   entries: (string | number)[][];
 }
 
-interface Entry {
-  low: number;
-  high: number;
-  aux: number[];
-}
+/** A listed value: [low, high, ...aux] (one array each: a busy node lists and drops many). */
+type Entry = number[];
+const LOW = 0;
+const HIGH = 1;
 
 export class HeavyHitters {
   private entries = new Map<string, Entry>();
@@ -72,12 +71,13 @@ export class HeavyHitters {
     if (e === undefined) {
       if (weight <= 0) return;
       // Unlisted so far: it weighed at most `floor` before (the upper bound takes that).
-      e = { low: 0, high: this.floor, aux: new Array(this.auxSize).fill(0) };
+      e = new Array<number>(2 + this.auxSize).fill(0);
+      e[HIGH] = this.floor;
       this.entries.set(value, e);
     }
-    e.low += weight;
-    e.high += weight;
-    if (aux) for (let i = 0; i < this.auxSize; i++) e.aux[i]! += aux[i] ?? 0;
+    e[LOW]! += weight;
+    e[HIGH]! += weight;
+    if (aux) for (let i = 0; i < this.auxSize; i++) e[2 + i]! += aux[i] ?? 0;
     if (this.entries.size > this.buffer) this.prune(this.k);
   }
 
@@ -93,15 +93,15 @@ export class HeavyHitters {
       const e = this.entries.get(value);
       if (e === undefined) {
         // Unlisted here: it weighed at most this floor in this summary's stream.
-        this.entries.set(value, { low: o.low, high: o.high + this.floor, aux: [...o.aux] });
+        const copy = [...o];
+        copy[HIGH]! += this.floor;
+        this.entries.set(value, copy);
       } else {
-        e.low += o.low;
-        e.high += o.high;
-        for (let i = 0; i < this.auxSize; i++) e.aux[i]! += o.aux[i]!;
+        for (let i = 0; i < e.length; i++) e[i]! += o[i]!;
       }
     }
     // Values listed here and not there weighed at most the other's floor there.
-    if (other.floor > 0) for (const [value, e] of this.entries) if (!other.entries.has(value)) e.high += other.floor;
+    if (other.floor > 0) for (const [value, e] of this.entries) if (!other.entries.has(value)) e[HIGH]! += other.floor;
     this.n += other.n;
     this.floor += other.floor;
     this.prune(this.k);
@@ -111,11 +111,11 @@ export class HeavyHitters {
   /** Keeps the `k` largest lows: the (k+1)-th is subtracted from every low and added to the floor. */
   private prune(k: number): void {
     if (this.entries.size <= k) return;
-    const lows = Array.from(this.entries.values(), (e) => e.low).sort((a, b) => b - a);
+    const lows = Array.from(this.entries.values(), (e) => e[LOW]!).sort((a, b) => b - a);
     const cut = lows[k]!;
     for (const [value, e] of this.entries) {
-      e.low -= cut;
-      if (e.low <= 0) this.entries.delete(value);
+      e[LOW]! -= cut;
+      if (e[LOW]! <= 0) this.entries.delete(value);
     }
     this.floor += cut;
   }
@@ -124,8 +124,8 @@ export class HeavyHitters {
   list(): { value: string; count: number; error: number; aux: number[] }[] {
     this.prune(this.k);
     const out = Array.from(this.entries, ([value, e]) => {
-      const count = Math.min(e.high, e.low + this.floor);
-      return { value, count, error: count - e.low, aux: e.aux };
+      const count = Math.min(e[HIGH]!, e[LOW]! + this.floor);
+      return { value, count, error: count - e[LOW]!, aux: e.slice(2) };
     });
     return out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
   }
@@ -142,7 +142,7 @@ export class HeavyHitters {
     h.floor = data.floor;
     for (const [value, count, error, ...aux] of data.entries) {
       const c = count as number;
-      h.entries.set(value as string, { low: c - (error as number), high: c, aux: aux as number[] });
+      h.entries.set(value as string, [c - (error as number), c, ...(aux as number[])]);
     }
     return h;
   }

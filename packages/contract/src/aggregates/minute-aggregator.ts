@@ -3,18 +3,18 @@ import { AGGREGATE_TOP_K } from '../routes/analytics-aggregates.js';
 import type { EdgeEvent } from '../routes/analytics-events.js';
 import {
   addCounters,
+  type CountedRequest,
   DIM_COUNTERS,
   eventFlags,
   type HIGH_DIM_NAMES,
   LOW_DIM_NAMES,
-  type LowDim,
   methodBucket,
   pathOf,
   ROLLUP_COUNTERS,
 } from './event-counters.js';
 import { HeavyHitters } from './heavy-hitters.js';
 import { Histogram } from './histogram.js';
-import { HyperLogLog } from './hyperloglog.js';
+import { HyperLogLog, hash52 } from './hyperloglog.js';
 
 /**
  * Turns a node's request events, in the order its access log has them, into minute aggregates
@@ -54,7 +54,8 @@ const AUX = DIM_COUNTERS.length;
 /** One minute of one domain while it is being counted. */
 class DomainMinute {
   readonly counters = new Array<number>(ROLLUP_COUNTERS.length).fill(0);
-  readonly low = new Map<LowDim, Map<string, number[]>>(LOW_DIM_NAMES.map((d) => [d, new Map()]));
+  /** Per LOW_DIM_NAMES, in its order: value → DIM_COUNTERS. */
+  readonly low: Map<string, number[]>[] = LOW_DIM_NAMES.map(() => new Map());
   readonly top: Record<(typeof HIGH_DIM_NAMES)[number] | 'ipBlacklisted' | 'ipWaf', HeavyHitters>;
   readonly ips = new HyperLogLog();
   blockedIps: HyperLogLog | null = null;
@@ -83,9 +84,9 @@ class DomainMinute {
 
   toRecord(): AggregateMinute {
     const low = Object.fromEntries(
-      LOW_DIM_NAMES.map((d) => [
+      LOW_DIM_NAMES.map((d, i) => [
         d,
-        [...(this.low.get(d) ?? [])]
+        [...(this.low[i] ?? [])]
           .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
           .map(([value, c]) => [value, ...c]),
       ]),
@@ -135,6 +136,19 @@ export class MinuteAggregator {
   private readonly late = new Map<number, Map<number, DomainMinute>>();
   /** Closed minutes not taken yet. */
   private readonly done: DomainMinute[] = [];
+  /** Scratch of count(): one request's counted fields and dimension counters. */
+  private readonly counted: CountedRequest = {
+    hit: 0,
+    blocked: 0,
+    blacklisted: 0,
+    waf: 0,
+    status: 0,
+    bytesIn: 0,
+    bytesOut: 0,
+    upstreamMs: 0,
+    upstreamStatus: 0,
+  };
+  private readonly dim = [1, 0, 0, 0, 0];
   /** The latest time the log (or `advance`) has reached. */
   private watermark = 0;
   /** Every minute before this is closed. */
@@ -168,32 +182,43 @@ export class MinuteAggregator {
 
   private count(m: DomainMinute, e: EdgeEvent): void {
     const flags = eventFlags(e.cacheStatus, e.fwKind, e.fwAction);
-    addCounters(m.counters, {
-      hit: flags.hit,
-      blocked: flags.blocked,
-      blacklisted: flags.blacklisted,
-      waf: flags.waf,
-      status: e.status,
-      bytesIn: e.bytesIn,
-      bytesOut: e.bytesOut,
-      upstreamMs: e.upstreamMs,
-      upstreamStatus: e.upstreamStatus,
-    });
-    const dim = [1, e.bytesOut, flags.blocked, flags.blacklisted, flags.waf];
+    const counted = this.counted;
+    counted.hit = flags.hit;
+    counted.blocked = flags.blocked;
+    counted.blacklisted = flags.blacklisted;
+    counted.waf = flags.waf;
+    counted.status = e.status;
+    counted.bytesIn = e.bytesIn;
+    counted.bytesOut = e.bytesOut;
+    counted.upstreamMs = e.upstreamMs;
+    counted.upstreamStatus = e.upstreamStatus;
+    addCounters(m.counters, counted);
+    // The dimension rows' counters of this request (DIM_COUNTERS), reused: the sums copy them.
+    const dim = this.dim;
+    dim[1] = e.bytesOut;
+    dim[2] = flags.blocked;
+    dim[3] = flags.blacklisted;
+    dim[4] = flags.waf;
     const where = this.locate(e.ip);
     const { path, fileType } = pathOf(e.path);
-    const lowValue: Record<LowDim, string> = {
-      status: String(e.status),
-      method: methodBucket(e.method),
-      httpVersion: e.httpVersion,
-      scheme: e.scheme,
-      country: where.country,
-      city: where.city > 0 ? String(where.city) : '',
-      fileType,
-    };
-    for (const d of LOW_DIM_NAMES) {
-      const values = m.low.get(d) as Map<string, number[]>;
-      const v = lowValue[d];
+    for (let d = 0; d < LOW_DIM_NAMES.length; d++) {
+      const values = m.low[d]!;
+      const v =
+        d === 0
+          ? String(e.status)
+          : d === 1
+            ? methodBucket(e.method)
+            : d === 2
+              ? e.httpVersion
+              : d === 3
+                ? e.scheme
+                : d === 4
+                  ? where.country
+                  : d === 5
+                    ? where.city > 0
+                      ? String(where.city)
+                      : ''
+                    : fileType;
       const sums = values.get(v);
       if (sums === undefined) values.set(v, [...dim]);
       else for (let i = 0; i < AUX; i++) sums[i]! += dim[i]!;
@@ -202,15 +227,16 @@ export class MinuteAggregator {
     m.top.referer.add(e.referer, 1, dim);
     m.top.userAgent.add(e.userAgent, 1, dim);
     m.top.ip.add(e.ip, 1, dim);
-    m.ips.add(e.ip);
+    const address = hash52(e.ip);
+    m.ips.addHash(address);
     if (flags.blocked) {
       if (m.blockedIps === null) m.blockedIps = new HyperLogLog();
-      m.blockedIps.add(e.ip);
+      m.blockedIps.addHash(address);
       this.collapse(m, e);
     }
     if (flags.blacklisted) {
       if (m.blacklistedIps === null) m.blacklistedIps = new HyperLogLog();
-      m.blacklistedIps.add(e.ip);
+      m.blacklistedIps.addHash(address);
       m.top.ipBlacklisted.add(e.ip, 1, dim);
     }
     if (flags.waf) m.top.ipWaf.add(e.ip, 1, dim);
