@@ -66,6 +66,9 @@ for (let s = 0; s < SECONDS; s += CHUNK) {
     rps: RPS,
     domains: SITES,
     addresses: 200_000,
+    // No disorder: a minute's records are then the minute's own (with it, a 60 s run also makes
+    // records of the seconds just before and after it, which steady traffic would count there).
+    jitterMs: 0,
     flood: FLOOD_RPS > 0 ? { domains: [3, 17, 250], addresses: 500, rps: FLOOD_RPS } : undefined,
   });
   events += chunk.length;
