@@ -1,3 +1,4 @@
+export * from './aggregates/index.js';
 export * from './analytics-constants.js';
 export * from './constants.js';
 export * from './edge/agent-release.js';

@@ -74,6 +74,7 @@ import { zoneRoutes } from './zones.js';
 
 export * from './account-zones.js';
 export * from './accounts.js';
+export * from './analytics-aggregates.js';
 export * from './analytics-events.js';
 export * from './announcements.js';
 export * from './audit.js';

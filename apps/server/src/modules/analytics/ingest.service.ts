@@ -1,12 +1,4 @@
-import {
-  BLOCKING_DECISION_ACTIONS,
-  CACHE_HIT_STATUSES,
-  type EdgeEvent,
-  type EdgeEventBatch,
-  type EventCacheStatus,
-  type EventDecisionAction,
-  FILE_TYPE_GROUPS,
-} from '@rampart/contract';
+import { type EdgeEvent, type EdgeEventBatch, eventFlags, pathOf } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { AnalyticsRepository, DomainPlace } from './analytics.repository.js';
@@ -14,22 +6,6 @@ import type { AnalyticsStore, EventRow, IngestResult } from './analytics-store.j
 
 /** How long a domain's place (site, owner) is remembered between batches. */
 const PLACE_TTL_MS = 60_000;
-
-const FILE_TYPE_OF: ReadonlyMap<string, string> = new Map(
-  Object.entries(FILE_TYPE_GROUPS).flatMap(([group, extensions]) => extensions.map((ext) => [ext, group] as const)),
-);
-
-/** The path of a request URI (the query cut off) and its file-type group. */
-export function pathOf(uri: string): { path: string; fileType: string } {
-  const q = uri.indexOf('?');
-  const path = q < 0 ? uri : uri.slice(0, q);
-  const slash = path.lastIndexOf('/');
-  const dot = path.lastIndexOf('.');
-  const ext = dot > slash ? path.slice(dot + 1).toLowerCase() : '';
-  return { path, fileType: FILE_TYPE_OF.get(ext) ?? '' };
-}
-
-const BLACKLIST_KINDS = new Set(['blacklist', 'blockList']);
 
 /**
  * Takes the nodes' event batches (routes/analytics-events.ts) into the analytics store: each event
@@ -89,8 +65,7 @@ export class IngestService {
       const owned = place !== null && place.ownerId === node.ownerId;
       const where = locate(e.ip);
       const { path, fileType } = pathOf(e.path);
-      const action = e.fwAction as EventDecisionAction;
-      const blocked = BLOCKING_DECISION_ACTIONS.has(action) || e.fwKind === 'blockList' ? 1 : 0;
+      const flags = eventFlags(e.cacheStatus, e.fwKind, e.fwAction);
       return {
         ts: Math.floor(e.time / 1000),
         ms: e.time % 1000,
@@ -126,10 +101,7 @@ export class IngestService {
         wafPart: e.wafPart ?? '',
         wafExcerpt: e.wafExcerpt ?? '',
         wafName: e.wafName ?? '',
-        hit: CACHE_HIT_STATUSES.has(e.cacheStatus as EventCacheStatus) ? 1 : 0,
-        blocked,
-        blacklisted: blocked && BLACKLIST_KINDS.has(e.fwKind) ? 1 : 0,
-        waf: blocked && e.fwKind === 'waf' ? 1 : 0,
+        ...flags,
       };
     });
     try {

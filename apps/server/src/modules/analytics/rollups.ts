@@ -1,5 +1,31 @@
-import { HTTP_METHODS_TRACKED } from '@rampart/contract';
+import {
+  DIM_COUNTERS,
+  type Dim,
+  type DimCounter,
+  eventCounters,
+  type HighDim,
+  type LowDim,
+  methodBucket,
+  ROLLUP_COUNTERS,
+  type RollupCounter,
+  TRACKED_METHODS,
+} from '@rampart/contract';
 import type { EventRow, SqlDialect } from './analytics-store.js';
+
+// The counters, dimensions and method buckets are the contract's (aggregates/event-counters.ts),
+// shared with the edge's minute aggregates.
+export {
+  DIM_COUNTERS,
+  type Dim,
+  type DimCounter,
+  eventCounters,
+  type HighDim,
+  type LowDim,
+  methodBucket,
+  ROLLUP_COUNTERS,
+  type RollupCounter,
+  TRACKED_METHODS,
+};
 
 /**
  * The rollups the statistics read (docs/decisions.md "Traffic analytics"), so that a query over 30
@@ -31,25 +57,6 @@ import type { EventRow, SqlDialect } from './analytics-store.js';
  * partial sums: a key may have several rows until compaction, and every query sums.
  */
 
-export const ROLLUP_COUNTERS = [
-  'requests',
-  'bytes_in',
-  'bytes_out',
-  'hit_requests',
-  'hit_bytes',
-  'blocked',
-  'blacklisted',
-  'dropped',
-  'waf',
-  'upstream_requests',
-  'upstream_errors',
-  's2xx',
-  's3xx',
-  's4xx',
-  's5xx',
-] as const;
-export type RollupCounter = (typeof ROLLUP_COUNTERS)[number];
-
 /**
  * Days a per-site address row's masks cover (docs/decisions.md "Addresses per site"): bit
  * `day % SITE_IP_DAYS` of each mask is that UTC day, valid for the SITE_IP_DAYS days up to the last
@@ -57,8 +64,6 @@ export type RollupCounter = (typeof ROLLUP_COUNTERS)[number];
  * (STATISTICS_RANGE_MAX_DAYS, 93) fits.
  */
 export const SITE_IP_DAYS = 128;
-export const DIM_COUNTERS = ['requests', 'bytes_out', 'blocked', 'blacklisted', 'waf'] as const;
-export type DimCounter = (typeof DIM_COUNTERS)[number];
 
 /** Low-cardinality dimensions and the event value each counts. */
 export const LOW_DIMS = {
@@ -69,24 +74,14 @@ export const LOW_DIMS = {
   country: (e: EventRow) => e.country,
   city: (e: EventRow) => (e.city > 0 ? String(e.city) : ''),
   fileType: (e: EventRow) => e.fileType,
-} as const;
+} as const satisfies Record<LowDim, (e: EventRow) => string>;
 /** High-cardinality dimensions. */
 export const HIGH_DIMS = {
   url: (e: EventRow) => e.path,
   referer: (e: EventRow) => e.referer,
   userAgent: (e: EventRow) => e.userAgent,
   ip: (e: EventRow) => e.ip,
-} as const;
-export type LowDim = keyof typeof LOW_DIMS;
-export type HighDim = keyof typeof HIGH_DIMS;
-export type Dim = LowDim | HighDim;
-
-/** The methods HTTP_METHODS_TRACKED names; every other one counts as OTHER. */
-export const TRACKED_METHODS: readonly string[] = HTTP_METHODS_TRACKED.filter((m) => m !== 'OTHER');
-const TRACKED = new Set(TRACKED_METHODS);
-export function methodBucket(method: string): string {
-  return TRACKED.has(method) ? method : 'OTHER';
-}
+} as const satisfies Record<HighDim, (e: EventRow) => string>;
 /** {@link methodBucket} as SQL (the same text in both stores). */
 export const METHOD_BUCKET_SQL = `CASE WHEN method IN (${TRACKED_METHODS.map((m) => `'${m}'`).join(', ')}) THEN method ELSE 'OTHER' END`;
 /** eventCounters' "reached an origin", as SQL over the events' columns. */
@@ -137,29 +132,6 @@ export interface DimRow {
   dim: Dim;
   value: string;
   values: Record<DimCounter, number>;
-}
-
-/** The counters one event adds to a rollup row. */
-export function eventCounters(e: EventRow): Record<RollupCounter, number> {
-  const klass = Math.floor(e.status / 100);
-  const upstream = e.upstreamMs >= 0 || e.upstreamStatus > 0 ? 1 : 0;
-  return {
-    requests: 1,
-    bytes_in: e.bytesIn,
-    bytes_out: e.bytesOut,
-    hit_requests: e.hit,
-    hit_bytes: e.hit ? e.bytesOut : 0,
-    blocked: e.blocked,
-    blacklisted: e.blacklisted,
-    dropped: e.status === 444 ? 1 : 0,
-    waf: e.waf,
-    upstream_requests: upstream,
-    upstream_errors: upstream && e.upstreamStatus >= 500 ? 1 : 0,
-    s2xx: klass === 2 ? 1 : 0,
-    s3xx: klass === 3 ? 1 : 0,
-    s4xx: klass === 4 ? 1 : 0,
-    s5xx: klass === 5 ? 1 : 0,
-  };
 }
 
 function addInto<K extends string>(target: Record<K, number>, add: Record<K, number>, keys: readonly K[]): void {

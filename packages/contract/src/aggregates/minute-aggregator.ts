@@ -1,0 +1,326 @@
+import type { AggregateMinute, CollapsedBlocks } from '../routes/analytics-aggregates.js';
+import { AGGREGATE_TOP_K } from '../routes/analytics-aggregates.js';
+import type { EdgeEvent } from '../routes/analytics-events.js';
+import {
+  addCounters,
+  type CountedRequest,
+  DIM_COUNTERS,
+  eventFlags,
+  type HIGH_DIM_NAMES,
+  LOW_DIM_NAMES,
+  methodBucket,
+  pathOf,
+  ROLLUP_COUNTERS,
+} from './event-counters.js';
+import { HeavyHitters } from './heavy-hitters.js';
+import { Histogram } from './histogram.js';
+import { HyperLogLog, hash52 } from './hyperloglog.js';
+
+/**
+ * Turns a node's request events, in the order its access log has them, into minute aggregates
+ * (routes/analytics-aggregates.ts): per UTC minute and domain, exact counters and low-cardinality
+ * dimensions, heavy hitters, address sketches, time histograms and per-second peaks, and the
+ * blocked requests collapsed per address and decision.
+ *
+ * When a minute is finished: nginx's workers write the log each through its own buffer, so the
+ * times in it are only nearly in order. A minute closes once the log has reached `graceMs` past
+ * its end (the latest time seen, or a clock the caller advances with `advance` when the log is
+ * quiet and read to its end). An event for a minute already closed is not lost: it goes into a
+ * correction record for that minute (`late`), shipped with the next minutes taken, which the
+ * control plane sums with the rest like any partial row. A correction's peaks are its own
+ * seconds' (the control plane keeps the larger peak of a minute's records, so a second split
+ * across both can read low). Nothing here reads a clock: the same events give the same records.
+ */
+
+export interface MinuteAggregatorOptions {
+  /** How far past a minute's end the log must be before the minute closes (default 5 s). */
+  graceMs?: number;
+  /** Capacity of the heavy-hitter summaries (default AGGREGATE_TOP_K). */
+  topK?: number;
+  /** The client address's country (alpha-2, "" unknown) and city (GeoNames id, 0 unknown). */
+  locate?: (ip: string) => { country: string; city: number };
+  /** Most collapsed records per minute and domain; further decisions go to one record per decision with ip "". */
+  collapseMax?: number;
+}
+
+export const DEFAULT_GRACE_MS = 5000;
+export const DEFAULT_COLLAPSE_MAX = 1000;
+const MINUTE = 60_000;
+const UNKNOWN = { country: '', city: 0 };
+
+/** The side sums a heavy hitter keeps (DIM_COUNTERS: requests, bytes out, blocked, blacklisted, WAF). */
+const AUX = DIM_COUNTERS.length;
+
+/** One minute of one domain while it is being counted. */
+class DomainMinute {
+  readonly counters = new Array<number>(ROLLUP_COUNTERS.length).fill(0);
+  /** Per LOW_DIM_NAMES, in its order: value → DIM_COUNTERS. */
+  readonly low: Map<string, number[]>[] = LOW_DIM_NAMES.map(() => new Map());
+  readonly top: Record<(typeof HIGH_DIM_NAMES)[number] | 'ipBlacklisted' | 'ipWaf', HeavyHitters>;
+  readonly ips = new HyperLogLog();
+  blockedIps: HyperLogLog | null = null;
+  blacklistedIps: HyperLogLog | null = null;
+  readonly requestMs = new Histogram();
+  readonly upstreamMs = new Histogram();
+  readonly secondRequests = new Array<number>(60).fill(0);
+  readonly secondBytes = new Array<number>(60).fill(0);
+  readonly collapsed = new Map<string, CollapsedBlocks>();
+
+  constructor(
+    readonly minute: number,
+    readonly domainId: number,
+    readonly late: boolean,
+    k: number,
+  ) {
+    this.top = {
+      url: new HeavyHitters(k, AUX),
+      referer: new HeavyHitters(k, AUX),
+      userAgent: new HeavyHitters(k, AUX),
+      ip: new HeavyHitters(k, AUX),
+      ipBlacklisted: new HeavyHitters(k, AUX),
+      ipWaf: new HeavyHitters(k, AUX),
+    };
+  }
+
+  toRecord(): AggregateMinute {
+    const low = Object.fromEntries(
+      LOW_DIM_NAMES.map((d, i) => [
+        d,
+        [...(this.low[i] ?? [])]
+          .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+          .map(([value, c]) => [value, ...c]),
+      ]),
+    ) as AggregateMinute['low'];
+    const top = this.top;
+    return {
+      minute: this.minute,
+      domainId: this.domainId,
+      late: this.late,
+      counters: [...this.counters] as AggregateMinute['counters'],
+      low,
+      top: {
+        url: top.url.toJSON(),
+        referer: top.referer.toJSON(),
+        userAgent: top.userAgent.toJSON(),
+        ip: top.ip.toJSON(),
+        ...(top.ipBlacklisted.n > 0 ? { ipBlacklisted: top.ipBlacklisted.toJSON() } : {}),
+        ...(top.ipWaf.n > 0 ? { ipWaf: top.ipWaf.toJSON() } : {}),
+      } as AggregateMinute['top'],
+      ips: this.ips.toJSON(),
+      ...(this.blockedIps ? { blockedIps: this.blockedIps.toJSON() } : {}),
+      ...(this.blacklistedIps ? { blacklistedIps: this.blacklistedIps.toJSON() } : {}),
+      requestMs: this.requestMs.toJSON(),
+      ...(this.upstreamMs.count > 0 ? { upstreamMs: this.upstreamMs.toJSON() } : {}),
+      peakRequests: Math.max(...this.secondRequests),
+      peakBytesOut: Math.max(...this.secondBytes),
+    };
+  }
+}
+
+/** Finished minutes: their records and their collapsed blocks. */
+export interface TakenAggregates {
+  minutes: AggregateMinute[];
+  collapsed: CollapsedBlocks[];
+  /** Every minute before this (unix ms) is closed. */
+  closedThrough: number;
+}
+
+export class MinuteAggregator {
+  private readonly graceMs: number;
+  private readonly k: number;
+  private readonly locate: (ip: string) => { country: string; city: number };
+  private readonly collapseMax: number;
+  /** Minutes still open, by minute then domain. */
+  private readonly open = new Map<number, Map<number, DomainMinute>>();
+  /** Corrections of closed minutes, by minute then domain. */
+  private readonly late = new Map<number, Map<number, DomainMinute>>();
+  /** Closed minutes not taken yet. */
+  private readonly done: DomainMinute[] = [];
+  /** Scratch of count(): one request's counted fields and dimension counters. */
+  private readonly counted: CountedRequest = {
+    hit: 0,
+    blocked: 0,
+    blacklisted: 0,
+    waf: 0,
+    status: 0,
+    bytesIn: 0,
+    bytesOut: 0,
+    upstreamMs: 0,
+    upstreamStatus: 0,
+  };
+  private readonly dim = [1, 0, 0, 0, 0];
+  /** The latest time the log (or `advance`) has reached. */
+  private watermark = 0;
+  /** Every minute before this is closed. */
+  private closedBefore = 0;
+
+  constructor(options: MinuteAggregatorOptions = {}) {
+    this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+    this.k = options.topK ?? AGGREGATE_TOP_K;
+    this.locate = options.locate ?? (() => UNKNOWN);
+    this.collapseMax = options.collapseMax ?? DEFAULT_COLLAPSE_MAX;
+  }
+
+  /** Counts one event. */
+  add(e: EdgeEvent): void {
+    const minute = e.time - (e.time % MINUTE);
+    const isLate = minute < this.closedBefore;
+    const table = isLate ? this.late : this.open;
+    let domains = table.get(minute);
+    if (domains === undefined) {
+      domains = new Map();
+      table.set(minute, domains);
+    }
+    let m = domains.get(e.domainId);
+    if (m === undefined) {
+      m = new DomainMinute(minute, e.domainId, isLate, this.k);
+      domains.set(e.domainId, m);
+    }
+    this.count(m, e);
+    if (e.time > this.watermark) this.advance(e.time);
+  }
+
+  private count(m: DomainMinute, e: EdgeEvent): void {
+    const flags = eventFlags(e.cacheStatus, e.fwKind, e.fwAction);
+    const counted = this.counted;
+    counted.hit = flags.hit;
+    counted.blocked = flags.blocked;
+    counted.blacklisted = flags.blacklisted;
+    counted.waf = flags.waf;
+    counted.status = e.status;
+    counted.bytesIn = e.bytesIn;
+    counted.bytesOut = e.bytesOut;
+    counted.upstreamMs = e.upstreamMs;
+    counted.upstreamStatus = e.upstreamStatus;
+    addCounters(m.counters, counted);
+    // The dimension rows' counters of this request (DIM_COUNTERS), reused: the sums copy them.
+    const dim = this.dim;
+    dim[1] = e.bytesOut;
+    dim[2] = flags.blocked;
+    dim[3] = flags.blacklisted;
+    dim[4] = flags.waf;
+    const where = this.locate(e.ip);
+    const { path, fileType } = pathOf(e.path);
+    for (let d = 0; d < LOW_DIM_NAMES.length; d++) {
+      const values = m.low[d]!;
+      const v =
+        d === 0
+          ? String(e.status)
+          : d === 1
+            ? methodBucket(e.method)
+            : d === 2
+              ? e.httpVersion
+              : d === 3
+                ? e.scheme
+                : d === 4
+                  ? where.country
+                  : d === 5
+                    ? where.city > 0
+                      ? String(where.city)
+                      : ''
+                    : fileType;
+      const sums = values.get(v);
+      if (sums === undefined) values.set(v, [...dim]);
+      else for (let i = 0; i < AUX; i++) sums[i]! += dim[i]!;
+    }
+    m.top.url.add(path, 1, dim);
+    m.top.referer.add(e.referer, 1, dim);
+    m.top.userAgent.add(e.userAgent, 1, dim);
+    m.top.ip.add(e.ip, 1, dim);
+    const address = hash52(e.ip);
+    m.ips.addHash(address);
+    if (flags.blocked) {
+      if (m.blockedIps === null) m.blockedIps = new HyperLogLog();
+      m.blockedIps.addHash(address);
+      this.collapse(m, e);
+    }
+    if (flags.blacklisted) {
+      if (m.blacklistedIps === null) m.blacklistedIps = new HyperLogLog();
+      m.blacklistedIps.addHash(address);
+      m.top.ipBlacklisted.add(e.ip, 1, dim);
+    }
+    if (flags.waf) m.top.ipWaf.add(e.ip, 1, dim);
+    m.requestMs.add(e.requestMs);
+    if (e.upstreamMs >= 0) m.upstreamMs.add(e.upstreamMs);
+    const second = Math.floor((e.time - m.minute) / 1000);
+    m.secondRequests[second]! += 1;
+    m.secondBytes[second]! += e.bytesOut;
+  }
+
+  /** A blocked request into its collapsed record (or the minute's overflow record of its decision). */
+  private collapse(m: DomainMinute, e: EdgeEvent): void {
+    const decision = `${e.fwKind}|${e.fwRule}|${e.fwAction}`;
+    let key = `${e.ip}|${decision}`;
+    let record = m.collapsed.get(key);
+    if (record === undefined && m.collapsed.size >= this.collapseMax) {
+      key = `|${decision}`;
+      record = m.collapsed.get(key);
+    }
+    if (record === undefined) {
+      const ip = key.startsWith('|') ? '' : e.ip;
+      m.collapsed.set(key, {
+        minute: m.minute,
+        domainId: m.domainId,
+        ip,
+        fwKind: e.fwKind,
+        fwRule: e.fwRule,
+        fwAction: e.fwAction,
+        count: 1,
+        first: e.time,
+        last: e.time,
+        bytesIn: e.bytesIn,
+        bytesOut: e.bytesOut,
+        sample: e,
+      });
+      return;
+    }
+    record.count += 1;
+    if (e.time < record.first) record.first = e.time;
+    if (e.time > record.last) record.last = e.time;
+    record.bytesIn += e.bytesIn;
+    record.bytesOut += e.bytesOut;
+  }
+
+  /** Moves the log's time to `time` (unix ms) if later, closing the minutes it has passed by the grace. */
+  advance(time: number): void {
+    if (time > this.watermark) this.watermark = time;
+    const closeBefore = Math.max(0, this.watermark - this.graceMs);
+    const bound = closeBefore - (closeBefore % MINUTE);
+    if (bound <= this.closedBefore) return;
+    this.closedBefore = bound;
+    for (const minute of [...this.open.keys()].sort((a, b) => a - b)) {
+      if (minute >= bound) continue;
+      this.done.push(...(this.open.get(minute) as Map<number, DomainMinute>).values());
+      this.open.delete(minute);
+    }
+  }
+
+  /** Closes every minute (the agent stopping): what is open is taken with the rest. */
+  closeAll(): void {
+    for (const domains of this.open.values()) this.done.push(...domains.values());
+    this.open.clear();
+    const last = Math.max(this.closedBefore, this.watermark - (this.watermark % MINUTE) + MINUTE);
+    this.closedBefore = last;
+  }
+
+  /** Minutes being counted, and corrections waiting. */
+  get pending(): { open: number; closed: number; late: number } {
+    let open = 0;
+    for (const d of this.open.values()) open += d.size;
+    let late = 0;
+    for (const d of this.late.values()) late += d.size;
+    return { open, closed: this.done.length, late };
+  }
+
+  /** The closed minutes and the corrections so far, as records (sorted by minute, then domain); they are forgotten here. */
+  take(): TakenAggregates {
+    const finished = [...this.done];
+    this.done.length = 0;
+    for (const domains of this.late.values()) finished.push(...domains.values());
+    this.late.clear();
+    finished.sort((a, b) => a.minute - b.minute || a.domainId - b.domainId || Number(a.late) - Number(b.late));
+    const collapsed: CollapsedBlocks[] = [];
+    for (const m of finished) collapsed.push(...m.collapsed.values());
+    return { minutes: finished.map((m) => m.toRecord()), collapsed, closedThrough: this.closedBefore };
+  }
+}
