@@ -90,10 +90,11 @@ local function compile(raw, GROUPS, THRESHOLD)
   end
   -- the rules that judge a URL as a whole (rampart.waf inspect_url), and those read again over a
   -- value with its shell quoting folded away
-  local url_rules, shell_rules = {}, {}
+  local url_rules, shell_rules, path_rules = {}, {}, {}
   for _, r in ipairs(value_rules) do
     if r.group == "rfi" or r.group == "ssrf" or r.group == "traversal" then url_rules[#url_rules + 1] = r end
     if r.group == "rce" or r.group == "traversal" then shell_rules[#shell_rules + 1] = r end
+    if r.group == "traversal" then path_rules[#path_rules + 1] = r end
   end
   local special = {}
   for kind, list in pairs(rules.SPECIAL) do
@@ -107,7 +108,7 @@ local function compile(raw, GROUPS, THRESHOLD)
   return {
     id = tostring(raw.id), block = raw.mode == "block", groups = groups, threshold = THRESHOLD[raw.sensitivity] or 5,
     fail_closed = raw.failMode == "closed", exclusions = exclusions, value_rules = rule_list(value_rules), url_rules = rule_list(url_rules),
-    shell_rules = rule_list(shell_rules), special = special, special_path = special_path,
+    shell_rules = rule_list(shell_rules), path_rules = rule_list(path_rules), special = special, special_path = special_path,
   }
 end
 

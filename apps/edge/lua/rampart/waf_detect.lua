@@ -8,6 +8,7 @@ local sqli = require "rampart.waf_sqli"
 local xss = require "rampart.waf_xss"
 local rules = require "rampart.waf_rules"
 local inject = require "rampart.waf_inject"
+local waf_path = require "rampart.waf_path"
 local waf_re = require "rampart.waf_re"
 
 local _M = {}
@@ -130,6 +131,16 @@ local function detect(d, skip_url_rules, inner, quotes)
   end
   run_list(m.value_rules, l, skip_url_rules)
   if S.done then return end
+  -- the value as a path the server would open (look-alike dots, backslashes, "..;/", "/./")
+  if groups.traversal and find(l, "[\\;/.\226\239]") then
+    local n = waf_path.normalise(l)
+    if n then
+      S.value = n
+      run_list(m.path_rules, n, false)
+      if S.done then return end
+      S.value = d
+    end
+  end
   if not skip_url_rules then
     path_param_url(l)
     if S.done then return end

@@ -22,7 +22,8 @@ local _M = {}
 
 local find, lower = string.find, string.lower
 
-local R = { operator = 114001, js = 114002, operator_value = 114003, filter_break = 115001, filter = 115002 }
+local R = { operator = 114001, js = 114002, operator_value = 114003, js_this = 114004, db_call = 114005,
+  filter_break = 115001, filter = 115002 }
 _M.RULES = R
 
 local function set(list)
@@ -61,11 +62,11 @@ function _M.nosql(l, hit)
   end
   if find(l, "this.", 1, true) then
     local from = re_find(l, JS_THIS, "jo")
-    if from then hit(R.js, 8, from) end
+    if from then hit(R.js_this, 8, from) end
   end
   if find(l, "db.", 1, true) then
     local from = re_find(l, DB_CALL, "jo")
-    if from then hit(R.js, 8, from) end
+    if from then hit(R.db_call, 8, from) end
   end
   if find(l, "[;|&]") and find(l, "['\"]") then
     local from = re_find(l, JS_BREAK, "jo")
@@ -76,10 +77,10 @@ end
 -- LDAP attributes an injection aims at (RFC 4519, Active Directory).
 local ATTRS = [=[(?:uid|cn|sn|ou|dc|o|mail|objectclass|objectcategory|userpassword|unicodepwd|samaccountname|userprincipalname|givenname|displayname|member|memberof|telephonenumber|description|homedirectory|loginshell|gidnumber|uidnumber|distinguishedname|name|user|username|password|pwd|email|department|title|manager|accountstatus)]=]
 -- ")(" then an operator or a comparison: the application's filter closed, another one opened.
-local FILTER_BREAK = [=[\)\s{0,4}\(\s{0,4}(?:[|&!]\s{0,4}(?:\(|\)|$)|[|&!]?\s{0,4}]=] .. ATTRS .. [=[\s{0,4}[~<>]?=)|\*\s{0,4}\)\s{0,4}\(\s{0,4}[|&!]?\s{0,4}[\w-]{1,40}\s{0,4}[~<>]?=|\)\s{0,4}\(\s{0,4}[|&]\s{0,4}\)|\)\s{0,4}\(\s{0,4}&\s{0,4}\)\s{0,4}$]=]
+local FILTER_BREAK = [=[\)\s{0,4}\(\s{0,4}(?:[|&!]\s{0,4}(?:\(|\)|$)|[|&!]?\s{0,4}]=] .. ATTRS .. [=[\s{0,4}[~<>]?=)|\*\s{0,4}\)\s{0,4}\(\s{0,4}[|&!]?\s{0,4}[\w-]{1,40}\s{0,4}[~<>]?=|\*\s{0,4}\)\s{0,4}(?:\(\s{0,4}){1,3}[|&!]|\)\s{0,4}\(\s{0,4}[|&]\s{0,4}\)|\)\s{0,4}\(\s{0,4}&\s{0,4}\)\s{0,4}$]=]
 -- A filter written into a value: "(|(uid=*)", "(&(objectClass=*)", "(objectClass=*)" and
 -- wildcard comparisons closed or opened ("*)", "admin*)(").
-local FILTER = [=[\(\s{0,4}[|&!]\s{0,4}\(\s{0,4}]=] .. ATTRS .. [=[\s{0,4}[~<>]?=|\(\s{0,4}objectclass\s{0,4}=\s{0,4}\*\s{0,4}\)|^\s{0,4}\*\s{0,4}\)\s{0,4}(?:\(|$|%00|\x00)|^[\w.@-]{1,64}\s{0,4}\)\s{0,4}(?:\(\s{0,4}[|&!]|%00|\x00)]=]
+local FILTER = [=[\(\s{0,4}[|&!]\s{0,4}\(\s{0,4}]=] .. ATTRS .. [=[\s{0,4}[~<>]?=|\(\s{0,4}objectclass\s{0,4}=\s{0,4}\*\s{0,4}\)|^\s{0,4}\*\s{0,4}\){1,4}\s{0,4}(?:\(|$)|^[\w.@-]{1,64}\s{0,4}\)\s{0,4}\(\s{0,4}[|&!]]=]
 
 function _M.ldap(l, hit)
   if not find(l, "[()]") then return end
@@ -93,5 +94,12 @@ function _M.ldap(l, hit)
   local from = re_find(l, FILTER, "jo")
   if from then hit(R.filter, 5, from) end
 end
+
+-- Every pattern with its rule id and group (test/waf-patterns.test.ts checks them like the rules').
+_M.PATTERNS = {
+  { id = R.operator_value, group = "nosql", re = OP_VALUE }, { id = R.js, group = "nosql", re = JS_BREAK },
+  { id = R.js_this, group = "nosql", re = JS_THIS }, { id = R.db_call, group = "nosql", re = DB_CALL },
+  { id = R.filter_break, group = "ldap", re = FILTER_BREAK }, { id = R.filter, group = "ldap", re = FILTER },
+}
 
 return _M

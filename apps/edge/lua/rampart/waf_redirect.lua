@@ -16,7 +16,7 @@ local _M = {}
 
 local find, lower, gsub = string.find, string.lower, string.gsub
 
-local R = { protocol_relative = 116001, scheme_trick = 116002, userinfo = 116003, script = 116004 }
+local R = { protocol_relative = 116001, scheme_trick = 116002, userinfo = 116003, script = 116004, raw_scheme = 116005 }
 _M.RULES = R
 
 -- Names (lower-cased; the last word of "a[b]" or "a.b" too) of parameters that hold a destination.
@@ -46,12 +46,25 @@ local SCHEME_TRICK = [=[^(?:https?|ftp):(?!//[^/])[^\s]|^(?:https?|ftp):/{3,}]=]
 local USERINFO = [=[^(?:(?:https?|ftp):)?//[^/?#@]{1,256}@[^/?#@]{1,256}\.[a-z]{2,}]=]
 local SCRIPT = [=[^(?:javascript|vbscript|data|livescript):]=]
 
--- `v`: the decoded value of a parameter `is_name` accepted.
-function _M.check(v, hit)
+-- A scheme followed by a backslash or an encoded slash, as sent (before decoding).
+local RAW_SCHEME_TRICK = [=[^\s{0,4}(?:https?|ftp):\s{0,4}(?:[/\\]{0,2}\\|%(?:2f|5c|25))]=]
+
+-- `v`: the decoded value of a parameter `is_name` accepted; `raw` as sent.
+function _M.check(v, hit, raw)
   if #v < 2 or #v > 4096 then return end
+  if raw and raw ~= v and re_find(lower(raw), RAW_SCHEME_TRICK, "jo") then
+    hit(R.raw_scheme, 8, 1)
+    return
+  end
   local s = v
   -- what a browser drops or reads as a slash
   if find(s, "[%z\1-\32\127\\]") then s = gsub(gsub(s, "[%z\1-\32\127]", ""), "\\", "/") end
+  if raw == nil or raw == v then
+    if re_find(lower(v), RAW_SCHEME_TRICK, "jo") then
+      hit(R.raw_scheme, 8, 1)
+      return
+    end
+  end
   s = lower(s)
   local c = s:byte(1)
   if c == 47 then
@@ -68,5 +81,12 @@ function _M.check(v, hit)
   if find(s, "@", 1, true) and re_find(s, USERINFO, "jo") then hit(R.userinfo, 8, 1) end
   if re_find(s, SCRIPT, "jo") then hit(R.script, 8, 1) end
 end
+
+-- Every pattern with its rule id and group (test/waf-patterns.test.ts checks them like the rules').
+_M.PATTERNS = {
+  { id = R.protocol_relative, group = "redirect", re = PROTOCOL_RELATIVE },
+  { id = R.scheme_trick, group = "redirect", re = SCHEME_TRICK }, { id = R.userinfo, group = "redirect", re = USERINFO },
+  { id = R.script, group = "redirect", re = SCRIPT }, { id = R.raw_scheme, group = "redirect", re = RAW_SCHEME_TRICK },
+}
 
 return _M

@@ -49,7 +49,8 @@ export function wafRequest(place: WafPlace, value: string, name = 'v', urlPath =
       headers.cookie = `session=abc123; ${name}=${encodeURIComponent(value)}`;
       break;
     case 'header':
-      headers[`x-${name}`] = value;
+      // (bytes beyond Latin-1 as their UTF-8, which is what a client puts on the wire)
+      headers[`x-${name}`] = Buffer.from(value, 'utf8').toString('latin1');
       break;
     case 'path':
       path = `${urlPath}/${encodeURIComponent(value)}`;
