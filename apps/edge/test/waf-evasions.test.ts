@@ -97,7 +97,7 @@ describe('a body longer than the inspected limit', () => {
       items: Array.from({ length: 4600 }, (_, i) => ({ id: i, text: 'some text' })),
       q: attack,
     });
-    const multipart = `--${b}\r\nContent-Disposition: form-data; name="doc"\r\n\r\n${'plain text line\r\n'.repeat(Math.ceil(pad / 17))}\r\n--${b}\r\nContent-Disposition: form-data; name="q"\r\n\r\n${attack}\r\n--${b}--\r\n`;
+    const multipart = `--${b}\r\nContent-Disposition: form-data; name="doc"\r\n\r\n${'plain text words '.repeat(Math.ceil(pad / 17))}\r\n--${b}\r\nContent-Disposition: form-data; name="q"\r\n\r\n${attack}\r\n--${b}--\r\n`;
     expect(jsonBody.length).toBeGreaterThan(WAF_BODY_LIMIT_BYTES);
     const got = await verdicts([
       ['form', post(form(attack), 'application/x-www-form-urlencoded')],

@@ -286,7 +286,10 @@ local function inspect_body(var, headers, limit)
   if type(ctype) == "table" then ctype = ctype[1] end
   ctype = ctype or ""
   local lctype = lower(ctype)
+  -- (reading the body, from the socket or its temp file, is not inspection: not on the budget)
+  local before = os.clock()
   local body, tail, total = read_body(limit)
+  S.started = S.started + (os.clock() - before)
   if body == nil or total == 0 then return end
   if tail then
     if S.m.fail_closed then return S.decide(RULE.body_limit, "body", "body over " .. limit .. " bytes") end

@@ -16,7 +16,8 @@ local _M = {}
 
 local find, lower, gsub = string.find, string.lower, string.gsub
 
-local R = { protocol_relative = 116001, scheme_trick = 116002, userinfo = 116003, script = 116004, raw_scheme = 116005 }
+local R = { protocol_relative = 116001, scheme_trick = 116002, userinfo = 116003, script = 116004, raw_scheme = 116005,
+  protocol_relative_path = 116006 }
 _M.RULES = R
 
 -- Names (lower-cased; the last word of "a[b]" or "a.b" too) of parameters that hold a destination.
@@ -33,15 +34,26 @@ for w in ([[redirect redirect_uri redirect_url redirecturi redirecturl redirectt
 end
 _M.NAMES = NAMES
 
+-- (answers kept per name: a long form repeats its names)
+local seen, seen_n = {}, 0
 function _M.is_name(name)
   if name == nil or name == "" or #name > 64 then return false end
+  local known = seen[name]
+  if known ~= nil then return known end
   local n = lower(name)
-  if NAMES[n] then return true end
   local last = n:match("[%[.]([%w_-]+)%]?$")
-  return last ~= nil and NAMES[last] == true
+  known = NAMES[n] == true or (last ~= nil and NAMES[last] == true)
+  if seen_n >= 1024 then seen, seen_n = {}, 0 end
+  seen[name], seen_n = known, seen_n + 1
+  return known
 end
 
-local PROTOCOL_RELATIVE = [=[^/{2,}[^/\s]|^/{2,}$]=]
+-- Another host and nothing more ("//evil.example", "//evil.example/"), more than two slashes, or
+-- a host followed by what only a bypass writes ("//evil.example//..", "//evil.example/%2f.."): a
+-- protocol-relative link into a real path ("//cdn.example/app/page?id=7", which beacons and
+-- same-site return links carry) is a weak signal only.
+local PROTOCOL_RELATIVE = [=[^/{3,}|^//[^/?#]{1,253}/?$|^//[^/?#]{1,253}/(?:/|\.\.|\.?/|[?#]?$)]=]
+local PROTOCOL_RELATIVE_PATH = [=[^//[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}[/?#]]=]
 local SCHEME_TRICK = [=[^(?:https?|ftp):(?!//[^/])[^\s]|^(?:https?|ftp):/{3,}]=]
 local USERINFO = [=[^(?:(?:https?|ftp):)?//[^/?#@]{1,256}@[^/?#@]{1,256}\.[a-z]{2,}]=]
 local SCRIPT = [=[^(?:javascript|vbscript|data|livescript):]=]
@@ -68,7 +80,11 @@ function _M.check(v, hit, raw)
   s = lower(s)
   local c = s:byte(1)
   if c == 47 then
-    if re_find(s, PROTOCOL_RELATIVE, "jo") then hit(R.protocol_relative, 8, 1) end
+    if re_find(s, PROTOCOL_RELATIVE, "jo") then
+      hit(R.protocol_relative, 8, 1)
+    elseif re_find(s, PROTOCOL_RELATIVE_PATH, "jo") then
+      hit(R.protocol_relative_path, 3, 1)
+    end
     if find(s, "@", 1, true) and re_find(s, USERINFO, "jo") then hit(R.userinfo, 8, 1) end
     return
   end
@@ -85,6 +101,7 @@ end
 -- Every pattern with its rule id and group (test/waf-patterns.test.ts checks them like the rules').
 _M.PATTERNS = {
   { id = R.protocol_relative, group = "redirect", re = PROTOCOL_RELATIVE },
+  { id = R.protocol_relative_path, group = "redirect", re = PROTOCOL_RELATIVE_PATH },
   { id = R.scheme_trick, group = "redirect", re = SCHEME_TRICK }, { id = R.userinfo, group = "redirect", re = USERINFO },
   { id = R.script, group = "redirect", re = SCRIPT }, { id = R.raw_scheme, group = "redirect", re = RAW_SCHEME_TRICK },
 }
