@@ -71,7 +71,7 @@ local hit, run_list, run_rules, detect, inspect, inspect_name, inspect_args =
 local PREFILTER = I.PREFILTER
 
 local GROUPS = { "sqli", "xss", "rce", "traversal", "rfi", "php", "java", "ssti", "ssrf", "xxe", "upload",
-  "sensitiveFiles", "scanner", "protocol", "nosql", "ldap", "redirect" }
+  "sensitiveFiles", "scanner", "protocol", "nosql", "ldap", "redirect", "graphql" }
 local BASE = 100000
 local THRESHOLD = { low = 8, medium = 5, high = 3 }
 local BODY_LIMIT = 128 * 1024 -- WAF_BODY_LIMIT_BYTES

@@ -8,6 +8,7 @@ local rules = require "rampart.waf_rules"
 local cjson = require "cjson.safe"
 local waf_re = require "rampart.waf_re"
 local charset = require "rampart.waf_charset"
+local graphql = require "rampart.waf_graphql"
 
 local _M = {}
 
@@ -225,6 +226,10 @@ local function inspect_as(body, ctype, lctype, declared, decoded, fragment)
     if fragment then return inspect_json_fragment(body) end
     local ok, doc = pcall(cjson.decode, body)
     if ok and type(doc) == "table" then
+      if S.m.groups.graphql and first == 91 then
+        S.part, S.name, S.value = "body", "", sub(body, 1, 256)
+        graphql.batch(doc, hit)
+      end
       walk_json(doc, 1)
     elseif find(body, "\n", 1, true) then
       -- JSON lines (NDJSON, telemetry envelopes): each line a document of its own, or text

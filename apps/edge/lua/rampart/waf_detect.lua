@@ -8,6 +8,7 @@ local sqli = require "rampart.waf_sqli"
 local xss = require "rampart.waf_xss"
 local rules = require "rampart.waf_rules"
 local inject = require "rampart.waf_inject"
+local graphql = require "rampart.waf_graphql"
 local waf_path = require "rampart.waf_path"
 local waf_re = require "rampart.waf_re"
 
@@ -113,6 +114,10 @@ local function detect(d, skip_url_rules, inner, quotes)
   end
   if groups.ldap then
     inject.ldap(l, hit)
+    if S.done then return end
+  end
+  if groups.graphql and find(l, "[_:]") and find(l, "{", 1, true) then
+    graphql.check(l, hit)
     if S.done then return end
   end
   if groups.php and find(l, "(", 1, true) then

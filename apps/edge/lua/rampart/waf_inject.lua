@@ -22,8 +22,8 @@ local _M = {}
 
 local find, lower = string.find, string.lower
 
-local R = { operator = 114001, js = 114002, operator_value = 114003, js_this = 114004, db_call = 114005,
-  filter_break = 115001, filter = 115002 }
+local R = { operator = 114001, js = 114002, operator_value = 114003, js_this = 114004, db_call = 114005, js_loop = 114006,
+  filter_break = 115001, filter = 115002, extensible = 115003 }
 _M.RULES = R
 
 local function set(list)
@@ -48,8 +48,10 @@ end
 -- Server-side JavaScript where a string value was expected (a "$where" clause built by
 -- concatenation): a quote or number, then a statement separator or boolean operator, then
 -- JavaScript that only an injection writes.
-local JS_BREAK = [=[(?:^|['"])\s{0,8}(?:;|\|\||&&)\s{0,8}(?:return\s{1,8}(?:true|false|1|0|this|db|sleep|[\w.]{1,40}\s{0,4}(?:==|!=))|this\.[\w$]{1,64}\s{0,4}(?:==|!=|\.match\s{0,4}\(|\.length|\[)|sleep\s{0,4}\(\s{0,4}\d|while\s{0,4}\(\s{0,4}(?:true|1)\s{0,4}\)|db\.[\w$]{1,64}\s{0,4}[.(]|(?:var|let|const)\s{1,8}[\w$]{1,40}\s{0,4}=\s{0,4}['"]|['"][^'"]{0,64}['"]\s{0,4}===?\s{0,4}['"])]=]
+local JS_BREAK = [=[(?:^[\w.-]{0,32}|['"])\s{0,8}(?:;|\|\||&&)\s{0,8}(?:(?:var|let|const)\s{1,8}[\w$]{1,40}\s{0,4}=\s{0,4}new\s{1,8}date\s{0,4}\(|do\s{0,4}\{|return\s{1,8}(?:true|false|1|0|this|db|sleep|[\w.]{1,40}\s{0,4}(?:==|!=))|this\.[\w$]{1,64}\s{0,4}(?:==|!=|\.match\s{0,4}\(|\.length|\[)|sleep\s{0,4}\(\s{0,4}\d|while\s{0,4}\(\s{0,4}(?:true|1)\s{0,4}\)|db\.[\w$]{1,64}\s{0,4}[.(]|(?:var|let|const)\s{1,8}[\w$]{1,40}\s{0,4}=\s{0,4}['"]|['"][^'"]{0,64}['"]\s{0,4}===?\s{0,4}['"])]=]
 local JS_THIS = [=[\bthis\.[\w$]{1,64}\.match\s{0,4}\(\s{0,4}/|\bthis\.[\w$]{1,64}\s{0,4}[!=]==?\s{0,4}(?:this\.|['"]|\d)|^\s{0,4}(?:function\s{0,4}\(\s{0,4}\)\s{0,4})?\{?\s{0,4}return\s{1,8}this\.]=]
+-- A busy wait (the time-based blind form of a $where injection): "do{d = new Date();}while(d - s < 5000)".
+local JS_LOOP = [=[\bdo\s{0,4}\{[^{}]{0,200}\bnew\s{1,8}date\s{0,4}\([^{}]{0,200}\}\s{0,4}while\s{0,4}\(]=]
 local DB_CALL = [=[\bdb\.(?:[\w$]{1,64}\.)?(?:find|findone|insert|insertone|update|updateone|remove|drop|dropdatabase|getcollection|getcollectionnames|getsiblingdb|eval|runcommand|admincommand|mapreduce|aggregate|createuser|dropuser)\s{0,4}\(]=]
 -- An operator inside a value that an application parses as JSON or as a query ("{"$gt": ""}"
 -- decoded by the walker is a key; here the shapes that are not JSON: "{$ne: 1}", "[$regex]=").
@@ -63,6 +65,10 @@ function _M.nosql(l, hit)
   if find(l, "this.", 1, true) then
     local from = re_find(l, JS_THIS, "jo")
     if from then hit(R.js_this, 8, from) end
+  end
+  if find(l, "while", 1, true) and find(l, "date", 1, true) then
+    local from = re_find(l, JS_LOOP, "jo")
+    if from then hit(R.js_loop, 8, from) end
   end
   if find(l, "db.", 1, true) then
     local from = re_find(l, DB_CALL, "jo")
@@ -82,7 +88,18 @@ local FILTER_BREAK = [=[\)\s{0,4}\(\s{0,4}(?:[|&!]\s{0,4}(?:\(|\)|$)|[|&!]?\s{0,
 -- wildcard comparisons closed or opened ("*)", "admin*)(").
 local FILTER = [=[\(\s{0,4}[|&!]\s{0,4}\(\s{0,4}]=] .. ATTRS .. [=[\s{0,4}[~<>]?=|\(\s{0,4}objectclass\s{0,4}=\s{0,4}\*\s{0,4}\)|^\s{0,4}\*\s{0,4}\){1,4}\s{0,4}(?:\(|$)|^[\w.@-]{1,64}\s{0,4}\)\s{0,4}\(\s{0,4}[|&!]]=]
 
+-- An extensible match (RFC 4515 §3: "attr:dn:=value", "userPassword:2.5.13.18:=x",
+-- "uid:caseExactMatch:=x"): a filter item no other syntax writes.
+local EXTENSIBLE = [=[\b[a-z][\w-]{0,40}(?::dn)?:(?:\d{1,4}(?:\.\d{1,9}){1,20}|[a-z][\w-]{2,40}match):=|\b[a-z][\w-]{0,40}:dn(?::\d{1,4}(?:\.\d{1,9}){1,20})?:=]=]
+
 function _M.ldap(l, hit)
+  if find(l, ":=", 1, true) then
+    local from = re_find(l, EXTENSIBLE, "jo")
+    if from then
+      hit(R.extensible, 8, from)
+      return
+    end
+  end
   if not find(l, "[()]") then return end
   if find(l, ")", 1, true) and find(l, "(", 1, true) then
     local from = re_find(l, FILTER_BREAK, "jo")
@@ -99,6 +116,7 @@ end
 _M.PATTERNS = {
   { id = R.operator_value, group = "nosql", re = OP_VALUE }, { id = R.js, group = "nosql", re = JS_BREAK },
   { id = R.js_this, group = "nosql", re = JS_THIS }, { id = R.db_call, group = "nosql", re = DB_CALL },
+  { id = R.js_loop, group = "nosql", re = JS_LOOP }, { id = R.extensible, group = "ldap", re = EXTENSIBLE },
   { id = R.filter_break, group = "ldap", re = FILTER_BREAK }, { id = R.filter, group = "ldap", re = FILTER },
 }
 

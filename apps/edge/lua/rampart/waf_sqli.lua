@@ -165,7 +165,9 @@ local function analyse(toks, n, quoted, hit)
         found("func", (quoted or i > 1) and 8 or 5, t.p)
       elseif strong and not prose then
         found("func", 5, t.p)
-      elseif after and (quoted or (toks[i - 1] and (toks[i - 1].t == "B" or toks[i - 1].t == "o" or toks[i - 1].t == "("))) then
+      -- (not after "{" or "}": a GraphQL selection or a template, "{ user(id: 1) { name } }")
+      elseif after and (quoted or (toks[i - 1] and (toks[i - 1].t == "B"
+        or toks[i - 1].t == "o" and toks[i - 1].v ~= "{" and toks[i - 1].v ~= "}" or toks[i - 1].t == "("))) then
         found("func", 5, t.p)
       end
     elseif (tt == "w" or tt == "v" or tt == "f") and SYS_NAMES[v] then

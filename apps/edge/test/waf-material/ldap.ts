@@ -22,6 +22,9 @@ const VALUES: [string, string][] = [
   ['jdoe)(|(memberOf=cn=admins,dc=example,dc=com)', 'group membership'],
   ['*)(sAMAccountName=*', 'Active Directory account'],
   ['*)(userPrincipalName=*', 'Active Directory UPN'],
+  ['userPassword:2.5.13.18:=secret', 'extensible match with a matching rule'],
+  ['cn:dn:=admins', 'extensible match on DN attributes'],
+  ['*)(uid:caseExactMatch:=Admin', 'filter break with an extensible match'],
 ];
 
 const PLACES: { place: WafPlace; name: string }[] = [
@@ -44,6 +47,8 @@ const BENIGN_VALUES = [
   'Smith (née Jones)',
   '(a) first (b) second',
   '(1) mix (2) bake',
+  'x := 5 (pascal)',
+  'time 12:30:=',
 ];
 
 export const ldap: Material = {

@@ -42,6 +42,8 @@ const VALUES: [string, string][] = [
   ["';db.dropDatabase();'", 'shell call after a break'],
   ['db.getCollection("users").find({})', 'shell collection call'],
   ['function() { return this.credits > 0 }', '$where function'],
+  [';var d = new Date(); do{c = new Date();}while(c-d<5000)', '$where busy wait'],
+  ["1';var t=new Date();do{n=new Date();}while(n-t<3000);'", '$where busy wait after a break'],
 ];
 
 const PLACES: { place: WafPlace; name: string }[] = [
@@ -79,6 +81,8 @@ const BENIGN: MaterialCase[] = [
   { place: 'query', name: 'q', value: 'mongo $regex tutorial', how: 'search about operators' },
   { place: 'form', name: 'code', value: 'return true;', how: 'code snippet' },
   { place: 'json', name: 'template', value: 'Hello {{name}}, you owe $12', how: 'template text' },
+  { place: 'form', name: 'snippet', value: 'do { i++; } while (i < 10)', how: 'loop in a code snippet' },
+  { place: 'query', name: 'q', value: 'new Date() in javascript', how: 'search about dates' },
 ];
 
 export const nosql: Material = {

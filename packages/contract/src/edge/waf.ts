@@ -29,6 +29,7 @@ export const WAF_GROUPS = [
   'nosql',
   'ldap',
   'redirect',
+  'graphql',
 ] as const;
 export type WafGroup = (typeof WAF_GROUPS)[number];
 
@@ -182,6 +183,15 @@ export const WAF_GROUP_TEXT: Readonly<Record<WafGroup, { name: Localized; descri
         'Redirect parameters (next, returnUrl, redirect_uri ...) pointing at another host: //host, /\\host, https:host, user@host',
       zh_CN: '指向其他主机的跳转参数（next、returnUrl、redirect_uri 等）：//host、/\\host、https:host、user@host',
       zh_TW: '指向其他主機的跳轉參數（next、returnUrl、redirect_uri 等）：//host、/\\host、https:host、user@host',
+    },
+  },
+  graphql: {
+    name: { en_US: 'GraphQL abuse', zh_CN: 'GraphQL 滥用', zh_TW: 'GraphQL 濫用' },
+    description: {
+      en_US:
+        'Schema introspection (__schema, __type), one field asked for under many aliases, and large batches of operations',
+      zh_CN: 'Schema 自省（__schema、__type）、同一字段以大量别名重复请求，以及大批量操作',
+      zh_TW: 'Schema 自我檢查（__schema、__type）、同一欄位以大量別名重複請求，以及大批量操作',
     },
   },
 };
