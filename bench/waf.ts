@@ -22,6 +22,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -35,7 +36,13 @@ import { freePort } from '../apps/edge/test/helpers/net.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
-const CORPUS_DIR = path.resolve(ROOT, '..', 'shared', 'waf-corpus');
+/** `../shared/waf-corpus/` beside the checkout, or beside the worktrees' folder (/work/wt/<name>). */
+const CORPUS_DIR =
+  process.env.BENCH_CORPUS_DIR ??
+  [path.resolve(ROOT, '..', 'shared', 'waf-corpus'), path.resolve(ROOT, '..', '..', 'shared', 'waf-corpus')].find((d) =>
+    existsSync(d),
+  ) ??
+  path.resolve(ROOT, '..', 'shared', 'waf-corpus');
 const NGINX = '/usr/sbin/nginx';
 const MODSECURITY_MODULE = '/usr/lib/nginx/modules/ngx_http_modsecurity_module.so';
 const TEST_HOST = 'waf-test.local';

@@ -88,6 +88,8 @@ _M.RULES = {
     -- UNC paths to administrative shares and device files.
     { id = 103005, score = 5, re = [=[^\\\\[\w.:\-\[\]]{1,64}\\(?:[a-z]\$|admin\$|ipc\$|c\$)|^(?:con|prn|aux|nul|com\d|lpt\d)(?:\.\w{1,4})?$]=] },
     { id = 103006, score = 5, re = [=[\.\.(?:%00|\x00|%2500)|(?:\.{3,}[/\\]){2}]=] },
+    -- A climb to an application's own secrets (Java's WEB-INF, dotfiles, framework configuration).
+    { id = 103008, score = 8, re = [=[\.\.[/\\](?:(?:web-inf|meta-inf)[/\\]|\.env\b|\.git[/\\]|\.htpasswd|\.htaccess|\.aws[/\\]|\.docker[/\\]|wp-config\.php|(?:config|configuration|settings|local_settings|database|parameters)\.(?:php|py|ya?ml|json|inc)|application\.(?:properties|ya?ml)|appsettings\.json|web\.config|id_[rd]sa)]=] },
   },
   rfi = {
     -- A URL whose query is left open ("?" at the end) so the application's suffix is ignored.
@@ -227,7 +229,7 @@ _M.GUARDS = {
   [103001] = { ".." }, [103002] = { ".." },
   [103003] = { "etc", "proc", "windows", "winnt", "boot.ini", "win.ini", "ntuser", "sam", "system32", "inetpub", "usr",
     "var", "root", "home", ".ssh" },
-  [103006] = { ".." }, [103007] = { ".ssh", "/sys/", "/proc/" },
+  [103006] = { ".." }, [103007] = { ".ssh", "/sys/", "/proc/" }, [103008] = { ".." },
   [105001] = { "<?", "php]" }, [105002] = { "://" }, [105003] = { "//", "#" }, [105004] = { "$", "php_self" },
   [105005] = { ":{" }, [105006] = { "$", "\"", "'" }, [105007] = { "=" }, [105008] = { "php", "get_defined", "get_loaded" },
   [105009] = { "include", "require" }, [105010] = { ")" }, [105012] = { "(" }, [105013] = { "[" },

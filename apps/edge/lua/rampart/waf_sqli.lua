@@ -6,23 +6,20 @@
 -- operator and a comparison, UNION SELECT, a stacked statement, a SELECT ... FROM subquery,
 -- functions only SQL has (SLEEP, BENCHMARK, EXTRACTVALUE ...), system tables, versioned
 -- comments. Prose that merely contains "select", "union" or "or" does not tokenize into those
--- shapes. Also here (they inject into queries too): NoSQL operators and LDAP filter breaks.
+-- shapes. (NoSQL operators and LDAP filter breaks: rampart.waf_inject, groups of their own.)
 --
 -- check(s, hit) calls hit(rule_id, score, offset) for what it finds; scores 3 weak, 5 medium,
 -- 8 strong (rampart.waf turns the module's sensitivity into a threshold). Linear in the value:
--- one pass per reading, at most MAX_TOKENS tokens each.
+-- one pass per reading, at most MAX_TOKENS tokens each (rampart.waf_sqli_lex).
 local _M = {}
 
 local byte, sub, lower, find = string.byte, string.sub, string.lower, string.find
 -- through rampart.waf_re: a failing pattern leaves the request not fully inspected
 local re_find = require("rampart.waf_re").find
 
-local MAX_TOKENS = 256
-
 local R = {
   union = 100001, versioned = 100002, stacked = 100003, tautology = 100004, comment_break = 100005,
   subquery = 100006, func = 100007, systable = 100008, clause_break = 100009, statement = 100010,
-  nosql = 100020, ldap = 100030,
 }
 _M.RULES = R
 
@@ -33,13 +30,6 @@ local function set(list)
 end
 
 -- Words that are SQL keywords (a bareword otherwise).
-local KEYWORDS = set([[select union all distinct from where and or xor not like rlike regexp is null
-  insert into values update set delete drop table database schema declare exec execute waitfor delay
-  shutdown create alter truncate order by group having limit offset procedure case when then else end
-  join inner outer left right on as between in exists sounds outfile dumpfile load_file true false
-  begin commit rollback grant revoke use show describe desc asc top char nchar varchar cast convert
-  print div mod collate escape returning with]])
-local LOGIC = set("and or xor not && ||")
 -- Functions with no use outside SQL (or outside an attack on it); score 8 with any SQL around,
 -- 5 alone when called.
 local SQL_FUNCS = set([[sleep benchmark pg_sleep extractvalue updatexml load_file xp_cmdshell sp_executesql
@@ -70,165 +60,8 @@ local STATEMENT = {
 }
 local OBJECTS = set("table database schema view procedure function user index trigger login column")
 
--- Character classes: 1 letter/underscore/$, 2 digit, 3 space, 0 other.
-local CLASS = {}
-for c = 0, 255 do
-  local ch = string.char(c)
-  if ch:find("[%a_$]") or c >= 128 then CLASS[c] = 1
-  elseif ch:find("%d") then CLASS[c] = 2
-  elseif ch:find("[%s\11]") then CLASS[c] = 3
-  else CLASS[c] = 0 end
-end
-
--- Tokens: { t = type, v = value, p = offset } with types
---   s string (open = unterminated), n number, k keyword, w bareword, f bareword/keyword called "(",
---   v @variable, o operator, B logic operator, c comment (bang = /*!), ( ) , ; .
-local function tokenize(s, quote)
-  local toks, n = {}, 0
-  local len = #s
-  local i = 1
-  local function push(t, v, p, extra)
-    n = n + 1
-    toks[n] = { t = t, v = v, p = p, x = extra }
-  end
-  if quote then
-    -- The value continues a string opened by the application.
-    local j = 1
-    while true do
-      local q = find(s, quote, j, true)
-      if q == nil then return nil end -- no quote: nothing breaks out
-      if byte(s, q + 1) == byte(quote) then
-        j = q + 2 -- doubled quote: still inside
-      elseif q > 1 and byte(s, q - 1) == 92 then
-        j = q + 1 -- backslash-escaped
-      else
-        push("s", sub(s, 1, q - 1), 1)
-        i = q + 1
-        break
-      end
-    end
-  end
-  while i <= len and n < MAX_TOKENS do
-    local c = byte(s, i)
-    local cls = CLASS[c]
-    if cls == 3 then
-      i = i + 1
-    elseif cls == 1 then
-      local j = i + 1
-      while j <= len do
-        local d = byte(s, j)
-        local k = CLASS[d]
-        if k == 1 or k == 2 then j = j + 1 else break end
-      end
-      local word = lower(sub(s, i, j - 1))
-      -- called: the next non-space (or comment) byte is "("
-      local k = j
-      while k <= len and CLASS[byte(s, k)] == 3 do k = k + 1 end
-      if byte(s, k) == 47 and byte(s, k + 1) == 42 then
-        local e = find(s, "*/", k + 2, true)
-        if e then
-          k = e + 2
-          while k <= len and CLASS[byte(s, k)] == 3 do k = k + 1 end
-        end
-      end
-      if byte(s, k) == 40 then
-        push("f", word, i)
-      elseif LOGIC[word] then
-        push("B", word, i)
-      elseif KEYWORDS[word] then
-        push("k", word, i)
-      else
-        push("w", word, i)
-      end
-      i = j
-    elseif cls == 2 or (c == 46 and CLASS[byte(s, i + 1) or 0] == 2) then
-      local j = i + 1
-      if c == 48 and (byte(s, j) == 120 or byte(s, j) == 88 or byte(s, j) == 98) then
-        j = j + 1
-        while j <= len and (CLASS[byte(s, j)] == 2 or find("abcdefABCDEF", sub(s, j, j), 1, true)) do j = j + 1 end
-      else
-        while j <= len do
-          local d = byte(s, j)
-          if CLASS[d] == 2 or d == 46 then
-            j = j + 1
-          elseif (d == 101 or d == 69) and (CLASS[byte(s, j + 1) or 0] == 2 or byte(s, j + 1) == 45 or byte(s, j + 1) == 43) then
-            j = j + 2
-          else
-            break
-          end
-        end
-      end
-      -- "1st", "2nd": a number glued to letters is a word of prose.
-      if j <= len and CLASS[byte(s, j)] == 1 then
-        local k = j
-        while k <= len and (CLASS[byte(s, k)] == 1 or CLASS[byte(s, k)] == 2) do k = k + 1 end
-        push("w", lower(sub(s, i, k - 1)), i)
-        i = k
-      else
-        push("n", sub(s, i, j - 1), i)
-        i = j
-      end
-    elseif c == 39 or c == 34 or c == 96 then
-      local j = i + 1
-      local closed = false
-      while j <= len do
-        local d = byte(s, j)
-        if d == 92 then
-          j = j + 2
-        elseif d == c then
-          if byte(s, j + 1) == c then j = j + 2 else closed = true break end
-        else
-          j = j + 1
-        end
-      end
-      if c == 96 then
-        push("w", lower(sub(s, i + 1, j - 1)), i)
-      else
-        push("s", sub(s, i + 1, j - 1), i, not closed and "open" or nil)
-      end
-      i = j + 1
-    elseif c == 64 and (CLASS[byte(s, i + 1) or 0] == 1 or byte(s, i + 1) == 64) then
-      local j = i + 1
-      if byte(s, j) == 64 then j = j + 1 end
-      while j <= len and (CLASS[byte(s, j)] == 1 or CLASS[byte(s, j)] == 2) do j = j + 1 end
-      push("v", lower(sub(s, i, j - 1)), i)
-      i = j
-    elseif c == 47 and byte(s, i + 1) == 42 then
-      local e = find(s, "*/", i + 2, true)
-      push("c", "/*", i, byte(s, i + 2) == 33 and "bang" or nil)
-      i = e and e + 2 or len + 1
-    elseif c == 45 and byte(s, i + 1) == 45 then
-      push("c", "--", i)
-      local e = find(s, "\n", i, true)
-      i = e and e + 1 or len + 1
-    elseif c == 35 then
-      push("c", "#", i)
-      local e = find(s, "\n", i, true)
-      i = e and e + 1 or len + 1
-    elseif c == 40 or c == 41 or c == 44 or c == 59 then
-      push(string.char(c), string.char(c), i)
-      i = i + 1
-    elseif c == 46 then
-      push(".", ".", i)
-      i = i + 1
-    else
-      -- operators: one or two bytes
-      local two = sub(s, i, i + 1)
-      if two == "||" or two == "&&" then
-        push("B", two, i)
-        i = i + 2
-      elseif two == "<>" or two == "!=" or two == "<=" or two == ">=" or two == "::" or two == ":=" or two == "<<"
-        or two == ">>" or two == "=>" then
-        push("o", two, i)
-        i = i + 2
-      else
-        push("o", string.char(c), i)
-        i = i + 1
-      end
-    end
-  end
-  return toks, n
-end
+local lex = require "rampart.waf_sqli_lex"
+local tokenize = lex.tokenize
 _M.tokenize = tokenize
 
 local OPERAND = { n = true, s = true, w = true, v = true, f = true }
@@ -332,7 +165,9 @@ local function analyse(toks, n, quoted, hit)
         found("func", (quoted or i > 1) and 8 or 5, t.p)
       elseif strong and not prose then
         found("func", 5, t.p)
-      elseif after and (quoted or (toks[i - 1] and (toks[i - 1].t == "B" or toks[i - 1].t == "o" or toks[i - 1].t == "("))) then
+      -- (not after "{" or "}": a GraphQL selection or a template, "{ user(id: 1) { name } }")
+      elseif after and (quoted or (toks[i - 1] and (toks[i - 1].t == "B"
+        or toks[i - 1].t == "o" and toks[i - 1].v ~= "{" and toks[i - 1].v ~= "}" or toks[i - 1].t == "("))) then
         found("func", 5, t.p)
       end
     elseif (tt == "w" or tt == "v" or tt == "f") and SYS_NAMES[v] then
@@ -456,21 +291,6 @@ function _M.check(s, hit, inner, quotes)
     toks, n = tokenize(s, "`")
     if toks and n > 1 then analyse(toks, n, true, hit) end
   end
-end
-
--- NoSQL (MongoDB-style) operators as a key or in an argument name, server-side JavaScript, and
--- LDAP filter breaks: patterns, anchored on the syntax of each.
-local NOSQL_KEY = set([[$where $ne $gt $lt $gte $lte $regex $exists $in $nin $or $and $nor $not $expr
-  $function $accumulator $elemmatch $eq $type $mod $all $size $jsonschema $text $lookup]])
-local NOSQL_KEY_STRONG = set("$where $function $accumulator $expr $regex $ne $nin $gt")
-_M.NOSQL_KEY, _M.NOSQL_KEY_STRONG = NOSQL_KEY, NOSQL_KEY_STRONG
-
--- An argument or JSON key; "user[$ne]" counts as "$ne".
-function _M.check_name(name, hit)
-  if find(name, "$", 1, true) == nil then return end
-  local key = lower(name)
-  local inner = key:match("%[(%$%w+)%]") or key:match("^(%$%w+)$")
-  if inner and NOSQL_KEY[inner] then hit(R.nosql, NOSQL_KEY_STRONG[inner] and 8 or 5, 1) end
 end
 
 return _M

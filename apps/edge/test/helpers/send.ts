@@ -11,13 +11,13 @@ export interface FullReply {
 
 /**
  * One HTTP request on a new connection from the loopback address `from` to the edge on `port`,
- * for `host`, with an optional body (a form, when a string is given with its content type).
+ * for `host`, with an optional body (a form, when a string is given with its content type; bytes as they are).
  */
 export function sendFrom(
   from: string,
   port: number,
   host: string,
-  options: { path?: string; method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: { path?: string; method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<FullReply | 'closed'> {
   const { path = '/', method = 'GET' } = options;
   return new Promise((resolve, reject) => {

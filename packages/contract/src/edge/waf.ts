@@ -26,6 +26,10 @@ export const WAF_GROUPS = [
   'sensitiveFiles',
   'scanner',
   'protocol',
+  'nosql',
+  'ldap',
+  'redirect',
+  'graphql',
 ] as const;
 export type WafGroup = (typeof WAF_GROUPS)[number];
 
@@ -156,6 +160,40 @@ export const WAF_GROUP_TEXT: Readonly<Record<WafGroup, { name: Localized; descri
       zh_TW: '請求走私特徵、無效編碼和畸形請求',
     },
   },
+  nosql: {
+    name: { en_US: 'NoSQL injection', zh_CN: 'NoSQL 注入', zh_TW: 'NoSQL 注入' },
+    description: {
+      en_US: 'MongoDB query operators where a value is expected ($ne, $regex, user[$gt]=) and JavaScript in $where',
+      zh_CN: '本应是值的位置出现 MongoDB 查询操作符（$ne、$regex、user[$gt]=）以及 $where 中的 JavaScript',
+      zh_TW: '本應是值的位置出現 MongoDB 查詢運算子（$ne、$regex、user[$gt]=）以及 $where 中的 JavaScript',
+    },
+  },
+  ldap: {
+    name: { en_US: 'LDAP injection', zh_CN: 'LDAP 注入', zh_TW: 'LDAP 注入' },
+    description: {
+      en_US: 'Values that close a directory search filter and open another (*)(uid=*), )(|(objectClass=*)',
+      zh_CN: '闭合目录查询过滤器并另起一个过滤器的值（*)(uid=*)、)(|(objectClass=*)）',
+      zh_TW: '閉合目錄查詢篩選條件並另起一個篩選條件的值（*)(uid=*)、)(|(objectClass=*)）',
+    },
+  },
+  redirect: {
+    name: { en_US: 'Open redirects', zh_CN: '开放重定向', zh_TW: '開放式重新導向' },
+    description: {
+      en_US:
+        'Redirect parameters (next, returnUrl, redirect_uri ...) pointing at another host: //host, /\\host, https:host, user@host',
+      zh_CN: '指向其他主机的跳转参数（next、returnUrl、redirect_uri 等）：//host、/\\host、https:host、user@host',
+      zh_TW: '指向其他主機的跳轉參數（next、returnUrl、redirect_uri 等）：//host、/\\host、https:host、user@host',
+    },
+  },
+  graphql: {
+    name: { en_US: 'GraphQL abuse', zh_CN: 'GraphQL 滥用', zh_TW: 'GraphQL 濫用' },
+    description: {
+      en_US:
+        'Schema introspection (__schema, __type), one field asked for under many aliases, and large batches of operations',
+      zh_CN: 'Schema 自省（__schema、__type）、同一字段以大量别名重复请求，以及大批量操作',
+      zh_TW: 'Schema 自我檢查（__schema、__type）、同一欄位以大量別名重複請求，以及大批量操作',
+    },
+  },
 };
 
 /** block: a detection answers 403 and never reaches the origin; detect: it is logged only. */
@@ -168,8 +206,11 @@ export type WafMode = (typeof WAF_MODES)[number];
 export const WAF_SENSITIVITIES = ['low', 'medium', 'high'] as const;
 export type WafSensitivity = (typeof WAF_SENSITIVITIES)[number];
 /**
- * What happens to a request the engine could not finish inspecting (its time budget ran out, or a
- * body beyond the inspected limit): `open` lets it through (logged), `closed` blocks it.
+ * What happens to a request the engine could not finish inspecting (its time budget ran out, a body
+ * over WAF_BODY_LIMIT_BYTES, a body in a charset it cannot decode): `open` lets it through (logged;
+ * of a longer body the first and the last WAF_BODY_LIMIT_BYTES were inspected, so only the middle of
+ * a body over twice the limit goes unread), `closed` blocks it (every body over the limit, large
+ * uploads included). The default is `open`; the console states the trade-off beside the choice.
  */
 export const WAF_FAIL_MODES = ['open', 'closed'] as const;
 export type WafFailMode = (typeof WAF_FAIL_MODES)[number];
@@ -187,7 +228,10 @@ export const WAF_EXCLUSION_PATH_RE = /^\/[\x21-\x7e]*$/;
 /** An argument, cookie, header or upload field name: printable ASCII without spaces. */
 export const WAF_EXCLUSION_NAME_MAX = 128;
 export const WAF_EXCLUSION_NAME_RE = /^[\x21-\x7e]*$/;
-/** The request body bytes the engine inspects; beyond them the module's fail mode decides. */
+/**
+ * The request body bytes the engine inspects from the start of a body, and as many from its end;
+ * a body over it is not fully inspected and the module's fail mode decides.
+ */
 export const WAF_BODY_LIMIT_BYTES = 128 * 1024;
 
 /**

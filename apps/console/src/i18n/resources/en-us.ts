@@ -1163,7 +1163,9 @@ export const enUS = {
       sensitivities: { low: 'Low', medium: 'Medium', high: 'High' },
       failMode: 'When inspection cannot finish',
       failModeHint:
-        'A request the WAF could not inspect to the end (its time budget ran out, or a body beyond the inspected size) is let through and logged (open) or blocked (closed).',
+        'A request the WAF could not inspect to the end (its time budget ran out, a body over 128 KB, or a body in a charset it cannot decode) is let through and logged (open) or blocked (closed).',
+      failModeTradeoff:
+        'Let through (the default): of a body over 128 KB the first and the last 128 KB are inspected, so large uploads and long forms keep working, but an attack hidden in the middle of a body over 256 KB is not seen. Block: nothing passes uninspected, but every body over 128 KB is refused, large uploads included; choose it for a site that takes no large bodies.',
       failModes: { open: 'Let through (open)', closed: 'Block (closed)' },
       exclusions: 'Exclusions',
       exclusionsHint:

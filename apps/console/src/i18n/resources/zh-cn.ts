@@ -1138,7 +1138,10 @@ export const zhCN: LocaleResources = {
       sensitivityHint: '低：只在证据充分时判定（误报最少）；高：较弱的特征也会判定。',
       sensitivities: { low: '低', medium: '中', high: '高' },
       failMode: '无法完成检测时',
-      failModeHint: '未能检测完的请求（检测时间用尽，或请求体超过检测上限）放行并记录，或直接拦截。',
+      failModeHint:
+        '未能检测完的请求（检测时间用尽、请求体超过 128 KB，或请求体字符集无法解码）放行并记录，或直接拦截。',
+      failModeTradeoff:
+        '放行（默认）：超过 128 KB 的请求体检测其开头和结尾各 128 KB，大文件上传和长表单照常可用，但藏在超过 256 KB 的请求体中间的攻击检测不到。拦截：不放过任何未检测完的内容，但所有超过 128 KB 的请求体（包括大文件上传）都会被拒绝；适合不接收大请求体的站点。',
       failModes: { open: '放行', closed: '拦截' },
       exclusions: '例外',
       exclusionsHint: '某条规则或整个规则组不作用于请求的某个部分，可限定该部分中的名称和路径前缀。用于处理误报。',

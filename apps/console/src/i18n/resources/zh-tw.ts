@@ -1139,7 +1139,10 @@ export const zhTW: LocaleResources = {
       sensitivityHint: '低：只在證據充分時判定（誤報最少）；高：較弱的特徵也會判定。',
       sensitivities: { low: '低', medium: '中', high: '高' },
       failMode: '無法完成檢測時',
-      failModeHint: '未能檢測完的請求（檢測時間用盡，或請求內容超過檢測上限）放行並記錄，或直接攔截。',
+      failModeHint:
+        '未能檢測完的請求（檢測時間用盡、請求內容超過 128 KB，或請求內容字元集無法解碼）放行並記錄，或直接攔截。',
+      failModeTradeoff:
+        '放行（預設）：超過 128 KB 的請求內容檢測其開頭和結尾各 128 KB，大型檔案上傳和長表單照常可用，但藏在超過 256 KB 的請求內容中間的攻擊檢測不到。攔截：不放過任何未檢測完的內容，但所有超過 128 KB 的請求內容（包括大型檔案上傳）都會被拒絕；適合不接收大型請求內容的網站。',
       failModes: { open: '放行', closed: '攔截' },
       exclusions: '例外',
       exclusionsHint: '某條規則或整個規則群組不作用於請求的某個部分，可限定該部分中的名稱和路徑前綴。用於處理誤報。',

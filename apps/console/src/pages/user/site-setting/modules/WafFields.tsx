@@ -180,7 +180,12 @@ export function WafFields() {
       <Form.Item name="sensitivity" label={t('waf.sensitivity')} tooltip={t('waf.sensitivityHint')}>
         <Radio.Group options={WAF_SENSITIVITIES.map((s) => ({ value: s, label: t(`waf.sensitivities.${s}`) }))} />
       </Form.Item>
-      <Form.Item name="failMode" label={t('waf.failMode')} tooltip={t('waf.failModeHint')}>
+      <Form.Item
+        name="failMode"
+        label={t('waf.failMode')}
+        tooltip={t('waf.failModeHint')}
+        extra={t('waf.failModeTradeoff')}
+      >
         <Radio.Group options={WAF_FAIL_MODES.map((f) => ({ value: f, label: t(`waf.failModes.${f}`) }))} />
       </Form.Item>
       <Form.Item label={t('waf.exclusions')} tooltip={t('waf.exclusionsHint')}>

@@ -1,0 +1,184 @@
+-- The detectors of rampart.waf over one decoded value (rampart.waf_state's S.value): the SQL and
+-- XSS tokenizers (rampart.waf_sqli, rampart.waf_xss), the pattern rules of the module's groups
+-- (rampart.waf_rules, compiled by rampart.waf_compile), PHP calls, Log4j lookups folded to what they
+-- spell, shell quoting folded away, and the protocol checks that read a value (CR/LF injection, a
+-- request line inside a value, mod_proxy's unix sockets).
+local S = require "rampart.waf_state"
+local sqli = require "rampart.waf_sqli"
+local xss = require "rampart.waf_xss"
+local rules = require "rampart.waf_rules"
+local inject = require "rampart.waf_inject"
+local graphql = require "rampart.waf_graphql"
+local waf_path = require "rampart.waf_path"
+local waf_re = require "rampart.waf_re"
+
+local _M = {}
+
+local re_find = waf_re.find
+local lower, find, gsub = string.lower, string.find, string.gsub
+local guarded = rules.guarded
+local hit = S.hit
+local RULE = S.RULE
+local EMPTY = {}
+
+-- Parameter names that hold a file system path or an include root.
+local PATH_NAME = [=[(?:^|[_\[.-])(?:(?:abs(?:olute)?_?)?path|(?:root|base|inc|include|lib|app|mod|module|plugin|theme|template|tpl|class|conf|config)_?(?:path|dir|root)|dir|include|require|include_once|require_once)\]?$]=]
+
+-- Log4j lookups folded to what they spell: ${lower:j} → j, ${::-n} → n, ${env:X:-d} → d.
+local function fold_lookups(s)
+  for _ = 1, 6 do
+    local before = s
+    s = gsub(s, "%${[^${}]-:%-([^${}]*)}", "%1")
+    s = gsub(s, "%${%s*[lL][oO][wW][eE][rR]%s*:([^${}]*)}", "%1")
+    s = gsub(s, "%${%s*[uU][pP][pP][eE][rR]%s*:([^${}]*)}", "%1")
+    s = gsub(s, "%${%s*[dD][aA][tT][eE]%s*:%s*'([^'${}]*)'%s*}", "%1")
+    if s == before then break end
+  end
+  return s
+end
+
+local function run_rules(list, s)
+  for i = 1, #list do
+    local r = list[i]
+    local from = re_find(s, r.re, "jo")
+    if from then hit(r.id, r.score, from) end
+  end
+end
+
+-- Runs a rule list (rule_list) over l, lower-cased; RFI and SSRF rules not for URL-shaped headers.
+local function run_list(rl, l, skip_url_rules)
+  if rl.any_start and re_find(l, rl.any_start, "jo") then
+    local list = rl.starts
+    for i = 1, #list do
+      local r = list[i]
+      if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
+        local from = re_find(l, r.re, "jo")
+        if from then
+          hit(r.id, r.score, from)
+          if S.done then return end
+        end
+      end
+    end
+  end
+  local list = rl.open
+  if rl.any_open and not re_find(l, rl.any_open, "jo") then list = EMPTY end
+  for i = 1, #list do
+    local r = list[i]
+    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
+      local from = re_find(l, r.re, "jo")
+      if from then
+        hit(r.id, r.score, from)
+        if S.done then return end
+      end
+    end
+  end
+  list = rl.guarded
+  for i = 1, #list do
+    local r = list[i]
+    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) and guarded(r.guard, l) then
+      local from = re_find(l, r.re, "jo")
+      if from then
+        hit(r.id, r.score, from)
+        if S.done then return end
+      end
+    end
+  end
+end
+
+-- A remote URL given to a parameter whose name says it holds a local path (remote file inclusion:
+-- "_CONF[path]=https://...", "mosConfig_absolute_path=http://..."); l lower-cased.
+local function path_param_url(l)
+  if S.m.groups.rfi and S.name and S.name ~= "" and (S.part == "query" or S.part == "body")
+    and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") and re_find(S.name, PATH_NAME, "joi") then
+    hit(104005, 5, 1)
+  end
+end
+
+-- Every detector over one decoded candidate.
+local function detect(d, skip_url_rules, inner, quotes)
+  local m = S.m
+  local groups = m.groups
+  S.value = d
+  if groups.sqli then sqli.check(d, hit, inner, quotes) end
+  if S.done then return end
+  if groups.xss then xss.check(d, hit) end
+  if S.done then return end
+  local l = lower(d)
+  if groups.java and find(l, "${", 1, true) then
+    local folded = fold_lookups(l)
+    if folded ~= l then l = folded; S.value = folded end
+  end
+  if groups.nosql then
+    inject.nosql(l, hit)
+    if S.done then return end
+  end
+  if groups.ldap then
+    inject.ldap(l, hit)
+    if S.done then return end
+  end
+  if groups.graphql and find(l, "[_:]") and find(l, "{", 1, true) then
+    graphql.check(l, hit)
+    if S.done then return end
+  end
+  if groups.php and find(l, "(", 1, true) then
+    rules.php_calls(l, hit)
+    if S.done then return end
+  end
+  -- shell quoting inside words ("c''at /e\tc/pa\"ss\"wd") folded away: a second reading for the rules
+  if find(l, "%w['\"\\]+[%w/]") or find(l, "%[%w%]") then
+    local shell = gsub(gsub(l, "(%w)['\"\\]+", "%1"), "%[(%w)%]", "%1")
+    if shell ~= l then
+      S.value = shell
+      run_list(m.shell_rules, shell, false)
+      if S.done then return end
+      S.value = d
+    end
+  end
+  run_list(m.value_rules, l, skip_url_rules)
+  if S.done then return end
+  -- the value as a path the server would open (look-alike dots, backslashes, "..;/", "/./")
+  if groups.traversal and find(l, "[\\;/.\226\239]") then
+    local n = waf_path.normalise(l)
+    if n then
+      S.value = n
+      run_list(m.path_rules, n, false)
+      if S.done then return end
+      S.value = d
+    end
+  end
+  if not skip_url_rules then
+    path_param_url(l)
+    if S.done then return end
+  end
+  -- CR/LF followed by a request or status line (smuggling, response splitting) anywhere, or by a
+  -- header (header injection) where a value never spans lines: the query, path, headers, cookies.
+  if groups.protocol and find(d, "[\r\n]") then
+    local from = re_find(l, [=[[\r\n]\s{0,4}(?:(?:get|post|head|put|delete|options|patch|connect|trace|propfind)\s{1,4}\S{1,512}\s{1,4}http/\d|http/\d(?:\.\d)?\s{1,4}\d{3})]=], "jo")
+    if not from and S.part ~= "body" and S.part ~= "file" then
+      from = re_find(l, [=[[\r\n]\s{0,4}[\w-]{2,40}\s{0,4}:]=], "jo")
+    end
+    -- a blank line then markup: a response body of the attacker's making (response splitting)
+    if not from and S.part ~= "body" and S.part ~= "file" then
+      from = re_find(d, [=[\r?\n\r?\n\s{0,4}<]=], "jo")
+    end
+    if from then hit(RULE.crlf, 8, from) end
+  end
+  if groups.protocol then
+    -- a whole request line inside a value (a request smuggled into a proxied one, without or
+    -- before a line break)
+    local hv = find(l, "http/", 1, true)
+    if hv then
+      local from = re_find(l, [=[(?:get|post|head|put|delete|options|patch|connect|trace|propfind)\s{1,4}(?:/|[a-z]{3,8}://)\S{0,512}\s{1,4}http/\d(?:\.\d)?(?:\s|$)]=], "jo")
+      if from then hit(RULE.crlf, 5, from) end
+    end
+    -- Apache mod_proxy's "unix:socket|http://..." (requests sent to a local socket)
+    local ux = find(l, "unix:", 1, true)
+    if ux and re_find(l, [=[\bunix:[^|\s]{0,1024}\|\s{0,4}(?:https?|ftp|fcgi|ajp|ws|wss|h2c?)://]=], "jo") then
+      hit(RULE.smuggling, 8, ux)
+    end
+  end
+end
+
+_M.run_rules, _M.run_list, _M.detect, _M.path_param_url, _M.PATH_NAME = run_rules, run_list, detect, path_param_url, PATH_NAME
+
+return _M

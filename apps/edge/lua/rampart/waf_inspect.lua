@@ -1,0 +1,261 @@
+-- How rampart.waf reads a value (a query or form argument, a cookie, a header, a JSON string, a
+-- multipart field, the path): cheap first — a value is looked at only when it holds a byte or word
+-- some detector needs (PREFILTER); long values in overlapping windows; URLs judged as URLs; JSON
+-- inside a value walked; base64 tried; a value already read in the same part not read again; then
+-- the detectors (rampart.waf_detect) over its decoding (rampart.waf_decode).
+local S = require "rampart.waf_state"
+local D = require "rampart.waf_detect"
+local decode = require "rampart.waf_decode"
+local inject = require "rampart.waf_inject"
+local redirect = require "rampart.waf_redirect"
+local cjson = require "cjson.safe"
+local waf_re = require "rampart.waf_re"
+
+local _M = {}
+
+local re_find = waf_re.find
+local sub, lower, find, gsub, byte = string.sub, string.lower, string.find, string.gsub, string.byte
+local unescape = ngx.unescape_uri
+local hit, over_budget, detect, run_list, path_param_url = S.hit, S.over_budget, D.detect, D.run_list, D.path_param_url
+local RULE = S.RULE
+local CHUNK, OVERLAP = 4096, 256
+
+-- A byte or word some detector needs; a value without any is not inspected further.
+local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit)))|(?<![\d\s])\*|\*(?![\d\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)|\bdb\.[\w$]{1,64}[.(\s]|\xe2\x80[\xa4\xa5]|\xe2(?:\x88\x95|\x81\x84|\xa7\xb5)|\xef\xb9\x92]=]
+-- The same without the argument separators ("=", "&"), for a whole query string or form body.
+local ARGS_PREFILTER = [=[[<>'"`;(){}\[\]$|\\%#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit)))|(?<![\d\s])\*|\*(?![\d\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)|\bdb\.[\w$]{1,64}[.(\s]|\xe2\x80[\xa4\xa5]|\xe2(?:\x88\x95|\x81\x84|\xa7\xb5)|\xef\xb9\x92]=]
+-- Header values (User-Agent ...) hold "(", ")" and ";" by nature: not a reason to look further.
+-- (header values go through PREFILTER too, with those three bytes read as spaces, which keeps
+-- the word boundaries: one compiled pattern fewer to keep warm; see header_prefilter)
+
+
+-- One window of a value (at most CHUNK bytes).
+local function inspect_window(v, skip_url_rules, inner, quotes)
+  local pf
+  if S.part == "header" then
+    -- "(", ")" and ";" are normal in a header value (User-Agent); a separator at its start is not
+    pf = find(v, "^%s*[;|&`]") or re_find(find(v, "[();]") and gsub(v, "[();]", " ") or v, PREFILTER, "jo")
+  else
+    pf = re_find(v, PREFILTER, "jo")
+  end
+  -- a token whose only special byte is base64's padding ("=" at its end): read as base64 only
+  if pf and byte(v, -1) == 61 and re_find(v, [=[^[A-Za-z0-9+/_-]{8,}={1,2}\z]=], "jo") then pf = nil end
+  if not pf then
+    -- Still a candidate for base64 (an encoded payload is letters and digits only).
+    local b = decode.base64(v)
+    if b then
+      S.value = b
+      if re_find(b, PREFILTER, "jo") then detect(decode.decode(b), skip_url_rules) end
+    end
+    return
+  end
+  local d = decode.encoded(v) and decode.decode(v) or v
+  detect(d, skip_url_rules, inner, quotes)
+  if S.done then return end
+  -- (base64 behind a URL encoding too: "...Pg%3D%3D" in a cookie)
+  local b = decode.base64(v) or (d ~= v and decode.base64(d))
+  if b and re_find(b, PREFILTER, "jo") then detect(decode.decode(b), skip_url_rules) end
+end
+
+local inspect
+
+-- A parameter that names where the browser goes next, holding another host (rampart.waf_redirect).
+local function check_redirect(part, name, v)
+  if S.m.groups.redirect and (part == "query" or part == "body") and redirect.is_name(name) then
+    S.part, S.name, S.value = part, name, v
+    redirect.check(find(v, "[%%&\\\192\193\224\239]") and decode.decode(v) or v, hit, v)
+  end
+end
+
+-- A value that is one URL of URL characters only (the links in beacons, forms and JSON): judged as a
+-- whole by the URL rules (remote inclusion, SSRF, traversal), after %-decoding, then its query (and
+-- fragment) arguments one by one, as the application will read them. One that decodes into other
+-- characters (quotes, spaces, markup, a second %-encoding) is read by every detector instead (false).
+local URL_RE = [=[^https?://[\w.~:/?#@%&=+,\-\x80-\xff]{1,4096}\z]=]
+local URL_SAFE_RE = [=[^[\w.~:/?#@&=+,\-\x80-\xff]*\z]=]
+local function inspect_url(part, name, v, skip_url_rules)
+  local d = v
+  if find(v, "%", 1, true) then
+    d = decode.decode(v)
+    if not re_find(d, URL_SAFE_RE, "jo") then return false end
+  end
+  S.value = d
+  local l = lower(d)
+  run_list(S.m.url_rules, l, skip_url_rules)
+  if S.done then return true end
+  if not skip_url_rules then
+    path_param_url(l)
+    if S.done then return true end
+  end
+  local q = find(v, "?", 1, true) or find(v, "#", 1, true)
+  while q and not S.done and not S.over do
+    local h = find(v, "#", q + 1, true)
+    local args = ngx.decode_args(sub(v, q + 1, h and h - 1 or #v), 64)
+    for _, x in pairs(args) do
+      if type(x) == "table" then
+        for _, y in ipairs(x) do if type(y) == "string" then inspect(part, name, y, skip_url_rules) end end
+      elseif type(x) == "string" then
+        inspect(part, name, x, skip_url_rules)
+      end
+      if S.done or S.over then break end
+    end
+    q = h
+  end
+  return true
+end
+
+-- JSON inside a value (a beacon's payload in a query argument or a form field): its keys and
+-- strings one by one, under the value's name, as for a JSON body.
+local function walk_value_json(part, name, t, depth, skip_url_rules)
+  if depth > 16 or S.done or S.over then return end
+  for k, x in pairs(t) do
+    if type(k) == "string" then
+      S.part, S.name, S.value = part, name, k
+      if part == "header" then S.lname = lower(name) end
+      if S.m.groups.nosql then inject.name(k, hit) end
+      if re_find(k, PREFILTER, "jo") then inspect(part, name, k, skip_url_rules) end
+    end
+    local tx = type(x)
+    if tx == "string" then
+      inspect(part, name, x, skip_url_rules)
+    elseif tx == "table" then
+      walk_value_json(part, name, x, depth + 1, skip_url_rules)
+    end
+    if S.done or S.over then return end
+  end
+end
+
+-- Inspects a value found in `part` under `name`.
+function inspect(part, name, v, skip_url_rules)
+  if S.done or S.over or v == nil then return end
+  local n = #v
+  if n == 0 then return end
+  -- a value already read in this part of this request (repeated JSON keys and values, arrays of
+  -- records) is not read again: Lua strings are interned, the lookup is one hash probe
+  -- (by name too: an exclusion may cover the value under one name and not under another)
+  -- (a table per part, made on its first value: value -> the name it was last read under)
+  local key = name or ""
+  local seen = S.seen[part]
+  if seen == nil then
+    seen = {}
+    S.seen[part] = seen
+  elseif seen[v] == key then
+    return
+  end
+  seen[v] = key
+  S.bytes = S.bytes + n
+  if S.bytes > S.BYTES_BUDGET then S.over = true return end
+  S.values = S.values + 1
+  if (n > 1024 or S.values % 32 == 0) and over_budget() then return end
+  S.part, S.name = part, name
+  check_redirect(part, name, v)
+  if S.done then return end
+  if part == "header" then S.lname = lower(name) end
+  local c1 = byte(v, 1)
+  if (c1 == 123 or c1 == 91) and n > 1 then
+    local cn = byte(v, n)
+    -- (not when it spells a Java type for a JSON deserializer: judged as a whole)
+    if (c1 == 123 and cn == 125 or c1 == 91 and cn == 93) and not find(v, "@type", 1, true)
+      and not re_find(v, [=[\[\s*"(?:com|org|java|javax|ch|sun)\.]=], "jo") then
+      local doc = cjson.decode(v)
+      if type(doc) == "table" then
+        walk_value_json(part, name, doc, 1, skip_url_rules)
+        return
+      end
+    end
+    S.part, S.name, S.value = part, name, v
+  end
+  if n <= CHUNK then
+    S.value = v
+    if c1 == 104 and re_find(v, URL_RE, "jo") and inspect_url(part, name, v, skip_url_rules) then return end
+    return inspect_window(v, skip_url_rules)
+  end
+  -- where the value's first quote of each kind is: the window holding it gets that quote reading
+  local firsts = { ["'"] = find(v, "'", 1, true), ['"'] = find(v, '"', 1, true), ["`"] = find(v, "`", 1, true) }
+  local i = 1
+  while i <= n do
+    local last, quotes = i + CHUNK - 1, nil
+    if i > 1 then
+      for q, at in pairs(firsts) do
+        if at >= i and at <= last then
+          quotes = quotes or {}
+          quotes[q] = true
+        end
+      end
+    end
+    inspect_window(sub(v, i, last), skip_url_rules, i > 1, quotes)
+    if S.done or over_budget() then return end
+    i = i + CHUNK - OVERLAP
+  end
+end
+_M._inspect = inspect
+
+-- Names (of arguments, cookies, JSON keys) get the NoSQL check and, with a special byte, the rest.
+local function inspect_name(part, name)
+  if S.done then return end
+  S.part, S.name, S.value = part, name, name
+  if S.m.groups.nosql then inject.name(name, hit) end
+  -- an argument or cookie name never spans lines
+  if (part == "query" or part == "cookie") and S.m.groups.protocol and find(name, "[\r\n]") then
+    hit(RULE.crlf, 8, 1)
+    if S.done then return end
+  end
+  if re_find(name, PREFILTER, "jo") then inspect(part, name, name) end
+end
+
+-- The parts of the request -----------------------------------------------------------------------
+
+-- A value read only as a possible base64 encoding.
+local function inspect_base64(part, name, v)
+  local b = decode.base64(v)
+  if b then
+    S.part, S.name, S.value = part, name, b
+    if re_find(b, PREFILTER, "jo") then detect(decode.decode(b), false) end
+  end
+end
+
+-- The arguments (`args`, decoded) of a query string or urlencoded body (`raw`, as sent). When the
+-- whole string, decoded, holds nothing the prefilter looks for but the separators, and no encoded
+-- separator or second "=" can hide one inside a value, no name or value holds any either: the
+-- arguments are then only tried as base64 (one regex pass for the whole string instead of one per
+-- name and per value: the calls, not the bytes, are what a short query or form costs; a long one is
+-- read argument by argument). A pattern that fails (an error) leaves the string not clean.
+local function inspect_args(part, raw, args)
+  local clean = false
+  if #raw <= CHUNK then
+    local sep, _, err = re_find(raw, [=[%(?:2[56]|3d)|=[^&]*=]=], "joi")
+    if not sep and not err then
+      local d = find(raw, "+", 1, true) and gsub(raw, "%+", " ") or raw
+      if find(d, "%", 1, true) then d = unescape(d) end
+      local hit_at
+      hit_at, _, err = re_find(d, ARGS_PREFILTER, "jo")
+      clean = not hit_at and not err
+    end
+  end
+  local n = 0
+  for k, v in pairs(args) do
+    n = n + 1
+    if clean then
+      if type(v) == "table" then
+        for _, x in ipairs(v) do if type(x) == "string" then check_redirect(part, k, x); inspect_base64(part, k, x) end end
+      elseif type(v) == "string" then
+        check_redirect(part, k, v)
+        inspect_base64(part, k, v)
+      end
+      if n % 256 == 0 and over_budget() then return end
+    else
+      if type(k) == "string" then inspect_name(part, k) end
+      if type(v) == "table" then
+        for _, x in ipairs(v) do if type(x) == "string" then inspect(part, k, x) end end
+      elseif type(v) == "string" then
+        inspect(part, k, v)
+      end
+    end
+    if S.done or S.over then return end
+  end
+end
+
+_M.PREFILTER, _M.ARGS_PREFILTER = PREFILTER, ARGS_PREFILTER
+_M.inspect, _M.inspect_name, _M.inspect_args, _M.inspect_base64 = inspect, inspect_name, inspect_args, inspect_base64
+
+return _M

@@ -1,0 +1,98 @@
+-- The inspection state of rampart.waf, shared by its modules (rampart.waf_detect, waf_inspect,
+-- waf_body and waf itself): one request at a time per worker (nothing in the engine yields), so one
+-- table. S.m is the module applied; S.part, S.name, S.value and S.lname what is being read (the
+-- part, the argument/cookie/header/field name, its lower-cased form for headers, the value a hit
+-- is excerpted from); S.best and the fields beside it the best hit so far; S.done once a hit is
+-- strong enough to decide, S.over once a budget ran out (the request is then not fully inspected).
+local waf_re = require "rampart.waf_re"
+
+local S = {}
+
+local sub, gsub = string.sub, string.gsub
+-- The budget counts the worker's CPU time (os.clock), not the wall clock: a busy machine must not
+-- make the engine give up on requests it would have finished.
+local cpu_clock = os.clock
+local EXCERPT = 128
+S.EXCERPT = EXCERPT
+S.BYTES_BUDGET = 512 * 1024
+S.TIME_BUDGET = 0.008
+
+S.RULE = { body_limit = 113001, budget = 113002, smuggling = 113003, crlf = 113004, bad_encoding = 113005,
+  nul = 113006, method = 113007, get_body = 113008, charset = 113009, multipart = 113010, content_type = 113011,
+  undecodable = 113012 }
+
+-- The group of a rule id (rampart.waf's, set once by it).
+local group_of
+function S.configure(f) group_of = f end
+
+local function reset(m, uri)
+  S.m, S.uri = m, uri
+  S.seen = {}
+  S.best, S.best_rule, S.best_part, S.best_excerpt, S.rules_hit, S.second = 0, nil, nil, nil, nil, false
+  S.bytes, S.values, S.over, S.done = 0, 0, false, false
+  S.started = cpu_clock()
+  waf_re.reset()
+  -- the exclusions whose path covers this request
+  local ex = nil
+  for _, e in ipairs(m.exclusions) do
+    if e.path == "" or sub(uri, 1, #e.path) == e.path then
+      ex = ex or {}
+      ex[#ex + 1] = e
+    end
+  end
+  S.ex = ex
+end
+
+local function excluded(id, group)
+  local ex = S.ex
+  if ex == nil then return false end
+  for i = 1, #ex do
+    local e = ex[i]
+    if (e.rule == id or e.group == group) and (e.part == "any" or e.part == S.part) then
+      if e.name == "" or e.part == "any" or e.part == "path" then return true end
+      if S.part == "header" then
+        if e.name == S.lname then return true end
+      elseif e.name == S.name then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+local function excerpt(value, offset)
+  local from = offset and offset > 40 and offset - 40 or 1
+  local s = sub(value, from, from + EXCERPT * 2)
+  s = gsub(s, "[%z\1-\31\127]", "")
+  return sub(s, 1, EXCERPT)
+end
+
+-- A detector found something in S.value.
+local function hit(id, score, offset)
+  local group = group_of(id)
+  if not S.m.groups[group] then return end
+  if excluded(id, group) then return end
+  if S.rules_hit and S.rules_hit ~= id then S.second = true end
+  S.rules_hit = S.rules_hit or id
+  if score > S.best then
+    S.best, S.best_rule, S.best_part, S.best_name = score, id, S.part, S.name
+    S.best_excerpt = excerpt(S.value, offset)
+  end
+  if S.best >= 8 then S.done = true end
+end
+
+local function over_budget()
+  if cpu_clock() - S.started > S.TIME_BUDGET then S.over = true end
+  return S.over
+end
+
+S.reset, S.excluded, S.hit, S.over_budget = reset, excluded, hit, over_budget
+
+-- Decides the request now (a body the engine will not read: fail closed).
+function S.decide(rule, part, text)
+  S.part, S.name, S.value = part, "", text
+  S.best, S.best_rule, S.best_part, S.best_excerpt = 8, rule, part, text
+  S.done = true
+end
+
+return S

@@ -1,0 +1,115 @@
+import type { WafPlace } from '../helpers/waf-send.js';
+import { cross, every, type Material, type MaterialCase } from './types.js';
+
+// Path traversal: a climb written in each encoding a server or framework decodes, to files every
+// system has, and absolute paths to them; in every part of a request. The benign side: relative
+// links, version ranges, dotted numbers and Windows paths of ordinary documents.
+
+const CLIMBS: Record<string, string> = {
+  plain: '../',
+  backslash: '..\\',
+  'url encoded': '%2e%2e%2f',
+  'url encoded, upper case': '%2E%2E%2F',
+  'dots encoded': '%2e%2e/',
+  'slash encoded': '..%2f',
+  'backslash encoded': '..%5c',
+  'double url encoded': '%252e%252e%252f',
+  'overlong utf-8 dots': '%c0%ae%c0%ae/',
+  'overlong utf-8 slash': '..%c0%af',
+  'overlong utf-8 backslash': '..%c1%9c',
+  '%u encoded': '%u002e%u002e%u2215',
+  'full-width dots': '%uff0e%uff0e/',
+  'one dot leaders': '\u2024\u2024/',
+  'two dot leader': '\u2025/',
+  'tomcat path parameter': '..;/',
+  'path parameter with a name': '..;jsessionid=1/',
+  'filter strip bypass': '....//',
+  'dot slash interleaved': '.././',
+  'mixed separators': '..\\/',
+  'html entities': '&#46;&#46;&#47;',
+};
+
+const TARGETS = [
+  'etc/passwd',
+  'etc/shadow',
+  'windows/win.ini',
+  'boot.ini',
+  'proc/self/environ',
+  'WEB-INF/web.xml',
+  '.env',
+  'etc/hosts%00.png',
+];
+
+const ABSOLUTE = [
+  '/etc/passwd',
+  '/etc/shadow',
+  'C:\\Windows\\win.ini',
+  'c:/windows/system32/drivers/etc/hosts',
+  '/proc/self/environ',
+  '/proc/self/cmdline',
+  'file:///etc/passwd',
+  '\\\\127.0.0.1\\c$\\windows\\win.ini',
+];
+
+const PLACES: { place: WafPlace; name: string }[] = [
+  { place: 'query', name: 'file' },
+  { place: 'form', name: 'template' },
+  { place: 'json', name: 'path' },
+  { place: 'xml', name: 'document' },
+  { place: 'multipart', name: 'attachment' },
+  { place: 'cookie', name: 'lang' },
+  { place: 'header', name: 'file-path' },
+];
+
+/** The query string carries an encoded value once more: a literal "%" must survive the trip. */
+function attacks(): MaterialCase[] {
+  const out: MaterialCase[] = [];
+  const combos = cross(Object.entries(CLIMBS), TARGETS);
+  // every encoding with every target at depths 2 and 6, spread over the places
+  combos.forEach(([[how, climb], target], i) => {
+    for (const depth of [2, 6]) {
+      const where = PLACES[(i + depth) % PLACES.length] as { place: WafPlace; name: string };
+      out.push({ ...where, value: climb.repeat(depth) + target, how: `${how}, depth ${depth}` });
+    }
+  });
+  // one climb to a well-known file, in every place
+  for (const where of PLACES) out.push({ ...where, value: `../${TARGETS[0]}`, how: 'one climb' });
+  for (const [i, abs] of ABSOLUTE.entries()) {
+    const where = PLACES[i % PLACES.length] as { place: WafPlace; name: string };
+    out.push({ ...where, value: abs, how: 'absolute path' });
+  }
+  // in the request path itself (the encodings a proxy passes on)
+  // (not a literal "../" or "./": nginx refuses a path climbing above its root itself, 400)
+  const proxied = Object.entries(CLIMBS).filter(([how]) => how !== 'plain' && how !== 'dot slash interleaved');
+  for (const [how, climb] of every(proxied, 2)) {
+    out.push({ place: 'path', name: '', value: `static/${climb.repeat(4)}etc/passwd`, how: `path, ${how}` });
+  }
+  return out;
+}
+
+const BENIGN_VALUES = [
+  '../images/logo.png',
+  'v1.2..v1.3',
+  'chapter 1.2.3',
+  'see ... and more',
+  'C:\\Users\\marie\\Documents\\report.docx',
+  '/docs/getting-started',
+  'release-notes/2024.05.md',
+  'a/b/c/d.txt',
+  'wait... what?',
+  '1..10',
+  'archive.tar.gz',
+  './a/./b/',
+];
+
+export const traversal: Material = {
+  sources: [
+    'OWASP Web Security Testing Guide, WSTG-ATHZ-01 "Testing Directory Traversal File Include"',
+    'swisskyrepo/PayloadsAllTheThings, "Directory Traversal" (encodings, Tomcat ..;/, filter bypasses)',
+    'wireghoul/dotdotpwn (its list of dot and slash encodings: overlong UTF-8, %u, double URL)',
+    'Orange Tsai, "Breaking Parser Logic!" (Black Hat USA 2018): ..;/ through reverse proxies',
+    'Unicode TR36 §3 (visually confusable dots and slashes: U+2024, U+2025, U+2215, U+FF0E)',
+  ],
+  attacks: attacks(),
+  benign: cross(PLACES, BENIGN_VALUES).map(([where, value]) => ({ ...where, value, how: 'benign' })),
+};
