@@ -16,12 +16,23 @@ apt_need postgresql postgresql-client clickhouse-server clickhouse-client chromi
   nginx libnginx-mod-http-lua libnginx-mod-http-cache-purge lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream libmaxminddb0 openssl bind9 \
   nftables pebble bind9-dnsutils
 npm_deps
+installed_after=$SECONDS
 
 results_dir=$(mktemp -d)
 trap 'rm -rf "$results_dir"' EXIT
 passed=0
 failed=0
 failures=()
+stage_started=$SECONDS
+stage_times=("$(printf '%6d s  %s' "$installed_after" "install (Debian and npm packages)")")
+
+# stage_done NAME: records how long the stage since the last one took, for the summary.
+stage_done() {
+  local took=$((SECONDS - stage_started))
+  stage_times+=("$(printf '%6d s  %s' "$took" "$1")")
+  echo "--- $1: ${took} s"
+  stage_started=$SECONDS
+}
 
 # check NAME COMMAND...: a check that counts as one test.
 check() {
@@ -32,8 +43,15 @@ check() {
 }
 
 check "lint and format (biome)" npx biome check .
+# The structure rules (file sizes, import circles, SQL only in repositories and stores), and the
+# tests that show each of them fails on a violation.
+check "structure checks" node scripts/check-structure.mjs
+check "structure checks' own tests" node --test --test-reporter=dot scripts/check-structure.test.mjs
+stage_done "lint"
 check "type check" npm run typecheck --silent
+stage_done "type check"
 check "build" npm run build --silent
+stage_done "build"
 
 echo "==> unit and server tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results_dir/vitest.json"
@@ -69,7 +87,10 @@ else
   failed=$((failed + 1)); failures+=("vitest wrote no results")
 fi
 
+stage_done "vitest"
+
 check "smoke test of the built control plane" node scripts/smoke.mjs
+stage_done "smoke"
 
 echo "==> browser tests (playwright, /usr/bin/chromium)"
 (cd e2e && PLAYWRIGHT_JSON="$results_dir/playwright.json" npx playwright test)
@@ -87,6 +108,7 @@ if [ -f "$results_dir/playwright.json" ]; then
 else
   failed=$((failed + 1)); failures+=("playwright wrote no results")
 fi
+stage_done "playwright"
 
 # The layer-4 tests run the agent's nftables table only inside network namespaces they create; a
 # table left in the host's own namespace means a test's agent ran the kernel firewall here.
@@ -97,6 +119,8 @@ fi
 
 echo
 echo "==> summary"
+printf '%s\n' "${stage_times[@]}"
+printf '%6d s  total\n' "$SECONDS"
 [ ${#failures[@]} -gt 0 ] && printf 'failed: %s\n' "${failures[@]}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
