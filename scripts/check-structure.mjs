@@ -33,15 +33,6 @@ export const SIZE_DEBT = {
   'bench/analytics.ts': 490,
   'bench/edge.ts': 990,
   'bench/waf.ts': 1010,
-  'packages/contract/src/edge/data-plane.ts': 577,
-  'packages/contract/src/errors.ts': 524,
-  'packages/contract/src/routes/domains.ts': 666,
-  'packages/contract/src/routes/firewall-reputation.ts': 431,
-  'packages/contract/src/routes/log-push.ts': 513,
-  'packages/contract/src/routes/nodes.ts': 451,
-  'packages/contract/src/routes/site-auth.ts': 442,
-  'packages/contract/src/routes/site-modules.ts': 512,
-  'packages/contract/src/validation-messages.ts': 412,
 };
 
 /**
