@@ -61,7 +61,6 @@ export const SQL_DEBT = {
   'apps/server/src/modules/analytics/l4-statistics.service.ts': 3,
   'apps/server/src/modules/analytics/logs.service.ts': 2,
   'apps/server/src/modules/analytics/statistics.queries.ts': 26,
-  'apps/server/src/modules/db-backups/db-backups.service.ts': 2,
   'apps/server/src/modules/log-exports/log-exports.job.ts': 2,
   'apps/server/src/modules/log-push/log-push.source.ts': 4,
   'apps/server/src/modules/snapshots/plane-entries.ts': 79,
