@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The structure checks of the lint step: no source file over 400 lines, no import circle, no two
-// server modules importing each other, no SQL outside repositories and stores. What was over on the
+// server modules importing each other, no console import from below up to a page, no SQL outside
+// repositories and stores. What was over on the
 // day the checks came is listed below with its size then: a listed file may shrink, not grow, and
 // leaves the list once it is within the rule (the check says so), so each list only shrinks.
 //
@@ -54,6 +55,12 @@ export const MODULE_PAIR_DEBT = [
   'nodes <> zones',
   'snapshots <> zones',
 ];
+
+/**
+ * Console imports from a lower floor up to the pages ('from > to'): the features, components,
+ * forms, session, API and i18n code serve the pages and never import one.
+ */
+export const CONSOLE_UPWARD_DEBT = [];
 
 /** Files outside repositories and stores that write SQL, and how many SQL texts each holds. */
 export const SQL_DEBT = {
@@ -182,6 +189,28 @@ export function modulePairs(graph) {
   return [...pairs].sort();
 }
 
+const CONSOLE_LOWER = /^apps\/console\/src\/(features|components|forms|session|api|i18n)\//;
+const CONSOLE_PAGES = /^apps\/console\/src\/pages\//;
+
+/** Console imports that point up from a lower floor to a page, as 'from > to'. */
+export function consoleUpward(graph) {
+  const out = [];
+  for (const [from, tos] of Object.entries(graph)) {
+    if (!CONSOLE_LOWER.test(from)) continue;
+    for (const to of tos) if (CONSOLE_PAGES.test(to)) out.push(`${from} > ${to}`);
+  }
+  return out.sort();
+}
+
+export function consoleUpwardProblems(found, debt = CONSOLE_UPWARD_DEBT) {
+  const problems = [];
+  for (const edge of found) if (!debt.includes(edge)) problems.push(`console import up to a page: ${edge}`);
+  for (const edge of debt) {
+    if (!found.includes(edge)) problems.push(`console import gone: remove it from CONSOLE_UPWARD_DEBT: ${edge}`);
+  }
+  return problems;
+}
+
 export function modulePairProblems(pairs, debt = MODULE_PAIR_DEBT) {
   const problems = [];
   for (const pair of pairs) if (!debt.includes(pair)) problems.push(`server modules import each other: ${pair}`);
@@ -292,6 +321,7 @@ export async function check(root, which = ['sizes', 'imports', 'sql'], debt = {}
     const { graph, circles } = await importGraph(root, debt.importRoots ?? IMPORT_ROOTS);
     problems.push(...circleProblems(circles, debt.circles ?? CIRCLE_DEBT));
     problems.push(...modulePairProblems(modulePairs(graph), debt.modulePairs ?? MODULE_PAIR_DEBT));
+    problems.push(...consoleUpwardProblems(consoleUpward(graph), debt.consoleUpward ?? CONSOLE_UPWARD_DEBT));
   }
   return problems;
 }

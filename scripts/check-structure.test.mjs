@@ -24,7 +24,7 @@ function tree(files) {
 }
 
 const lines = (n) => 'export const x = 1;\n'.repeat(n);
-const none = { sizes: {}, sql: {}, circles: [], modulePairs: [], importRoots: ['apps/server/src'] };
+const none = { sizes: {}, sql: {}, circles: [], modulePairs: [], consoleUpward: [], importRoots: ['apps/server/src'] };
 
 describe('file sizes', () => {
   test('a file within the limit passes, one line over fails', async () => {
@@ -150,6 +150,20 @@ describe('imports', () => {
       `import circle gone: remove it from CIRCLE_DEBT: ${key}`,
       'modules no longer import each other: remove from MODULE_PAIR_DEBT: a <> b',
     ]);
+  });
+
+  test('a console feature importing a page fails; a page importing a feature passes', async () => {
+    const root = tree({
+      'apps/console/src/features/stats/Filters.tsx':
+        "import { Picker } from '../../pages/sites/Picker';\nexport const F = Picker;\n",
+      'apps/console/src/pages/sites/Picker.tsx': 'export const Picker = 1;\n',
+      'apps/console/src/pages/sites/SitesPage.tsx':
+        "import { F } from '../../features/stats/Filters';\nexport const P = F;\n",
+    });
+    const edge = 'apps/console/src/features/stats/Filters.tsx > apps/console/src/pages/sites/Picker.tsx';
+    const options = { ...none, importRoots: ['apps/console/src'] };
+    assert.deepEqual(await check(root, ['imports'], options), [`console import up to a page: ${edge}`]);
+    assert.deepEqual(await check(root, ['imports'], { ...options, consoleUpward: [edge] }), []);
   });
 
   test('a circle has one spelling whichever file it is found from', () => {

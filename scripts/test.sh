@@ -3,11 +3,12 @@
 # ClickHouse, Chromium, a CJK font, nginx with its Lua module for the edge tests, BIND as the DNS
 # server of the CNAME checks and the RFC 2136 provider, PowerDNS with its SQLite backend (and the sqlite3
 # tool that creates its database) for the PowerDNS provider, and nftables for the layer-4 tests) and runs every suite: lint and
-# format, type checks, the build,
+# format with the structure checks (scripts/check-structure.mjs: file sizes, import circles, SQL
+# only in repositories and stores), type checks, the build,
 # unit and server tests (the server suite on PGlite with DuckDB, and on a real PostgreSQL cluster
 # with a ClickHouse server, both started by the run),
 # a smoke test of the built control plane, and the browser tests (Playwright driving Debian's
-# Chromium). Ends with one line "N passed, N failed".
+# Chromium). Ends with each stage's duration, the total, and one line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
