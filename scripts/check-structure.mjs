@@ -28,8 +28,8 @@ export const SIZE_DEBT = {
   'apps/server/src/modules/analytics/duckdb-store.ts': 925,
   'apps/server/src/modules/analytics/statistics.queries.ts': 789,
   'apps/server/src/modules/geo/mmdb-reader.ts': 501,
-  'apps/server/src/modules/snapshots/plane-entries.ts': 620,
-  'apps/server/src/modules/snapshots/plane.service.ts': 612,
+  'apps/server/src/modules/snapshots/plane-entries.ts': 494,
+  'apps/server/src/modules/snapshots/plane.service.ts': 552,
   'apps/server/src/modules/snapshots/snapshot-builder.ts': 793,
   'bench/analytics.ts': 490,
   'bench/edge.ts': 990,
@@ -70,8 +70,6 @@ export const SQL_DEBT = {
   'apps/server/src/modules/analytics/statistics.queries.ts': 26,
   'apps/server/src/modules/log-exports/log-exports.job.ts': 2,
   'apps/server/src/modules/log-push/log-push.source.ts': 4,
-  'apps/server/src/modules/snapshots/plane-entries.ts': 79,
-  'apps/server/src/modules/snapshots/plane.service.ts': 37,
   'apps/server/src/modules/system/system-health.service.ts': 1,
 };
 
