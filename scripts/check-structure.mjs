@@ -27,7 +27,6 @@ export const SIZE_DEBT = {
   'apps/server/src/modules/analytics/clickhouse-store.ts': 811,
   'apps/server/src/modules/analytics/duckdb-store.ts': 925,
   'apps/server/src/modules/analytics/statistics.queries.ts': 789,
-  'apps/server/src/modules/geo/mmdb-reader.ts': 501,
   'apps/server/src/modules/snapshots/plane-entries.ts': 494,
   'apps/server/src/modules/snapshots/plane.service.ts': 552,
   'apps/server/src/modules/snapshots/snapshot-builder.ts': 560,
