@@ -42,8 +42,6 @@ export const SIZE_DEBT = {
 export const CIRCLE_DEBT = [
   // An account's policy reads the authenticator's types, the authenticator the policy's checks.
   'apps/server/src/modules/auth/account-policy.ts > apps/server/src/modules/auth/authenticator.ts',
-  // The presenter calls the service's helpers, the service presents through the presenter.
-  'apps/server/src/modules/nodes/nodes.presenter.ts > apps/server/src/modules/nodes/nodes.service.ts',
 ];
 
 /** Pairs of server modules that import each other, 'a <> b' with a before b. */
