@@ -3,11 +3,12 @@
 # ClickHouse, Chromium, a CJK font, nginx with its Lua module for the edge tests, BIND as the DNS
 # server of the CNAME checks and the RFC 2136 provider, PowerDNS with its SQLite backend (and the sqlite3
 # tool that creates its database) for the PowerDNS provider, and nftables for the layer-4 tests) and runs every suite: lint and
-# format, type checks, the build,
+# format with the structure checks (scripts/check-structure.mjs: file sizes, import circles, SQL
+# only in repositories and stores), type checks, the build,
 # unit and server tests (the server suite on PGlite with DuckDB, and on a real PostgreSQL cluster
 # with a ClickHouse server, both started by the run),
 # a smoke test of the built control plane, and the browser tests (Playwright driving Debian's
-# Chromium). Ends with one line "N passed, N failed".
+# Chromium). Ends with each stage's duration, the total, and one line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -16,12 +17,23 @@ apt_need postgresql postgresql-client clickhouse-server clickhouse-client chromi
   nginx libnginx-mod-http-lua libnginx-mod-http-cache-purge lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream libmaxminddb0 openssl bind9 \
   nftables pebble bind9-dnsutils
 npm_deps
+installed_after=$SECONDS
 
 results_dir=$(mktemp -d)
 trap 'rm -rf "$results_dir"' EXIT
 passed=0
 failed=0
 failures=()
+stage_started=$SECONDS
+stage_times=("$(printf '%6d s  %s' "$installed_after" "install (Debian and npm packages)")")
+
+# stage_done NAME: records how long the stage since the last one took, for the summary.
+stage_done() {
+  local took=$((SECONDS - stage_started))
+  stage_times+=("$(printf '%6d s  %s' "$took" "$1")")
+  echo "--- $1: ${took} s"
+  stage_started=$SECONDS
+}
 
 # check NAME COMMAND...: a check that counts as one test.
 check() {
@@ -32,8 +44,15 @@ check() {
 }
 
 check "lint and format (biome)" npx biome check .
+# The structure rules (file sizes, import circles, SQL only in repositories and stores), and the
+# tests that show each of them fails on a violation.
+check "structure checks" node scripts/check-structure.mjs
+check "structure checks' own tests" node --test --test-reporter=dot scripts/check-structure.test.mjs
+stage_done "lint"
 check "type check" npm run typecheck --silent
+stage_done "type check"
 check "build" npm run build --silent
+stage_done "build"
 
 echo "==> unit and server tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results_dir/vitest.json"
@@ -69,7 +88,10 @@ else
   failed=$((failed + 1)); failures+=("vitest wrote no results")
 fi
 
+stage_done "vitest"
+
 check "smoke test of the built control plane" node scripts/smoke.mjs
+stage_done "smoke"
 
 echo "==> browser tests (playwright, /usr/bin/chromium)"
 (cd e2e && PLAYWRIGHT_JSON="$results_dir/playwright.json" npx playwright test)
@@ -87,6 +109,7 @@ if [ -f "$results_dir/playwright.json" ]; then
 else
   failed=$((failed + 1)); failures+=("playwright wrote no results")
 fi
+stage_done "playwright"
 
 # The layer-4 tests run the agent's nftables table only inside network namespaces they create; a
 # table left in the host's own namespace means a test's agent ran the kernel firewall here.
@@ -97,6 +120,8 @@ fi
 
 echo
 echo "==> summary"
+printf '%s\n' "${stage_times[@]}"
+printf '%6d s  total\n' "$SECONDS"
 [ ${#failures[@]} -gt 0 ] && printf 'failed: %s\n' "${failures[@]}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

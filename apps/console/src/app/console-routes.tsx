@@ -12,6 +12,7 @@ import {
   verifyAccountGuard,
   verifyMailLoader,
 } from './route-guards';
+import type { ConsoleHandle } from './tier-context';
 
 /** A page of a console behind its session: the spec's route name (spec part 1 §2), its path and its code. */
 export interface ConsolePage {
@@ -123,11 +124,6 @@ export const L4_ATTACK_PAGE: ConsolePage = {
   path: CONSOLE_PATHS.l4AttackAnalysis,
   lazy: lazyPage(loadAnalyticsPages, (m) => m.L4AttackAnalysisPage),
 };
-
-/** Marks the route of a console's frame; ConsoleFrame reads the tier from it. */
-export interface ConsoleHandle {
-  readonly tier: Tier;
-}
 
 interface ConsoleTree {
   /** Pages behind the session, in the console's shell. */

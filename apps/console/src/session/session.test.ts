@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appNavigation } from '../app/app-navigation';
 import type { ConsolePage } from '../app/console-routes';
 import { landingPath } from '../app/landing';
+import { CLIENT_PAGES } from '../pages/client/client.routes';
 import {
   type FakeApi,
   fail,
@@ -165,6 +166,13 @@ describe('landingPath', () => {
   it('sends a root client without a DNS type to the console’s dnsSetting page', () => {
     expect(landingPath('client', selfInfo('client', { isRoot: true, dnsType: '' }))).toBe(
       '/client/systemManagement/dnsSetting',
+    );
+  });
+
+  it('lands on the client console’s own dnsSetting page', () => {
+    const page = CLIENT_PAGES.find((candidate) => candidate.name === 'dnsSetting');
+    expect(page && landingPath('client', selfInfo('client', { isRoot: true, dnsType: '' }))).toBe(
+      `/client/${page?.path}`,
     );
   });
 

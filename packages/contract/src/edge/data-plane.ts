@@ -1,15 +1,4 @@
 import { z } from 'zod';
-import { DOMAIN_ACCESS_RULES_MAX, REFERER_HOSTS_MAX, REFERER_MODES } from '../routes/domain-access.js';
-import {
-  BLOCK_SECONDS_MAX,
-  FREQUENCY_SECONDS_MAX,
-  FREQUENCY_TIMES_MAX,
-  SECOND_BURST_MAX,
-  SECOND_RATE_MAX,
-} from '../routes/firewall-frequency.js';
-import { HEADER_NAME_RE, headerValueRegexProblem } from '../routes/firewall-headers.js';
-import { FIREWALL_LIST_RULES_PER_SITE, FIREWALL_METHODS, firewallUrlProblem } from '../routes/firewall-lists.js';
-import { userAgentRegexProblem } from '../routes/firewall-user-agents.js';
 import {
   CACHE_PATH_RE,
   CACHE_RULE_VALUES_MAX,
@@ -31,56 +20,32 @@ import {
   utf8Bytes,
 } from '../routes/site-settings.js';
 import { ZONE_LIMIT_MAX } from '../routes/zones.js';
-import { isIP } from '../validators/ip.js';
-import { MAX_IPS } from '../validators/lists.js';
 import { edgeDomainAuthSchema } from './auth.js';
+import { edgeChallengeSchema, noChallenge } from './challenge.js';
 import {
-  EDGE_BLOCK_ACTIONS,
-  EDGE_CHALLENGES,
-  EDGE_RULE_ACTIONS,
-  type EdgeRuleAction,
-  edgeChallengeSchema,
-  noChallenge,
-} from './challenge.js';
-import { edgeGeoDatabaseSchema, edgeGeoRulesSchema } from './geo.js';
+  DATA_PLANE_LIMITS,
+  HOST_NAME_RE,
+  hostName,
+  id,
+  ipLiteral,
+  isCertificateChain,
+  KEY_BLOCK_RE,
+  originHost,
+  VERSION_RE,
+} from './data-plane-fields.js';
+import { edgeDomainAccessSchema, edgeFirewallSchema, firewallChallenges } from './data-plane-firewall.js';
+import { edgeGeoDatabaseSchema } from './geo.js';
 import { edgeDomainModulesSchema, edgeModuleSchema } from './modules.js';
-import { edgeAbuseIPsSchema, edgeReputationSchema } from './reputation.js';
+import { edgeAbuseIPsSchema } from './reputation.js';
 
-/**
- * The data-plane document: everything an edge node serves per domain. The control plane builds it
- * (inside a node snapshot), the agent validates it with these same schemas (allowlists, limits)
- * before anything reaches nginx, and the Lua admin endpoint checks its shape again. None of these
- * values is ever rendered into nginx.conf: they live in Lua shared memory.
- */
-
-export const DATA_PLANE_LIMITS = {
-  domains: 50_000,
-  certificates: 10_000,
-  upstreamsPerDomain: 64,
-  documentBytes: 256 * 1024 * 1024,
-  certPemBytes: 64 * 1024,
-  keyPemBytes: 16 * 1024,
-  versionLength: 128,
-  hostLength: 253,
-} as const;
-
-/** Lower-case ASCII host with an optional leading `*.`; the last label is letters or an `xn--` A-label. */
-export const HOST_NAME_RE = /^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
-const VERSION_RE = /^[A-Za-z0-9._:-]+$/;
-const CERT_BLOCK_RE = /-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+?-----END CERTIFICATE-----/g;
-const KEY_BLOCK_RE =
-  /^-----BEGIN (PRIVATE KEY|RSA PRIVATE KEY|EC PRIVATE KEY)-----\r?\n[A-Za-z0-9+/=\r\n]+?-----END \1-----\s*$/;
-
-/** One or more CERTIFICATE blocks (leaf first, then the chain) and nothing else but whitespace. */
-function isCertificateChain(pem: string): boolean {
-  const rest = pem.replace(CERT_BLOCK_RE, '');
-  return rest !== pem && rest.trim() === '';
-}
-
-const id = z.number().int().min(1).max(2_147_483_647);
-const hostName = z.string().max(DATA_PLANE_LIMITS.hostLength).regex(HOST_NAME_RE, 'not a lower-case host name');
-const originHost = hostName.refine((h) => !h.startsWith('*.'), 'an origin host cannot be a wildcard');
-const ipLiteral = z.string().refine((ip) => isIP(ip), 'not an IPv4 or IPv6 literal');
+export { DATA_PLANE_LIMITS, HOST_NAME_RE } from './data-plane-fields.js';
+export type { EdgeDomainAccess, EdgeFirewall } from './data-plane-firewall.js';
+export {
+  edgeDomainAccessSchema,
+  edgeFirewallSchema,
+  emptyEdgeFirewall,
+  firewallChallenges,
+} from './data-plane-firewall.js';
 
 export const edgeUpstreamSchema = z.strictObject({
   ip: ipLiteral,
@@ -176,168 +141,6 @@ export const edgeSiteSettingsSchema = z.strictObject({
   language: z.enum(ERROR_PAGE_LANGUAGES),
   /** The site's own pages, served verbatim as text/html. */
   pages: z.array(edgeErrorPageSchema).max(ERROR_PAGE_STATUSES.length),
-});
-
-/**
- * An IP set as the edge matches it: sorted, non-overlapping, non-adjacent ranges `[first, last]`,
- * each address as the lower-case hex of its bytes (8 digits for IPv4, 32 for IPv6). The control
- * plane merges a rule's addresses, ranges and CIDRs into this form, so the Lua side compares
- * `binary_remote_addr` by binary search without parsing any text.
- */
-function ipRanges(digits: 8 | 32) {
-  const hex = z.string().regex(digits === 8 ? /^[0-9a-f]{8}$/ : /^[0-9a-f]{32}$/, 'not an address in hex');
-  return z
-    .array(z.tuple([hex, hex]))
-    .max(MAX_IPS)
-    .superRefine((ranges, ctx) => {
-      let previous: bigint | null = null;
-      ranges.forEach(([first, last], i) => {
-        const from = BigInt(`0x${first}`);
-        const to = BigInt(`0x${last}`);
-        if (from > to) ctx.addIssue({ code: 'custom', path: [i], message: 'range ends before it starts' });
-        if (previous !== null && from <= previous + 1n) {
-          ctx.addIssue({ code: 'custom', path: [i], message: 'ranges not sorted, overlapping or adjacent' });
-        }
-        previous = to;
-      });
-    });
-}
-
-const firewallUrl = z.string().refine((url) => firewallUrlProblem(url) === null, 'not a firewall URL pattern');
-
-const edgeFirewallListRuleSchema = z.strictObject({
-  /** The rule's id, logged with every decision it makes. */
-  id,
-  /** Unanchored PCRE over `scheme://host[:port]/path?query` (routes/firewall-lists.ts). */
-  url: z.string().refine((url) => firewallUrlProblem(url) === null, 'not a firewall URL pattern'),
-  methods: z
-    .array(z.enum(FIREWALL_METHODS.map((m) => m.toUpperCase()) as [string, ...string[]]))
-    .min(1)
-    .max(FIREWALL_METHODS.length),
-  v4: ipRanges(8),
-  v6: ipRanges(32),
-});
-
-/**
- * A site's layer-7 firewall on the edge (routes/firewall-lists.ts): one entry per site that has any
- * rule, referenced by its domains' `firewallId`, so a site without rules costs its domains nothing.
- * Rules keep the order the edge tries them in (oldest first).
- */
-/**
- * A header rule (routes/firewall-headers.ts): `name` in lower case; `value` a case-insensitive
- * pattern the header's value must match, or null: the rule matches a request without the header.
- */
-const edgeHeaderRuleSchema = z.strictObject({
-  id,
-  url: firewallUrl,
-  name: z
-    .string()
-    .regex(HEADER_NAME_RE)
-    .refine((name) => name === name.toLowerCase(), 'not in lower case'),
-  value: z
-    .string()
-    .refine((value) => headerValueRegexProblem(value) === null, 'not a header value pattern')
-    .nullable(),
-  action: z.enum(['deny', 'drop']),
-});
-
-/** A referer host pattern at the edge: a lower-case host name, or `*.` and one. */
-const REFERER_HOST_RE = /^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
-
-/**
- * A domain's own anti-referer and anti-header lists (routes/domain-access.ts), enabled rules only,
- * oldest first. Travels on the domain entry only when the domain has one: others pay nothing.
- */
-export const edgeDomainAccessSchema = z.strictObject({
-  referers: z
-    .array(
-      z.strictObject({
-        id,
-        url: firewallUrl,
-        mode: z.enum(REFERER_MODES),
-        hosts: z.array(z.string().max(253).regex(REFERER_HOST_RE)).min(1).max(REFERER_HOSTS_MAX),
-        allowEmpty: z.boolean(),
-        action: z.enum(['deny', 'drop']),
-      }),
-    )
-    .max(DOMAIN_ACCESS_RULES_MAX),
-  headers: z.array(edgeHeaderRuleSchema).max(DOMAIN_ACCESS_RULES_MAX),
-});
-
-export const edgeFirewallSchema = z.strictObject({
-  /** The site's id. */
-  id,
-  whitelist: z.array(edgeFirewallListRuleSchema).max(FIREWALL_LIST_RULES_PER_SITE),
-  blacklist: z
-    .array(edgeFirewallListRuleSchema.extend({ action: z.enum(EDGE_RULE_ACTIONS) }))
-    .max(FIREWALL_LIST_RULES_PER_SITE),
-  /** Enabled user-agent rules only (routes/firewall-user-agents.ts); matched case-insensitively. */
-  userAgents: z
-    .array(
-      z.strictObject({
-        id,
-        url: z.string().refine((url) => firewallUrlProblem(url) === null, 'not a firewall URL pattern'),
-        userAgent: z.string().refine((ua) => userAgentRegexProblem(ua) === null, 'not a user-agent pattern'),
-        action: z.enum(EDGE_RULE_ACTIONS),
-      }),
-    )
-    .max(FIREWALL_LIST_RULES_PER_SITE)
-    .default([]),
-  /** Enabled header rules (routes/firewall-headers.ts), tried after the blacklist. */
-  headers: z.array(edgeHeaderRuleSchema).max(FIREWALL_LIST_RULES_PER_SITE).default([]),
-  /**
-   * Enabled interval limits (routes/firewall-frequency.ts) in the order the edge tries them
-   * (priority, higher first, then oldest first): at most `times` requests per `seconds` per IP.
-   */
-  intervals: z
-    .array(
-      z.strictObject({
-        id,
-        url: firewallUrl,
-        seconds: z.number().int().min(1).max(FREQUENCY_SECONDS_MAX),
-        times: z.number().int().min(1).max(FREQUENCY_TIMES_MAX),
-        action: z.enum(EDGE_BLOCK_ACTIONS),
-      }),
-    )
-    .max(FIREWALL_LIST_RULES_PER_SITE)
-    .default([]),
-  /** Enabled per-second limits, in the same order: `rate`/s plus `burst` per IP, then `blockSeconds` blocked. */
-  rates: z
-    .array(
-      z.strictObject({
-        id,
-        url: firewallUrl,
-        rate: z.number().int().min(1).max(SECOND_RATE_MAX),
-        burst: z.number().int().min(0).max(SECOND_BURST_MAX),
-        blockSeconds: z.number().int().min(0).max(BLOCK_SECONDS_MAX),
-        action: z.enum(EDGE_BLOCK_ACTIONS),
-      }),
-    )
-    .max(FIREWALL_LIST_RULES_PER_SITE)
-    .default([]),
-  /**
-   * Enabled anti-CC rules, oldest first (routes/firewall-anti-cc.ts): `times` 0 is full
-   * verification; an address over `errorTimes` unpassed challenges in `errorSeconds` gets `errorAction`.
-   */
-  antiCC: z
-    .array(
-      z.strictObject({
-        id,
-        url: firewallUrl,
-        seconds: z.number().int().min(1).max(FREQUENCY_SECONDS_MAX),
-        times: z.number().int().min(0).max(FREQUENCY_TIMES_MAX),
-        challenge: z.enum(EDGE_CHALLENGES),
-        errorSeconds: z.number().int().min(1).max(FREQUENCY_SECONDS_MAX),
-        errorTimes: z.number().int().min(1).max(FREQUENCY_TIMES_MAX),
-        errorAction: z.enum(EDGE_BLOCK_ACTIONS),
-      }),
-    )
-    .max(FIREWALL_LIST_RULES_PER_SITE)
-    .default([]),
-  /** Enabled geo rules (routes/firewall-geos.ts, edge/geo.ts), oldest first. */
-  geos: edgeGeoRulesSchema,
-  /** IP trust protection (routes/firewall-reputation.ts, edge/reputation.ts), when the site has it on. */
-  reputation: edgeReputationSchema,
 });
 
 export const edgeDomainSchema = z.strictObject({
@@ -545,32 +348,6 @@ export type EdgeDomain = z.infer<typeof edgeDomainSchema>;
 export type EdgeCachePolicy = z.infer<typeof edgeCachePolicySchema>;
 export type EdgeCacheRule = z.infer<typeof edgeCacheRuleSchema>;
 export type EdgeSiteSettings = z.infer<typeof edgeSiteSettingsSchema>;
-export type EdgeFirewall = z.infer<typeof edgeFirewallSchema>;
-
-const CHALLENGE_ACTIONS: ReadonlySet<string> = new Set(EDGE_CHALLENGES);
-
-/**
- * Whether a site's firewall has a rule that challenges (then the node needs the challenge keys):
- * a blacklist, user-agent or geo rule or the IP trust setting with a challenge action, or an anti-CC rule.
- */
-export function firewallChallenges(firewall: EdgeFirewall): boolean {
-  const challenges = (list: readonly { action: EdgeRuleAction }[]) => list.some((r) => CHALLENGE_ACTIONS.has(r.action));
-  return (
-    firewall.antiCC.length > 0 ||
-    challenges(firewall.blacklist) ||
-    challenges(firewall.userAgents) ||
-    challenges(firewall.geos ?? []) ||
-    challenges(firewall.reputation ? [firewall.reputation] : [])
-  );
-}
-/**
- * A site's firewall entry without rules: what a site's rules are added to, and what a site with
- * only a domain's lists or only live blocks travels as (the edge's block-list check rides on it).
- */
-export function emptyEdgeFirewall(id: number): EdgeFirewall {
-  return { id, whitelist: [], blacklist: [], userAgents: [], headers: [], intervals: [], rates: [], antiCC: [] };
-}
-export type EdgeDomainAccess = z.infer<typeof edgeDomainAccessSchema>;
 export type EdgeZoneLimits = z.infer<typeof edgeZoneLimitsSchema>;
 export type EdgeCertificate = z.infer<typeof edgeCertificateSchema>;
 export type EdgeAcmeChallenge = z.infer<typeof edgeAcmeChallengeSchema>;

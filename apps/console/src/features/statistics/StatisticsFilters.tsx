@@ -1,7 +1,7 @@
 import { STATISTICS_RANGE_MAX_DAYS } from '@rampart/contract';
 import { Flex, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { AccountPicker } from '../../pages/client/sites/AccountPicker';
+import { AccountPicker } from '../accounts/AccountPicker';
 import { AllMultiSelect } from './AllMultiSelect';
 import { RANGE_HOURS, stepsFor, thisMonth } from './time-range';
 import { useDomainOptions, useDomainTagOptions, useSiteOptions, useZoneOptions } from './use-scope-options';

@@ -6,16 +6,15 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { DbBackup, DbBackupSetting, DbBackupState, PageQuery } from '@rampart/contract';
-import { sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import { pgDump, psqlRestore } from '../../platform/db/pg-tools.js';
 import { checkPgliteDump, STAGED_RESTORE } from '../../platform/db/pglite-restore.js';
-import { rowsOf } from '../../platform/db/rows.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ClientCaller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { type BackupManifest, DbBackupFiles } from './db-backup-files.js';
+import { DbBackupsRepository } from './db-backups.repository.js';
 
 const HOUR_MS = 3_600_000;
 const idField = (key: 'backupNotReady' | 'backupRunning' | 'backupCorrupt' | 'backupOtherStore' | 'backupNewer') =>
@@ -47,7 +46,11 @@ export class DbBackupsService {
   private runningDone: Promise<void> = Promise.resolve();
   private pendingRestore: number | null = null;
 
-  constructor(private readonly deps: DbBackupsDeps) {}
+  private readonly repository: DbBackupsRepository;
+
+  constructor(private readonly deps: DbBackupsDeps) {
+    this.repository = new DbBackupsRepository(deps.database);
+  }
 
   private get kind(): DbBackup['kind'] {
     return this.deps.database.source.kind;
@@ -115,14 +118,6 @@ export class DbBackupsService {
     return this.runningDone;
   }
 
-  private async migrations(): Promise<number> {
-    const source = this.deps.database.source;
-    const query = 'SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations';
-    if (source.kind === 'pglite') return (await source.client.query<{ n: number }>(query)).rows[0]?.n ?? 0;
-    const rows = rowsOf<{ n: number }>(await this.deps.database.db.execute(sql.raw(query)));
-    return rows[0]?.n ?? 0;
-  }
-
   private async start(trigger: DbBackup['trigger']): Promise<BackupManifest> {
     if (this.busy) throw idField('backupRunning');
     this.busy = 'backup';
@@ -160,7 +155,7 @@ export class DbBackupsService {
   private async write(entry: BackupManifest): Promise<void> {
     const { file, part } = await this.deps.files.paths(entry);
     try {
-      entry.migrations = await this.migrations();
+      entry.migrations = await this.repository.appliedMigrations();
       const hash = createHash('sha256');
       const source = this.deps.database.source;
       if (source.kind === 'pglite') {

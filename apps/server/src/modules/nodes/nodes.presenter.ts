@@ -1,6 +1,6 @@
 import type { InitializedNode } from '@rampart/contract';
+import { nodeConnection } from './node-connection.js';
 import type { InitializedNodeRow, NodeRow } from './nodes.repository.js';
-import { nodeConnection } from './nodes.service.js';
 
 export function presentUninitializedNode(row: NodeRow) {
   return {

@@ -1,10 +1,4 @@
-import {
-  type InitializedNode,
-  type InitializedNodesQuery,
-  NODE_ONLINE_WINDOW_SECONDS,
-  type NodeStatusIn,
-  type RegisterNodeIn,
-} from '@rampart/contract';
+import type { InitializedNode, InitializedNodesQuery, NodeStatusIn, RegisterNodeIn } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -13,11 +7,6 @@ import { AppError } from '../../platform/errors/app-error.js';
 import type { LicenseLimits } from '../licenses/license-limits.js';
 import { presentInitializedNode, presentUninitializedNode } from './nodes.presenter.js';
 import type { NodesRepository } from './nodes.repository.js';
-
-/** online while the agent reported within NODE_ONLINE_WINDOW_SECONDS of `now`. */
-export function nodeConnection(lastSeenAt: Date | null, now: number): 'online' | 'offline' {
-  return lastSeenAt && now - lastSeenAt.getTime() <= NODE_ONLINE_WINDOW_SECONDS * 1000 ? 'online' : 'offline';
-}
 
 /** Node registration and reports, and the operator's view of them. */
 export class NodesService {

@@ -1,10 +1,9 @@
 import type { EdgeAcmeChallenge, EdgeDomain, PlaneEntryKind, PlaneMeta } from '@rampart/contract';
 import { entryHash } from '@rampart/contract/plane-hash';
-import { type SQL, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
-import { rowsOf } from '../../platform/db/rows.js';
+import { PlaneRepository } from './plane.repository.js';
 import type { SnapshotRepository } from './snapshot.repository.js';
 import {
   type SiteLevelParts,
@@ -21,10 +20,6 @@ import {
  * entries of the sites the triggers marked dirty, once for every node, and keeps the change log.
  */
 
-/** One builder at a time across processes (pg_try_advisory_xact_lock); the others skip. */
-const BUILD_LOCK = 0x5250_4450; // "RPDP"
-/** Writers of the log hold this exclusively, readers of a consistent answer shared. */
-const LOG_LOCK = 0x5250_444c; // "RPDL"
 /** At most this many dirty sites per build transaction (the rest in the next round, at once). */
 const SITES_PER_BUILD = 2000;
 /** At most this many dirty domains per build transaction. */
@@ -120,11 +115,6 @@ export interface BuildOutcome {
   readonly again: boolean;
 }
 
-/** The order in which one entry of a `(kind, key)` several sites of a plane hold is chosen: served first, then the lowest id. */
-export const PREFERRED_ENTRY = sql.raw(
-  `(e.kind = 'domain' AND (e.value->>'enabled')::boolean) DESC, (e.value->>'id')::bigint NULLS LAST, e.site_id`,
-);
-
 export class PlaneEntryBuilder {
   private running: Promise<BuildOutcome> | null = null;
   /** When this process last compacted the log (ms; 0: at its first build). */
@@ -141,6 +131,8 @@ export class PlaneEntryBuilder {
    * fewer per change of a domain). Another process's whole rebuild moves the version too.
    */
   private readonly siteLevel = new Map<number, { version: string | null; parts: SiteLevelParts }>();
+  /** The dp_* tables. */
+  private readonly plane: PlaneRepository;
 
   constructor(
     private readonly db: Db,
@@ -150,7 +142,9 @@ export class PlaneEntryBuilder {
     private readonly clock: Clock,
     /** How long and how much of the log is kept (tests shorten it). */
     public retention: LogRetention = DEFAULT_RETENTION,
-  ) {}
+  ) {
+    this.plane = new PlaneRepository(this.db);
+  }
 
   /** Builds what is dirty (coalesced in this process: callers meanwhile share the one run). */
   build(): Promise<BuildOutcome> {
@@ -208,13 +202,7 @@ export class PlaneEntryBuilder {
   async domainEntries(siteId: number, domainIds: readonly number[], now: Date): Promise<Rebuild | null> {
     // The domains' stored entries, whether the site has an ACME entry (one at most), and its parts
     // version and whether it is dirty itself (a row of kind 'parts'), in one read.
-    const read = rowsOf<{ kind: string; key: string | null; value: unknown }>(
-      await this.db.execute(sql`SELECT kind, key, CASE WHEN kind = 'domain' THEN value END AS value FROM dp_entries
-        WHERE site_id = ${siteId} AND (kind = 'acme' OR kind = 'domain'
-          AND domain_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(domainIds)}::jsonb)::bigint)))
-        UNION ALL SELECT 'parts', (SELECT version::text FROM dp_site_parts WHERE site_id = ${siteId}),
-          to_jsonb(EXISTS (SELECT 1 FROM dp_dirty_sites WHERE site_id = ${siteId}))`),
-    );
+    const read = await this.plane.domainEntriesState(siteId, domainIds);
     if (read.some((r) => r.kind === 'acme')) return null;
     const stored = read.filter((r): r is { kind: string; key: string; value: unknown } => r.kind === 'domain');
     const oldNames = stored.map((r) => r.key);
@@ -242,19 +230,8 @@ export class PlaneEntryBuilder {
         return { kind, key };
       });
     if (gone.length > 0) {
-      const field = sql.raw(
-        `CASE r.kind ${Object.entries(DOMAIN_FIELDS)
-          .map(([kind, name]) => `WHEN '${kind}' THEN e.value->>'${name}' = r.key`)
-          .join(' ')}
-          WHEN 'module' THEN jsonb_typeof(e.value->'modules') = 'object'
-            AND EXISTS (SELECT 1 FROM jsonb_each_text(e.value->'modules') m WHERE m.value = r.key) END`,
-      );
       const still = new Set(
-        rowsOf<{ kind: string; key: string }>(
-          await this.db.execute(sql`SELECT r.kind, r.key FROM jsonb_to_recordset(${JSON.stringify(gone)}::jsonb) AS r(kind text, key text)
-            WHERE EXISTS (SELECT 1 FROM dp_entries e WHERE e.site_id = ${siteId} AND e.kind = 'domain'
-              AND e.key NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(names)}::jsonb)) AND ${field})`),
-        ).map((r) => `${r.kind}\0${r.key}`),
+        (await this.plane.stillNamed(siteId, gone, names, DOMAIN_FIELDS)).map((r) => `${r.kind}\0${r.key}`),
       );
       for (const { kind, key } of gone) if (!still.has(`${kind}\0${key}`)) scope.add(`${kind}\0${key}`);
     }
@@ -269,19 +246,7 @@ export class PlaneEntryBuilder {
     if (now.getTime() - this.expiryCheckedAt < EXPIRY_CHECK_MS) return;
     this.expiryCheckedAt = now.getTime();
     const at = now.toISOString();
-    await this.transactions.run(async () => {
-      const [state] = rowsOf<{ checked: string | null }>(
-        await this.db.execute(sql`SELECT expiry_checked_at::text AS checked FROM dp_state WHERE id = 1 FOR UPDATE`),
-      );
-      if (!state) return;
-      await this.db.execute(sql`INSERT INTO dp_dirty_sites (site_id, mark)
-        SELECT id, nextval('dp_mark_seq') FROM sites
-        WHERE expires_at <= ${at}::timestamptz AND (${state.checked}::timestamptz IS NULL OR expires_at > ${state.checked}::timestamptz)
-        ON CONFLICT (site_id) DO UPDATE SET mark = EXCLUDED.mark`);
-      await this.db.execute(
-        sql`UPDATE dp_state SET expiry_checked_at = greatest(expiry_checked_at, ${at}::timestamptz) WHERE id = 1`,
-      );
-    });
+    await this.transactions.run(() => this.plane.markEndedSites(at));
   }
 
   private async buildOnce(): Promise<BuildOutcome> {
@@ -291,21 +256,7 @@ export class PlaneEntryBuilder {
     // them: none is left to rebuild the site again), of the others a bounded number per build, and
     // the membership mark.
     type DomainMark = { site_id: string | number; domain_id: string | number; mark: string | number };
-    const read = rowsOf<{
-      t: 's' | 'w' | 'd' | 'm';
-      site_id: string | number;
-      domain_id: string | number;
-      mark: string | number;
-    }>(
-      await this.db.execute(sql`
-        WITH s AS (SELECT site_id, mark FROM dp_dirty_sites ORDER BY site_id LIMIT ${SITES_PER_BUILD + 1}),
-        w AS (SELECT site_id FROM s ORDER BY site_id LIMIT ${SITES_PER_BUILD})
-        SELECT 's' AS t, site_id, NULL::bigint AS domain_id, mark FROM s
-        UNION ALL SELECT 'w', d.site_id, d.domain_id, d.mark FROM dp_dirty_domains d WHERE d.site_id IN (SELECT site_id FROM w)
-        UNION ALL (SELECT 'd', d.site_id, d.domain_id, d.mark FROM dp_dirty_domains d
-          WHERE d.site_id NOT IN (SELECT site_id FROM w) ORDER BY d.site_id, d.domain_id LIMIT ${DOMAINS_PER_BUILD + 1})
-        UNION ALL SELECT 'm', NULL, NULL, mark FROM dp_dirty_membership WHERE id = 1`),
-    );
+    const read = await this.plane.dirtyMarks(SITES_PER_BUILD, DOMAINS_PER_BUILD);
     const dirty = read.filter((r) => r.t === 's').sort((a, b) => Number(a.site_id) - Number(b.site_id));
     const byDomain = (a: DomainMark, b: DomainMark) =>
       Number(a.site_id) - Number(b.site_id) || Number(a.domain_id) - Number(b.domain_id);
@@ -343,10 +294,7 @@ export class PlaneEntryBuilder {
       .map(([siteId]) => siteId);
     if (many.length > 0) {
       const read = new Set(domainMarks.map((m) => `${m.site}:${m.domain}`));
-      for (const d of rowsOf<DomainMark>(
-        await this.db.execute(sql`SELECT site_id, domain_id, mark FROM dp_dirty_domains
-          WHERE site_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(many)}::jsonb)::bigint)`),
-      )) {
+      for (const d of await this.plane.domainMarksOfSites(many)) {
         const m = { site: Number(d.site_id), domain: Number(d.domain_id), mark: Number(d.mark) };
         if (read.has(`${m.site}:${m.domain}`)) continue;
         domainMarks.push(m);
@@ -369,39 +317,24 @@ export class PlaneEntryBuilder {
       membership === undefined
         ? null
         : await Promise.all(
-            rowsOf<{ plane_id: string | number; plane_key: string }>(
-              await this.db.execute(sql`SELECT plane_id, plane_key FROM dp_planes`),
-            ).map(async (p) => ({ id: Number(p.plane_id), sites: await this.sitesOfKey(p.plane_key) })),
+            (await this.plane.planeKeys()).map(async (p) => ({
+              id: Number(p.plane_id),
+              sites: await this.sitesOfKey(p.plane_key),
+            })),
           );
     const outcome = await this.transactions.run(async () => {
-      // The builder's lock if free, and then (only then: CASE evaluates the branch taken) the log's.
-      const [lock] = rowsOf<{ ok: boolean }>(
-        await this.db.execute(sql`SELECT CASE WHEN pg_try_advisory_xact_lock(${BUILD_LOCK})
-          THEN pg_advisory_xact_lock(${LOG_LOCK})::text = '' ELSE false END AS ok`),
-      );
-      if (!lock?.ok) return { changed: false, again: true };
+      // The builder's lock if free, and then the log's.
+      if (!(await this.plane.lockForBuild())) return { changed: false, again: true };
       let changed = false;
       // Only marks unchanged since read: a write since marked it again for the next build. A mark
       // taken is the site's new parts version (what its site-level parts were read at).
-      const takenMarks = marks.length
-        ? rowsOf<{ site_id: string | number; mark: string | number }>(
-            await this.db.execute(sql`
-              WITH taken AS (DELETE FROM dp_dirty_sites d
-                USING jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) AS x(site bigint, mark bigint)
-                WHERE d.site_id = x.site AND d.mark = x.mark RETURNING d.site_id, d.mark),
-              versions AS (INSERT INTO dp_site_parts (site_id, version) SELECT site_id, mark FROM taken
-                ON CONFLICT (site_id) DO UPDATE SET version = EXCLUDED.version)
-              SELECT site_id, mark FROM taken`),
-          )
-        : [];
+      const takenMarks = marks.length ? await this.plane.takeSiteMarks(marks) : [];
       const taken = new Set(takenMarks.map((r) => Number(r.site_id)));
       const takenDomains = domainMarks.length
-        ? rowsOf<{ site_id: string | number; domain_id: string | number }>(
-            await this.db.execute(sql`
-              DELETE FROM dp_dirty_domains d
-              USING jsonb_to_recordset(${JSON.stringify(domainMarks)}::jsonb) AS x(site bigint, domain bigint, mark bigint)
-              WHERE d.site_id = x.site AND d.domain_id = x.domain AND d.mark = x.mark RETURNING d.site_id, d.domain_id`),
-          ).map((r) => ({ site: Number(r.site_id), domain: Number(r.domain_id) }))
+        ? (await this.plane.takeDomainMarks(domainMarks)).map((r) => ({
+            site: Number(r.site_id),
+            domain: Number(r.domain_id),
+          }))
         : [];
       // A site built from its domains' marks is written only when all of them were taken (a write
       // since may have been built by another process already): the taken ones are marked again.
@@ -420,23 +353,14 @@ export class PlaneEntryBuilder {
       for (const siteId of wholeSites) {
         if (!taken.has(siteId)) again.push(...takenDomains.filter((m) => m.site === siteId));
       }
-      if (again.length > 0) {
-        await this.db.execute(sql`INSERT INTO dp_dirty_domains (site_id, domain_id, mark)
-          SELECT site, domain, nextval('dp_mark_seq') FROM jsonb_to_recordset(${JSON.stringify(again)}::jsonb) AS x(site bigint, domain bigint)
-          ON CONFLICT (site_id, domain_id) DO UPDATE SET mark = EXCLUDED.mark`);
-      }
+      if (again.length > 0) await this.plane.markDomains(again);
       if (write.size > 0) changed = (await this.writeEntries(write)) || changed;
       if (membership !== undefined && planes) {
-        const [cleared] = rowsOf<{ id: number }>(
-          await this.db.execute(
-            sql`DELETE FROM dp_dirty_membership WHERE id = 1 AND mark = ${Number(membership.mark)} RETURNING id`,
-          ),
-        );
+        const cleared = await this.plane.clearMembershipMark(Number(membership.mark));
         // The head moves past the membership's changes (writeEntries moved it past its own).
         if (cleared && (await this.writeMembership(planes))) {
           changed = true;
-          await this.db.execute(sql`UPDATE dp_state SET head = greatest(head,
-            (SELECT coalesce(max(seq), 0) FROM dp_plane_changes)) WHERE id = 1`);
+          await this.plane.headPastMembership();
         }
       }
       if (this.clock() - this.compactedAt >= this.compactEveryMs) {
@@ -489,19 +413,8 @@ export class PlaneEntryBuilder {
           }),
     );
     const stored = [
-      ...(wholeIds.length === 0
-        ? []
-        : rowsOf<{ site_id: string | number; kind: string; key: string; hash: string }>(
-            await this.db.execute(sql`SELECT site_id, kind, key, hash FROM dp_entries
-              WHERE site_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(wholeIds)}::jsonb)::bigint)`),
-          )),
-      ...(scoped.length === 0
-        ? []
-        : rowsOf<{ site_id: string | number; kind: string; key: string; hash: string }>(
-            await this.db.execute(sql`SELECT e.site_id, e.kind, e.key, e.hash FROM dp_entries e
-              JOIN jsonb_to_recordset(${JSON.stringify(scoped)}::jsonb) AS x(site_id bigint, kind text, key text)
-                ON e.site_id = x.site_id AND e.kind = x.kind AND e.key = x.key`),
-          )),
+      ...(wholeIds.length === 0 ? [] : await this.plane.entriesOfSites(wholeIds)),
+      ...(scoped.length === 0 ? [] : await this.plane.entriesIn(scoped)),
     ];
     const old = new Map(stored.map((r) => [`${r.site_id}\0${r.kind}\0${r.key}`, r.hash]));
     const puts: { site_id: number; kind: string; key: string; hash: string; value: unknown }[] = [];
@@ -517,32 +430,12 @@ export class PlaneEntryBuilder {
       .filter((r) => !made.has(`${r.site_id}\0${r.kind}\0${r.key}`))
       .map((r) => ({ site_id: Number(r.site_id), kind: r.kind, key: r.key }));
     if (puts.length === 0 && dels.length === 0) return false;
-    const recordset = (rows: unknown[], columns: SQL) =>
-      sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${columns})`;
-    if (puts.length > 0) {
-      const x = recordset(puts, sql.raw('site_id bigint, kind text, key text, hash text, value jsonb'));
-      await this.db.execute(sql`INSERT INTO dp_entries (site_id, kind, key, hash, value, domain_id)
-        SELECT site_id, kind, key, hash, value, CASE WHEN kind = 'domain' THEN (value->>'id')::bigint END FROM ${x}
-        ON CONFLICT (site_id, kind, key) DO UPDATE SET hash = EXCLUDED.hash, value = EXCLUDED.value, domain_id = EXCLUDED.domain_id`);
-    }
-    if (dels.length > 0) {
-      const x = recordset(dels, sql.raw('site_id bigint, kind text, key text'));
-      await this.db.execute(
-        sql`DELETE FROM dp_entries e USING ${x} WHERE e.site_id = x.site_id AND e.kind = x.kind AND e.key = x.key`,
-      );
-    }
+    if (puts.length > 0) await this.plane.putEntries(puts);
+    if (dels.length > 0) await this.plane.deleteEntries(dels);
     const changes = [...puts, ...dels.map((d) => ({ ...d, hash: null, value: null }))];
-    const x = recordset(changes, sql.raw('site_id bigint, kind text, key text, hash text, value jsonb'));
-    // In one statement: the changes logged, the planes serving a changed site changed at their last
-    // sequence (a held poll of another plane keeps holding), and the head moved there. Builds are
-    // one at a time (the log's lock), so this build's last sequence is the log's last.
+    // The changes logged, the planes serving a changed site changed, and the head moved, at once.
     const sites = [...new Set(changes.map((c) => c.site_id))];
-    await this.db.execute(sql`WITH logged AS (INSERT INTO dp_changes (seq, site_id, kind, key, hash, value)
-        SELECT nextval('dp_seq'), site_id, kind, key, hash, value FROM ${x} RETURNING seq),
-      last AS (SELECT max(seq) AS seq FROM logged),
-      planes AS (UPDATE dp_planes SET changed_seq = (SELECT seq FROM last)
-        WHERE site_ids && ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(sites)}::jsonb)::bigint))
-      UPDATE dp_state SET head = greatest(head, (SELECT seq FROM last)) WHERE id = 1`);
+    await this.plane.logChanges(changes, sites);
     return true;
   }
 
@@ -550,12 +443,9 @@ export class PlaneEntryBuilder {
   private async writeMembership(planes: { id: number; sites: number[] }[]): Promise<boolean> {
     let changed = false;
     for (const plane of planes) {
-      const [row] = rowsOf<{ site_ids: unknown }>(
-        await this.db.execute(sql`SELECT to_jsonb(site_ids) AS site_ids FROM dp_planes WHERE plane_id = ${plane.id}`),
-      );
-      if (!row) continue;
-      const raw = typeof row.site_ids === 'string' ? JSON.parse(row.site_ids) : row.site_ids;
-      const before = new Set((raw as (string | number)[]).map(Number));
+      const recorded = await this.plane.planeSites(plane.id);
+      if (!recorded) continue;
+      const before = new Set(recorded);
       const after = new Set(plane.sites);
       const moves = [
         ...plane.sites.filter((s) => !before.has(s)).map((s) => ({ site_id: s, added: true })),
@@ -563,12 +453,7 @@ export class PlaneEntryBuilder {
       ];
       if (moves.length === 0) continue;
       changed = true;
-      await this.db.execute(sql`INSERT INTO dp_plane_changes (seq, plane_id, site_id, added)
-        SELECT nextval('dp_seq'), ${plane.id}, site_id, added
-        FROM jsonb_to_recordset(${JSON.stringify(moves)}::jsonb) AS x(site_id bigint, added boolean)`);
-      await this.db.execute(sql`UPDATE dp_planes SET site_ids = ARRAY(
-        SELECT jsonb_array_elements_text(${JSON.stringify(plane.sites)}::jsonb)::bigint),
-        changed_seq = (SELECT max(seq) FROM dp_plane_changes WHERE plane_id = ${plane.id}) WHERE plane_id = ${plane.id}`);
+      await this.plane.moveMembership(plane.id, moves, plane.sites);
     }
     return changed;
   }
@@ -576,24 +461,13 @@ export class PlaneEntryBuilder {
   /** Drops changes older than the retention, or beyond its row count; a `since` below the floor gets a full plane. */
   private async compact(): Promise<void> {
     const cutoff = new Date(this.clock() - this.retention.ms).toISOString();
-    const [dropped] = rowsOf<{ upto: string | number | null }>(
-      await this.db.execute(sql`
-        WITH s AS (SELECT head FROM dp_state WHERE id = 1),
-        a AS (DELETE FROM dp_changes WHERE created_at < ${cutoff}::timestamptz
-                OR seq <= (SELECT head FROM s) - ${this.retention.rows} RETURNING seq),
-        b AS (DELETE FROM dp_plane_changes WHERE created_at < ${cutoff}::timestamptz
-                OR seq <= (SELECT head FROM s) - ${this.retention.rows} RETURNING seq)
-        SELECT greatest((SELECT max(seq) FROM a), (SELECT max(seq) FROM b)) AS upto`),
-    );
-    if (dropped?.upto === null || dropped?.upto === undefined) return;
-    await this.db.execute(sql`UPDATE dp_state SET floor = greatest(floor, ${Number(dropped.upto)}) WHERE id = 1`);
-    await this.db.execute(sql`DELETE FROM dp_plane_versions WHERE seq < (SELECT floor FROM dp_state WHERE id = 1)`);
+    await this.plane.compact(cutoff, this.retention.rows);
   }
 
   /** Runs `fn` holding the log's lock shared (in one transaction): what it reads is one version. */
   readConsistent<T>(fn: () => Promise<T>): Promise<T> {
     return this.transactions.run(async () => {
-      await this.db.execute(sql`SELECT pg_advisory_xact_lock_shared(${LOG_LOCK})`);
+      await this.plane.lockLogShared();
       return fn();
     });
   }
@@ -601,7 +475,7 @@ export class PlaneEntryBuilder {
   /** Runs `fn` holding the log's lock exclusively (in one transaction): a plane made starts at one version. */
   readConsistentExclusive<T>(fn: () => Promise<T>): Promise<T> {
     return this.transactions.run(async () => {
-      await this.db.execute(sql`SELECT pg_advisory_xact_lock(${LOG_LOCK})`);
+      await this.plane.lockLog();
       return fn();
     });
   }

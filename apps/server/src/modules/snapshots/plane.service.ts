@@ -2,18 +2,16 @@ import {
   type EdgeFirewall,
   type PlaneAnswer,
   type PlaneChange,
-  type PlaneEntry,
   type PlaneMeta,
   planeAnswerSchema,
 } from '@rampart/contract';
 import { entryHash } from '@rampart/contract/plane-hash';
-import { sql } from 'drizzle-orm';
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
-import { rowsOf } from '../../platform/db/rows.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { PlaneEntryBuilder, PREFERRED_ENTRY, parsed } from './plane-entries.js';
+import { PlaneEntryBuilder, parsed } from './plane-entries.js';
+import { PlaneReadsRepository } from './plane-reads.repository.js';
 import type { NodeWithZone } from './snapshot.repository.js';
 import { memoized, nodeForceSSLCode, nodeOwnValues, type PlaneMemo, type SnapshotBuilder } from './snapshot-builder.js';
 
@@ -94,13 +92,6 @@ interface PlaneSum {
 
 const FIREWALL_PREFIX = 'firewall\0';
 
-interface EntryRow {
-  kind: PlaneEntry['kind'];
-  key: string;
-  hash: string | null;
-  value: unknown;
-}
-
 /** The meta's values that are the node's own (its zone's limits, cache epoch and redirect code). */
 type NodeMetaValues = ReturnType<typeof nodeOwnValues> & { forceSSLCode: ReturnType<typeof nodeForceSSLCode> };
 
@@ -148,13 +139,18 @@ export class PlaneService {
    */
   private readonly heldSince = new Map<number, string>();
 
+  /** The dp_* tables. */
+  private readonly plane: PlaneReadsRepository;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly entries: PlaneEntryBuilder,
     private readonly builder: SnapshotBuilder,
     private readonly changes: ConfigChanges,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.plane = new PlaneReadsRepository(db);
+  }
 
   /**
    * Answers the changes since `since` (a delta), or the whole plane (full) when the node holds
@@ -231,12 +227,8 @@ export class PlaneService {
     const held = this.heldSince.get(nodeId) ?? null;
     const { node, groupIds } = await this.builder.nodeAndGroups(nodeId);
     if (!node) return { current: '', held };
-    const [plane] = rowsOf<{ changed: string | number }>(
-      await this.db.execute(
-        sql`SELECT changed_seq AS changed FROM dp_planes WHERE plane_key = ${planeKeyOf(node, groupIds)}`,
-      ),
-    );
-    return { current: plane ? String(plane.changed) : '', held };
+    const changed = await this.plane.changedByKey(planeKeyOf(node, groupIds));
+    return { current: changed !== undefined ? String(changed) : '', held };
   }
 
   /** The looks' shared tick: a new one per generation, and after TICK_MS (BUSY_RECHECK_MS while busy). */
@@ -274,10 +266,7 @@ export class PlaneService {
   /** The plane's state now: the log's head and floor, its last change and its hash there. */
   private view(planeId: number): Promise<PlaneView> {
     return this.entries.readConsistent(async () => {
-      const [state] = rowsOf<{ head: string | number; floor: string | number; changed: string | number }>(
-        await this.db.execute(sql`SELECT head, floor, (SELECT changed_seq FROM dp_planes WHERE plane_id = ${planeId}) AS changed
-          FROM dp_state WHERE id = 1`),
-      );
+      const state = await this.plane.state(planeId);
       const floor = Number(state?.floor ?? 0);
       const changedAt = Number(state?.changed ?? 0);
       const head = Number(state?.head ?? 0);
@@ -298,10 +287,7 @@ export class PlaneService {
    */
   private readAt<T>(planeId: number, view: PlaneView, read: () => Promise<T>): Promise<T> {
     return this.entries.readConsistent(async () => {
-      const [plane] = rowsOf<{ changed: string | number }>(
-        await this.db.execute(sql`SELECT changed_seq AS changed FROM dp_planes WHERE plane_id = ${planeId}`),
-      );
-      if (Number(plane?.changed ?? 0) !== view.changedAt) throw new StaleView();
+      if (Number((await this.plane.changed(planeId)) ?? 0) !== view.changedAt) throw new StaleView();
       return read();
     });
   }
@@ -338,13 +324,9 @@ export class PlaneService {
       known =
         this.versions.get(id) ??
         (await memoized(memo, `version|${id}`, async () => {
-          const [version] = rowsOf<{ hash: string }>(
-            await this.db.execute(
-              sql`SELECT hash FROM dp_plane_versions WHERE plane_id = ${planeId} AND seq = ${since}`,
-            ),
-          );
-          if (version) this.remember(id, version.hash);
-          return version?.hash ?? null;
+          const hash = await this.plane.versionHash(planeId, since);
+          if (hash !== undefined) this.remember(id, hash);
+          return hash ?? null;
         }));
     }
     const to = String(head);
@@ -354,15 +336,9 @@ export class PlaneService {
       const id = `${planeId}:${head}`;
       if (this.versions.has(id)) return;
       await memoized(memo, `answered|${id}`, async () => {
-        // One statement: the row it inserted, or the one another process inserted first (a
-        // statement's own SELECT does not see what its insert wrote, so one of the two answers).
-        const [kept] = rowsOf<{ hash: string }>(
-          await this.db.execute(sql`WITH ins AS (INSERT INTO dp_plane_versions (plane_id, seq, hash)
-              VALUES (${planeId}, ${head}, ${planeHash}) ON CONFLICT DO NOTHING RETURNING hash)
-            SELECT hash FROM ins UNION ALL
-            SELECT hash FROM dp_plane_versions WHERE plane_id = ${planeId} AND seq = ${head}`),
-        );
-        if (kept) this.remember(id, kept.hash);
+        // The row it inserted, or the one another process inserted first.
+        const kept = await this.plane.recordVersion(planeId, head, planeHash);
+        if (kept !== undefined) this.remember(id, kept);
       });
     };
     // Nothing the plane serves changed since the node's `since` (other planes' changes moved the
@@ -395,13 +371,7 @@ export class PlaneService {
     await answered();
     if (since === null || known === null || (query.plane !== undefined && query.plane !== known)) {
       return memoized(memo, `full|${shared}`, async (): Promise<PlaneAnswer> => {
-        const rows = await this.readAt(planeId, view, async () =>
-          rowsOf<EntryRow>(
-            await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash, e.value FROM dp_entries e
-              WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
-              ORDER BY e.kind, e.key, ${PREFERRED_ENTRY}`),
-          ),
-        );
+        const rows = await this.readAt(planeId, view, () => this.plane.planeEntries(planeId));
         const entries = rows.map((r) => ({ kind: r.kind, key: r.key, hash: r.hash ?? '', value: parsed(r.value) }));
         return { type: 'full', to, meta, metaHash, entries, planeHash };
       });
@@ -448,11 +418,7 @@ export class PlaneService {
     // is the firewalls of that digest.
     const firewalls = await kept(this.planeFirewalls, `${planeId}:${firewallDigest}`, () =>
       this.readAt(planeId, view, async () =>
-        rowsOf<{ value: unknown }>(
-          await this.db.execute(sql`SELECT DISTINCT ON (e.key) e.value FROM dp_entries e
-            WHERE e.kind = 'firewall' AND e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
-            ORDER BY e.key, ${PREFERRED_ENTRY}`),
-        ).map((r) => parsed(r.value) as EdgeFirewall),
+        (await this.plane.planeFirewalls(planeId)).map((value) => parsed(value) as EdgeFirewall),
       ),
     );
     // Also per RECHECK_MS: what changes without a write announced (a reputation list a job fetched)
@@ -479,20 +445,7 @@ export class PlaneService {
   }
 
   private async readChanges(planeId: number, since: number): Promise<PlaneChange[]> {
-    const rows = rowsOf<EntryRow>(
-      await this.db.execute(sql`
-          WITH cur AS (SELECT unnest(site_ids) AS site_id FROM dp_planes WHERE plane_id = ${planeId}),
-          moved AS (SELECT DISTINCT site_id FROM dp_plane_changes WHERE plane_id = ${planeId} AND seq > ${since}),
-          keys AS (
-            SELECT kind, key FROM dp_changes
-              WHERE seq > ${since} AND site_id IN (SELECT site_id FROM cur UNION SELECT site_id FROM moved)
-            UNION SELECT kind, key FROM dp_entries WHERE site_id IN (SELECT site_id FROM moved))
-          SELECT k.kind, k.key, r.hash, r.value FROM keys k LEFT JOIN LATERAL (
-            SELECT e.hash, e.value FROM dp_entries e
-            WHERE e.kind = k.kind AND e.key = k.key AND e.site_id IN (SELECT site_id FROM cur)
-            ORDER BY ${PREFERRED_ENTRY} LIMIT 1) r ON true
-          ORDER BY k.kind, k.key`),
-    );
+    const rows = await this.plane.changesSince(planeId, since);
     const changes: PlaneChange[] = rows.map((r) =>
       r.hash === null
         ? { op: 'del', kind: r.kind, key: r.key }
@@ -503,23 +456,14 @@ export class PlaneService {
 
   /** The plane's id, made (with the sites it serves now) when no node polled it before. */
   private async ensurePlane(key: string): Promise<number> {
-    const find = async () =>
-      rowsOf<{ plane_id: string | number }>(
-        await this.db.execute(sql`SELECT plane_id FROM dp_planes WHERE plane_key = ${key}`),
-      )[0];
-    const found = await find();
-    if (found) return Number(found.plane_id);
+    const found = await this.plane.planeIdOf(key);
+    if (found !== undefined) return found;
     const sites = await this.entries.sitesOfKey(key);
     // Under the log's lock: the site set is the one at the head the plane starts from.
-    await this.entries.readConsistentExclusive(async () => {
-      await this.db.execute(sql`INSERT INTO dp_planes (plane_key, site_ids, changed_seq)
-        VALUES (${key}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(sites)}::jsonb)::bigint),
-          (SELECT head FROM dp_state WHERE id = 1))
-        ON CONFLICT (plane_key) DO NOTHING`);
-    });
-    const made = await find();
-    if (!made) throw new Error(`plane ${key} could not be made`);
-    return Number(made.plane_id);
+    await this.entries.readConsistentExclusive(() => this.plane.insertPlane(key, sites));
+    const made = await this.plane.planeIdOf(key);
+    if (made === undefined) throw new Error(`plane ${key} could not be made`);
+    return made;
   }
 
   /**
@@ -579,11 +523,7 @@ export class PlaneService {
       return sums(memo);
     }
     this.summed.delete(planeId);
-    const rows = rowsOf<{ kind: string; key: string; hash: string }>(
-      await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash FROM dp_entries e
-        WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
-        ORDER BY e.kind, e.key, ${PREFERRED_ENTRY}`),
-    );
+    const rows = await this.plane.planeHashes(planeId);
     const hashes = new Map<string, bigint>();
     let total = 0n;
     let firewalls = 0n;

@@ -6,10 +6,10 @@ import { useCan } from '../../../app/account-context';
 import { routeQuery } from '../../../app/route-query';
 import type { ListColumns } from '../../../components/FitTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { AccountPicker } from '../../../features/accounts/AccountPicker';
 import { BlockList, type BlockRow } from '../../../features/block-list/BlockList';
 import type { BlockListKey } from '../../../features/block-list/block-list-search';
 import type { ListSearch } from '../../../features/lists/use-list-search';
-import { AccountPicker } from '../sites/AccountPicker';
 
 /**
  * `/client/sitesManagement/blockList`: the addresses blocked on every site of the operator's

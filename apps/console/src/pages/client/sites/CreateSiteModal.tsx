@@ -6,8 +6,8 @@ import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
+import { AccountPicker } from '../../../features/accounts/AccountPicker';
 import { schemaRules } from '../../../forms/zod-rules';
-import { AccountPicker } from './AccountPicker';
 
 /** The date a DatePicker holds (a Dayjs); only what is needed to send it. */
 interface PickedDate {

@@ -6,8 +6,8 @@ import { changes } from '../../../app/resource-changes';
 import { routeQuery, useCallsMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
+import { AccountPicker } from '../../../features/accounts/AccountPicker';
 import { callAuthed } from '../../../session';
-import { AccountPicker } from './AccountPicker';
 
 /** The changes made through a form (clearing the cache: a confirmation); status, refresh and delete need none. */
 export const FORM_ACTIONS = ['product', 'user', 'expiry', 'backup', 'tags', 'limitations', 'clearCache'] as const;

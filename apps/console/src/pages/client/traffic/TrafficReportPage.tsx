@@ -6,10 +6,10 @@ import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { ConfirmButton } from '../../../components/ConfirmButton';
 import { PageTitle } from '../../../components/PageTitle';
+import { AccountPicker } from '../../../features/accounts/AccountPicker';
 import { pendingFor } from '../../../features/lists/row-pending';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { MonthlyUsageTable, type UsageKey } from '../../../features/traffic/MonthlyUsageTable';
-import { AccountPicker } from '../sites/AccountPicker';
 
 const KEYS: readonly UsageKey[] = ['month', 'userID'];
 

@@ -1,0 +1,109 @@
+import { LOG_URL_MATCHES } from '@rampart/contract';
+import { Button, Flex, Input, InputNumber, Select } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type LogKind, METHODS, type SearchFields, type UrlMatch } from './logger-search';
+
+/** The search row: typed values are sent when Search is pressed (or Enter in a field). */
+export function SearchRow({
+  kind,
+  initial,
+  onSearch,
+}: {
+  kind: LogKind;
+  initial: SearchFields;
+  onSearch: (fields: SearchFields) => void;
+}) {
+  const { t } = useTranslation('logs');
+  const [draft, setDraft] = useState<SearchFields>(initial);
+  const set = (change: Partial<SearchFields>) => setDraft((previous) => ({ ...previous, ...change }));
+  const text = (value: string) => (value.trim() === '' ? undefined : value.trim());
+  const submit = () => onSearch(draft);
+  return (
+    <Flex gap="small" wrap style={{ marginBottom: 16 }}>
+      <Input
+        allowClear
+        style={{ width: 170 }}
+        aria-label={t('filters.ip')}
+        placeholder={t('filters.ip')}
+        value={draft.ip ?? ''}
+        onChange={(e) => set({ ip: text(e.target.value) })}
+        onPressEnter={submit}
+      />
+      <InputNumber
+        style={{ width: 110 }}
+        aria-label={t('filters.status')}
+        placeholder={t('filters.status')}
+        min={0}
+        max={999}
+        precision={0}
+        value={draft.status ?? null}
+        onChange={(value) => set({ status: value === null ? undefined : Number(value) })}
+        onPressEnter={submit}
+      />
+      <Select
+        allowClear
+        style={{ width: 120 }}
+        aria-label={t('filters.method')}
+        placeholder={t('filters.method')}
+        value={draft.method}
+        options={METHODS.map((m) => ({ value: m, label: m }))}
+        onChange={(method?: string) => set({ method })}
+      />
+      <Select<UrlMatch>
+        style={{ width: 110 }}
+        aria-label={t('filters.urlMatch')}
+        value={draft.urlMatch}
+        options={LOG_URL_MATCHES.map((m) => ({ value: m, label: t(`filters.urlMatches.${m}`) }))}
+        onChange={(urlMatch) => set({ urlMatch })}
+      />
+      <Input
+        allowClear
+        style={{ width: 240 }}
+        aria-label={t('filters.url')}
+        placeholder={t('filters.url')}
+        value={draft.url ?? ''}
+        onChange={(e) => set({ url: e.target.value === '' ? undefined : e.target.value })}
+        onPressEnter={submit}
+      />
+      <Input
+        allowClear
+        style={{ width: 200 }}
+        aria-label={t('filters.reqID')}
+        placeholder={t('filters.reqID')}
+        value={draft.reqID ?? ''}
+        onChange={(e) => set({ reqID: text(e.target.value) })}
+        onPressEnter={submit}
+      />
+      {kind === 'waf' && (
+        <>
+          <InputNumber
+            style={{ width: 130 }}
+            aria-label={t('filters.ruleId')}
+            placeholder={t('filters.ruleId')}
+            min={1}
+            precision={0}
+            value={draft.ruleId ?? null}
+            onChange={(value) => set({ ruleId: value === null ? undefined : Number(value) })}
+            onPressEnter={submit}
+          />
+          <Select
+            allowClear
+            style={{ width: 140 }}
+            aria-label={t('filters.action')}
+            placeholder={t('filters.action')}
+            value={draft.action}
+            options={[
+              { value: 'deny', label: t('actions.deny') },
+              { value: 'detect', label: t('actions.detect') },
+            ]}
+            onChange={(action?: string) => set({ action })}
+          />
+        </>
+      )}
+      <Button type="primary" onClick={submit}>
+        {t('search')}
+      </Button>
+    </Flex>
+  );
+}

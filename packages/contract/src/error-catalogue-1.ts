@@ -1,0 +1,167 @@
+import type { ErrorEntry } from './error-entry.js';
+
+/** The error catalogue's codes 1xxxxx (errors.ts joins the parts into ERROR_CATALOGUE). */
+export const ERRORS_1XXXXX = {
+  101001: {
+    status: 200,
+    family: 'ok',
+    message: { en_US: 'OK', zh_CN: '成功', zh_TW: '成功' },
+    when: 'Never as an error: a reply carrying it is a success and the console passes it silently.',
+  },
+  101002: {
+    status: 500,
+    family: 'internal',
+    message: { en_US: 'Unknown Error', zh_CN: '未知错误', zh_TW: '未知錯誤' },
+    when: 'An unexpected exception that no other code describes.',
+  },
+  101003: {
+    status: 400,
+    family: 'parameter',
+    message: { en_US: 'Parameter Error', zh_CN: '参数错误', zh_TW: '參數錯誤' },
+    when: 'Path, query or body fails validation (fields in extra.fields); with extra "invalid license key" for a bad licence key.',
+  },
+  101004: {
+    status: 404,
+    family: 'notFound',
+    message: { en_US: 'API Path Invalid', zh_CN: 'API 路径无效', zh_TW: 'API 路徑無效' },
+    when: 'No route matches the method and path.',
+  },
+  101005: {
+    status: 500,
+    family: 'internal',
+    message: { en_US: 'Database Execution Error', zh_CN: '数据库执行错误', zh_TW: '資料庫執行錯誤' },
+    when: 'A database statement fails for a reason other than a known constraint.',
+  },
+  101006: {
+    status: 400,
+    family: 'parameter',
+    message: { en_US: 'Invalid DNS Setting', zh_CN: 'DNS 设置无效', zh_TW: 'DNS 設定無效' },
+    when: 'The submitted DNS or CNAME setting is not usable.',
+  },
+  101007: {
+    status: 502,
+    family: 'upstream',
+    message: { en_US: 'Proxy Connection Failed', zh_CN: '代理连接失败', zh_TW: '代理連線失敗' },
+    when: 'The server cannot reach a proxy or edge it forwards the call to.',
+  },
+  101008: {
+    status: 403,
+    family: 'permission',
+    message: { en_US: 'Account Is Not Enabled', zh_CN: '账号未启用', zh_TW: '帳號未啟用' },
+    when: 'A paused, locked or expired account signs in or calls.',
+  },
+  101009: {
+    status: 400,
+    family: 'multiple',
+    message: { en_US: 'Multiple Errors', zh_CN: '发生多个错误', zh_TW: '發生多個錯誤' },
+    when: 'A batch call in which items failed with different codes; the reply carries an errors list with targets.',
+  },
+  101010: {
+    status: 502,
+    family: 'upstream',
+    message: { en_US: 'DNS Execution Error', zh_CN: 'DNS 执行错误', zh_TW: 'DNS 執行錯誤' },
+    when: 'The DNS provider rejects or fails a record change.',
+  },
+  101011: {
+    status: 400,
+    family: 'parameter',
+    message: { en_US: 'Inconsistent Ports', zh_CN: '端口不一致', zh_TW: '連接埠不一致' },
+    when: 'Ports that must match (listen and upstream, or across a batch) differ.',
+  },
+  101012: {
+    status: 401,
+    family: 'auth',
+    message: { en_US: 'Failed To Auth The Credential', zh_CN: '身份验证失败', zh_TW: '身分驗證失敗' },
+    when: 'Wrong account, password or verification code at sign-in.',
+  },
+  101013: {
+    status: 401,
+    family: 'auth',
+    message: { en_US: 'Invalid Token', zh_CN: '令牌无效', zh_TW: '權杖無效' },
+    when: 'The access token is missing, malformed, revoked or of another console.',
+  },
+  101014: {
+    status: 401,
+    family: 'auth',
+    message: { en_US: 'Token Expired', zh_CN: '令牌已过期', zh_TW: '權杖已過期' },
+    when: 'The access token has expired; the console refreshes once and replays.',
+  },
+  101015: {
+    status: 401,
+    family: 'auth',
+    message: { en_US: 'Revoke Token Failed', zh_CN: '撤销令牌失败', zh_TW: '撤銷權杖失敗' },
+    when: 'Logout cannot revoke the presented token.',
+  },
+  101016: {
+    status: 401,
+    family: 'auth',
+    message: { en_US: 'Refresh Token Failed', zh_CN: '刷新令牌失败', zh_TW: '更新權杖失敗' },
+    when: 'The refresh token is invalid or expired.',
+  },
+  101017: {
+    status: 409,
+    family: 'conflict',
+    message: { en_US: 'Duplicate Email', zh_CN: '邮箱地址已被使用', zh_TW: '電子郵件地址已被使用' },
+    when: 'Creating or editing an account with an e-mail another account has.',
+  },
+  101018: {
+    status: 403,
+    family: 'permission',
+    message: { en_US: 'Permission Denied', zh_CN: '权限不足', zh_TW: '權限不足' },
+    when: 'The signed-in account lacks the role permission or tier for the call.',
+  },
+  101019: {
+    status: 403,
+    family: 'licence',
+    message: { en_US: 'License Expired', zh_CN: '授权已过期', zh_TW: '授權已過期' },
+    when: 'The installation or user licence is past its expiry.',
+  },
+  101020: {
+    status: 400,
+    family: 'parameter',
+    message: { en_US: 'Illegal Email Settings', zh_CN: '邮件设置无效', zh_TW: '電子郵件設定無效' },
+    when: 'The SMTP settings are incomplete or cannot send.',
+  },
+  101021: {
+    status: 400,
+    family: 'parameter',
+    message: { en_US: 'Illegal Telegram Token', zh_CN: 'Telegram 令牌无效', zh_TW: 'Telegram 權杖無效' },
+    when: 'The Telegram bot token is malformed or rejected.',
+  },
+  101022: {
+    status: 403,
+    family: 'licence',
+    message: { en_US: 'License Does Not Exist', zh_CN: '授权不存在', zh_TW: '授權不存在' },
+    when: 'No licence is installed, or the named licence is unknown.',
+  },
+  101023: {
+    status: 400,
+    family: 'parameter',
+    message: { en_US: 'Illegal Port Type', zh_CN: '端口类型无效', zh_TW: '連接埠類型無效' },
+    when: 'A port type outside the allowed set.',
+  },
+  101024: {
+    status: 502,
+    family: 'upstream',
+    message: { en_US: 'Invalid License Server', zh_CN: '授权服务器无效', zh_TW: '授權伺服器無效' },
+    when: 'The licence server cannot be reached or answers wrongly.',
+  },
+  101025: {
+    status: 409,
+    family: 'conflict',
+    message: { en_US: 'Duplicated data', zh_CN: '数据重复', zh_TW: '資料重複' },
+    when: 'A unique value (name, key, rule) already exists.',
+  },
+  101029: {
+    status: 422,
+    family: 'limit',
+    message: { en_US: 'number of items exceeds limit', zh_CN: '项目数量超出限制', zh_TW: '項目數量超出限制' },
+    when: 'A list in the request has more entries than allowed (e.g. over 5000 IPs).',
+  },
+  101030: {
+    status: 422,
+    family: 'limit',
+    message: { en_US: 'number of characters exceeds limit', zh_CN: '字符数超出限制', zh_TW: '字元數超出限制' },
+    when: 'A text field is longer than allowed.',
+  },
+} as const satisfies Record<number, ErrorEntry>;
