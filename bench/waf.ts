@@ -22,7 +22,6 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -33,22 +32,14 @@ import { type EdgeDomainModules, type EdgeWafModule, WAF_BODY_LIMIT_BYTES, WAF_G
 import { document, domain, upstream } from '../apps/edge/test/helpers/documents.js';
 import { startEdge } from '../apps/edge/test/helpers/edge.js';
 import { freePort } from '../apps/edge/test/helpers/net.js';
+import { type Case, CORPUS_DIR, type CorpusFile, LIMIT, readCorpora } from './waf/corpus.js';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '..');
-/** `../shared/waf-corpus/` beside the checkout, or beside the worktrees' folder (/work/wt/<name>). */
-const CORPUS_DIR =
-  process.env.BENCH_CORPUS_DIR ??
-  [path.resolve(ROOT, '..', 'shared', 'waf-corpus'), path.resolve(ROOT, '..', '..', 'shared', 'waf-corpus')].find((d) =>
-    existsSync(d),
-  ) ??
-  path.resolve(ROOT, '..', 'shared', 'waf-corpus');
 const NGINX = '/usr/sbin/nginx';
 const MODSECURITY_MODULE = '/usr/lib/nginx/modules/ngx_http_modsecurity_module.so';
 const TEST_HOST = 'waf-test.local';
 const WORKERS = 2;
 const CONCURRENCY = Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 8));
-const LIMIT = process.env.BENCH_LIMIT ? Number(process.env.BENCH_LIMIT) : undefined;
 const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 2000);
 const PARANOIA = Number(process.env.BENCH_CRS_PARANOIA ?? 1);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 10_000);
@@ -59,71 +50,6 @@ const MAX_RESPONSE_BYTES = 1 << 20;
 
 const log = (msg: string) => process.stderr.write(`bench:waf: ${msg}\n`);
 const round = (n: number, digits = 4) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-// ---------------------------------------------------------------------------------------------
-// Corpora
-
-interface Case {
-  file: string;
-  id: string;
-  label: 'attack' | 'benign' | 'info';
-  set: string;
-  category: string;
-  raw: Buffer;
-  noRewrite: Set<string>;
-  gtwExcluded: boolean;
-}
-
-interface CorpusFile {
-  name: string;
-  cases: Case[];
-  skipped: number;
-  info: number;
-}
-
-async function readCorpora(): Promise<CorpusFile[]> {
-  const wanted = process.env.BENCH_CORPORA?.split(',').map((s) => s.trim().replace(/\.jsonl$/, ''));
-  const names = (await readdir(CORPUS_DIR)).filter((n) => n.endsWith('.jsonl')).sort();
-  const files: CorpusFile[] = [];
-  for (const file of names) {
-    const name = file.replace(/\.jsonl$/, '');
-    if (wanted && !wanted.includes(name)) continue;
-    const lines = (await readFile(path.join(CORPUS_DIR, file), 'utf8')).split('\n').filter((l) => l.trim());
-    const corpus: CorpusFile = { name, cases: [], skipped: 0, info: 0 };
-    for (const line of LIMIT === undefined ? lines : lines.slice(0, LIMIT)) {
-      const c = JSON.parse(line) as Record<string, unknown>;
-      if (c.skip) {
-        corpus.skipped++;
-        continue;
-      }
-      if (c.label === 'info') {
-        corpus.info++;
-        continue;
-      }
-      if (c.label !== 'attack' && c.label !== 'benign') throw new Error(`${file}: ${String(c.id)}: label ${c.label}`);
-      const raw =
-        typeof c.raw === 'string'
-          ? Buffer.from(c.raw, 'utf8')
-          : typeof c.raw_b64 === 'string'
-            ? Buffer.from(c.raw_b64, 'base64')
-            : undefined;
-      if (!raw) throw new Error(`${file}: ${String(c.id)} has neither raw nor raw_b64`);
-      corpus.cases.push({
-        file: name,
-        id: String(c.id),
-        label: c.label,
-        set: String(c.set ?? ''),
-        category: String(c.category ?? ''),
-        raw,
-        noRewrite: new Set(Array.isArray(c.no_rewrite) ? c.no_rewrite.map(String) : []),
-        gtwExcluded: c.gtw_excluded === true,
-      });
-    }
-    files.push(corpus);
-  }
-  if (files.length === 0) throw new Error(`no corpus selected in ${CORPUS_DIR}`);
-  return files;
-}
 
 /**
  * The bytes to send for a case (README "How to judge"): Host rewritten to the test name, the
