@@ -187,6 +187,18 @@ export function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: R
     // only `return` inside), and a proxy to the HTTP origin pool balanced in Lua.
     '    location / {',
     '      set_by_lua_block $rampart_route { return rampart.route() }',
+    // A firewall's deny and drop are answered here, in the phase that decided them (no internal
+    // redirect, no second Lua phase): the page the router chose (pages.body) with pages.send's
+    // headers, its type from default_type (no `types`: a path's extension does not choose it; a
+    // proxied response keeps the origin's type, default_type applies only to nginx's own answers).
+    '      types { }',
+    '      default_type "text/html; charset=utf-8";',
+    '      if ($rampart_route = 4030) {',
+    '        add_header Cache-Control no-store always;',
+    '        add_header Vary Accept-Language always;',
+    '        return 403 $rampart_page;',
+    '      }',
+    '      if ($rampart_route = 444) { return 444; }',
     `      if ($rampart_route) { return ${ROUTE_ELSEWHERE}; }`,
     '      proxy_pass http://rampart_http;',
     '    }',
@@ -223,6 +235,7 @@ export function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: R
     // Declares the variables the router writes (see the note at uninitialized_variable_warn).
     '    location @rampart_declarations {',
     '      set $rampart_domain_id "";',
+    '      set $rampart_page "";',
     '      set $rampart_upstream_host "";',
     '      set $rampart_request_id "";',
     '      set $rampart_cache_key "";',
