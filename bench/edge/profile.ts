@@ -12,7 +12,11 @@ export const PROFILE_PATH = '/rampart-bench-profile';
 
 /** The render hooks of a profiled edge: the switch, and a location answering the sums. */
 export const profileHooks: RenderTestHooks = {
-  initLua: 'RAMPART_PROFILE = true',
+  // BENCH_JIT_LOG=<file>: LuaJIT's trace log (jit.v: what compiles, what aborts and why) of the
+  // profiled runs, written by the workers through the master's file.
+  initLua: `RAMPART_PROFILE = true${
+    process.env.BENCH_JIT_LOG ? `; require("jit.v").start(${JSON.stringify(process.env.BENCH_JIT_LOG)})` : ''
+  }`,
   serverSnippet: `location = ${PROFILE_PATH} { access_log off; content_by_lua_block { require("rampart.profile").read() } }`,
 };
 

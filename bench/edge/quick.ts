@@ -4,13 +4,13 @@
  * alternating rounds, then the per-phase Lua profile. For trying a change to the edge's Lua in
  * minutes; `npm run bench:edge` is the measurement of record (it also has the agent's edge).
  */
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../apps/edge/test/helpers/net.js';
 import { removeDir } from '../../apps/edge/test/helpers/real-control-plane.js';
 import { FLOOD_HOST, profilePhases, startFirewallEdge } from './firewall-edge.js';
-import { log, percentile, round, SECONDS, startNginx, type WrkResult, wrk } from './load.js';
+import { log, percentile, round, SECONDS, startNginx, treeTicks, type WrkResult, wrk } from './load.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -53,6 +53,8 @@ async function main() {
     const fw = await startFirewallEdge(WORKERS, originPort, 1, DOMAINS, name);
     stops.push(() => fw.edge.stop());
     const port = fw.edge.httpPort;
+    // BENCH_ACCESS_LOG=0: the second edge without its access log (what the log line costs).
+    if (process.env.BENCH_ACCESS_LOG === '0') await fw.reload({}, false);
     const script = async (prefix: string, count: number) => {
       const file = path.join(work, `hosts-${prefix}.lua`);
       await writeFile(
@@ -75,6 +77,11 @@ end
       nginx_flood: { port: floodPort, script: flood, refused: true },
       flood: { port, script: flood, refused: true },
     };
+    // CPU of the serving nginx (master and workers, from /proc) per request: on a shared machine
+    // its ratio to the baseline's says more than the throughputs, which follow the scheduler.
+    const baselineMaster = Number(await readFile(path.join(work, 'baseline', 'nginx.pid'), 'utf8'));
+    const masterOf = async (p: number) => (p === port ? ((await fw.edge.nginx.masterPid()) ?? 0) : baselineMaster);
+    const cpu: Record<string, number[]> = {};
     const only = process.env.BENCH_CASES?.split(',');
     const results: Record<string, WrkResult[]> = {};
     for (const [label, c] of Object.entries(cases)) {
@@ -83,7 +90,10 @@ end
     for (let i = 0; i < ROUNDS; i++) {
       for (const [label, c] of Object.entries(cases)) {
         if (only && !only.includes(label) && !label.startsWith('nginx')) continue;
+        const master = await masterOf(c.port);
+        const ticks = await treeTicks(master);
         const r = await wrk(c.port, c.script, c.refused);
+        cpu[label] = [...(cpu[label] ?? []), (((await treeTicks(master)) - ticks) * 10_000) / (r.rps * SECONDS)];
         if (r.errors > 0) throw new Error(`${label}: ${r.errors} unexpected answers`);
         results[label] = [...(results[label] ?? []), r];
         log(`round ${i + 1} ${label}: ${Math.round(r.rps)} rps, p99 ${r.p99ms} ms`);
@@ -99,7 +109,15 @@ end
     const out: Record<string, unknown> = {};
     for (const label of Object.keys(results)) {
       const base = label.includes('flood') ? rps('nginx_flood') : rps('nginx');
-      out[label] = { rps: round(rps(label), 0), ratio: round(rps(label) / base, 3), p99_ms: p99(label) };
+      const us = (l: string) => median(cpu[l] ?? []);
+      const baseUs = label.includes('flood') ? us('nginx_flood') : us('nginx');
+      out[label] = {
+        rps: round(rps(label), 0),
+        ratio: round(rps(label) / base, 3),
+        p99_ms: p99(label),
+        cpu_us: round(us(label), 1),
+        cpu_ratio: round(baseUs / us(label), 3),
+      };
     }
     if (process.env.BENCH_PHASES !== '0') {
       const phaseCases = Object.fromEntries(
