@@ -5,7 +5,9 @@
  *   {"edge_rps", "nginx_rps", "ratio", "edge_p99_ms", "nginx_p99_ms",
  *    "firewall_rps", "firewall_ratio", "firewall_p99_ms", "firewall_vs_no_rules",
  *    "propagation_p50_ms", "propagation_p95_ms", "cp_cpu_ms_per_change", "cp_cpu_ms_per_change_nodes",
- *    "pollers", "domains", "create_domains_s"}
+ *    "pollers", "domains", "create_domains_s", "firewall_waf_rps", "firewall_waf_ratio",
+ *    "flood_rps", "flood_nginx_rps", "flood_ratio", "flood_p99_ms", "flood_nginx_p99_ms",
+ *    "flood_no_log_rps", "flood_log_share", "lua_us_per_request", …}
  *
  * - Origin: an nginx answering a small static body (1 worker, keepalive), shared by both proxies.
  * - Baseline: nginx with the same worker count, proxy_pass to the origin with an upstream
@@ -27,6 +29,19 @@
  *   rules (`n<i>.bench.example`), measured in the same rounds: `firewall_ratio` is against the plain
  *   proxy, `firewall_vs_no_rules` against those domains (the firewall's own cost, without the
  *   difference between two nginx instances).
+ * - Firewall and WAF (`firewall_waf_*`): as many domains again on the second edge with the same
+ *   firewall and a WAF module (its defaults) bound, the data plane's domain limit permitting.
+ * - Flood (`flood_*`): wrk's address (127.0.0.1) blacklisted (deny) by the site firewall of one
+ *   domain of the second edge (bench/edge/rules.ts floodFirewall), every request refused; the
+ *   baseline nginx answers the same flood with `return 403` on a port of its own, with its access
+ *   log. `flood_ratio` is edge / baseline. After the rounds, the flood runs again alternately with
+ *   and without the edge's access log (`flood_no_log_rps`, `flood_log_share`: the share of the
+ *   refused flood's throughput the log line takes).
+ * - `lua_us_per_request`: the second edge reloaded with rampart.profile on (bench only), one more
+ *   wrk run per case (no_rules, firewall, firewall_waf, flood): CPU µs of Lua per request by phase
+ *   (rewrite: the router's set_by_lua, with its firewall and WAF checks apart; rewrite_route:
+ *   @rampart_route's rewrite_by_lua; balancer; filters; error pages) — bench/edge/profile.ts.
+ *   `npx tsx bench/edge/quick.ts` runs the second edge's cases alone, in minutes.
  * - Load: wrk (Debian package), BENCH_ROUNDS rounds (default 5) alternating baseline, edge, and
  *   the second edge without and with rules, BENCH_SECONDS each (default 6); rps and p99 are the
  *   medians over the rounds, so that one round disturbed by the shared machine moves none of them.
@@ -44,35 +59,12 @@
  *   The 100-node writes start once every poller holds the plane, the control plane has been quiet
  *   and its heap has had time to let the whole planes the pollers took go (see the wait below).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
-import { chmod, mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import {
-  addBlacklistRules,
-  addGeoRules,
-  addSecondLimits,
-  bindModuleRoutes,
-  type EdgeFirewall,
-  type EdgeSnapshot,
-  FIREWALL_ACTIONS,
-  ipListRanges,
-  type PlaneAnswer,
-  wafRoutes,
-} from '@rampart/contract';
-import { geoRecord, writeMmdb } from '@rampart/contract/testing';
-import { NodeClient } from '../apps/edge/src/agent/node-client.js';
-import { AGENT_VERSION } from '../apps/edge/src/agent/version.js';
-import { LuaPlane } from '../apps/edge/src/data-plane/lua-plane.js';
-import { document, domain, upstream } from '../apps/edge/test/helpers/documents.js';
-import { type Edge, startEdge } from '../apps/edge/test/helpers/edge.js';
 import { freePort } from '../apps/edge/test/helpers/net.js';
 import {
-  type ApiSession,
   initializeFirstNode,
   removeDir,
   setUpOperator,
@@ -81,22 +73,32 @@ import {
   waitUntil,
 } from '../apps/edge/test/helpers/real-control-plane.js';
 import { startCluster } from '../apps/server/test/helpers/pg-cluster.js';
+import { FLOOD_HOST, floodWithoutLog, profilePhases, startFirewallEdge } from './edge/firewall-edge.js';
+import {
+  adminGet,
+  get,
+  log,
+  machineTicks,
+  percentile,
+  round,
+  SECONDS,
+  startNginx,
+  treeTicks,
+  type WrkResult,
+  wrk,
+} from './edge/load.js';
+import { startPollers } from './edge/pollers.js';
+import { addRuleMix } from './edge/rules.js';
 
-const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const AGENT = path.join(ROOT, 'apps/edge/dist/rampart-edge.js');
-const NGINX = '/usr/sbin/nginx';
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 10_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const POLLERS = Number(process.env.BENCH_POLLERS ?? 99);
 const CPU_CHANGES = Number(process.env.BENCH_CPU_CHANGES ?? 10);
 /** Sites the domains spread over (each with the rule mix unless BENCH_RULES=0): 100 domains a site by default. */
 const SITES = Number(process.env.BENCH_SITES ?? Math.max(1, Math.ceil(DOMAINS / 100)));
 const RULES = process.env.BENCH_RULES !== '0';
-/** Addresses of each site's blacklist rule. */
-const BLACKLIST_SIZE = 300;
 /** Domains of the bulk change. */
 const BULK = Number(process.env.BENCH_BULK ?? 1000);
 /**
@@ -107,204 +109,6 @@ const FIREWALL_DOMAINS = Math.min(DOMAINS, 25_000);
 const CHANGES = 50;
 const WORKERS = 2;
 
-// Each line with the wall clock (ms), so a phase can be found in a control-plane profile (BENCH_CP_PROFILE).
-const log = (msg: string) => process.stderr.write(`bench: [${Date.now()}] ${msg}\n`);
-
-/** A throw-away nginx with its own prefix; `http` is the body of its http block. */
-async function startNginx(dir: string, workers: number, http: string): Promise<() => Promise<void>> {
-  await mkdir(path.join(dir, 'logs'), { recursive: true });
-  const conf = path.join(dir, 'nginx.conf');
-  await writeFile(
-    conf,
-    `worker_processes ${workers};
-pid ${dir}/nginx.pid;
-error_log ${dir}/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-  client_body_temp_path ${dir}/tmp-body; proxy_temp_path ${dir}/tmp-proxy;
-  fastcgi_temp_path ${dir}/tmp-fcgi; uwsgi_temp_path ${dir}/tmp-uwsgi; scgi_temp_path ${dir}/tmp-scgi;
-  keepalive_requests 100000;
-${http}
-}
-`,
-  );
-  await run(NGINX, ['-p', dir, '-c', conf, '-e', `${dir}/logs/error.log`]);
-  return async () => {
-    await run(NGINX, ['-p', dir, '-c', conf, '-e', `${dir}/logs/error.log`, '-s', 'quit']).catch(() => undefined);
-  };
-}
-
-/** A GET of nginx's admin endpoint on its unix socket, with the node's admin secret: the body. */
-function adminGet(socketPath: string, urlPath: string, secret: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = request({ socketPath, path: urlPath, headers: { authorization: `Bearer ${secret}` } }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      res.on('end', () =>
-        res.statusCode === 200 ? resolve(body) : reject(new Error(`${urlPath}: ${res.statusCode} ${body}`)),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function get(port: number, host: string, method = 'GET'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/', method, headers: { host }, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.setTimeout(2000, () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-interface WrkResult {
-  rps: number;
-  p99ms: number;
-  errors: number;
-}
-
-async function wrk(port: number, script: string): Promise<WrkResult> {
-  const { stdout } = await run(
-    'wrk',
-    ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-s', script, `http://127.0.0.1:${port}/`],
-    { maxBuffer: 1 << 20 },
-  );
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
-  const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(stdout);
-  const unit = p99?.[2] === 'us' ? 0.001 : p99?.[2] === 's' ? 1000 : 1;
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
-  const errors = non2xx + (socketErrors ? socketErrors.slice(1).reduce((n, x) => n + Number(x), 0) : 0);
-  if (!Number.isFinite(rps) || !p99) throw new Error(`cannot read wrk output:\n${stdout}`);
-  return { rps, p99ms: Number(p99[1]) * unit, errors };
-}
-
-/** CPU ticks (user + system) of a process and all its descendants, from /proc. */
-async function treeTicks(root: number): Promise<number> {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // pid (comm) state ppid … utime(14) stime(15) cutime(16) cstime(17): comm may hold spaces, so
-    // split after ')'. cutime and cstime are the children that exited and were reaped (PostgreSQL's
-    // backends come and go: without them a tree's count could fall between two reads).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields.length < 15) continue;
-    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    stats.set(Number(entry), { ppid: Number(fields[1]), ticks });
-  }
-  const inTree = (pid: number): boolean => {
-    for (let p = pid, hops = 0; p > 1 && hops < 64; p = stats.get(p)?.ppid ?? 0, hops++) if (p === root) return true;
-    return false;
-  };
-  let ticks = 0;
-  for (const [pid, s] of stats) if (inTree(pid)) ticks += s.ticks;
-  return ticks;
-}
-
-/** Busy CPU ticks of the whole machine (every field of /proc/stat's cpu line but idle and iowait). */
-async function machineTicks(): Promise<number> {
-  const [cpu] = (await readFile('/proc/stat', 'utf8')).split('\n');
-  const f = (cpu ?? '').trim().split(/\s+/).slice(1).map(Number);
-  return f.reduce((a, b) => a + b, 0) - (f[3] ?? 0) - (f[4] ?? 0);
-}
-
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, i)] ?? Number.NaN;
-}
-
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
-
-/**
- * The firewall case's rules (see the top): wrk's address (127.0.0.1) is in the whitelist rule's
- * range, its method too, but not its URL; it is not among the blacklist's 1,000 addresses (none
- * next to another, so they stay 1,000 ranges); the last rule covers every address, for POST only;
- * a user-agent rule that wrk's requests do not match; a per-second limit that counts them all.
- */
-function benchFirewall(id: number): EdgeFirewall {
-  const thousand = Array.from({ length: 1000 }, (_, i) => `10.0.${i >> 7}.${(i & 127) * 2}`);
-  return {
-    id,
-    whitelist: [
-      {
-        id: 1,
-        url: 'https?:\\/\\/admin\\.bench\\.example(.*)',
-        methods: ALL_METHODS,
-        ...ipListRanges(['127.0.0.0/8']),
-      },
-    ],
-    blacklist: [
-      { id: 2, url: '.*', methods: ALL_METHODS, action: 'deny', ...ipListRanges([...thousand, '2001:db8::/32']) },
-      { id: 3, url: '.*', methods: ['POST'], action: 'deny', ...ipListRanges(['0.0.0.0/0']) },
-    ],
-    // wrk's address (127.0.0.1) is in US in the bench's geo database: the black rule looks it up and
-    // does not match, the white rule finds it listed; neither acts.
-    geos: [
-      { id: 7, url: '.*', white: false, countries: ['CN', 'RU'], cities: [], action: 'deny' },
-      { id: 8, url: '.*', white: true, countries: ['US', 'CA', 'GB'], cities: [], action: 'deny' },
-    ],
-    // wrk sends no User-Agent: the rule is evaluated (against "") on every request and never matches.
-    userAgents: [{ id: 4, url: '.*', userAgent: 'curl|python-requests|badbot', action: 'deny' }],
-    // A header rule read on every request (wrk sends no X-Scanner: one variable read, never a match).
-    headers: [{ id: 6, url: '.*', name: 'x-scanner', value: 'sqlmap|nikto', action: 'deny' }],
-    intervals: [],
-    // Counts every request of wrk's one address (a shared-dict `incr` each) and never acts: 100,000
-    // requests per second with a burst of 1,000 is more than wrk sends, so none is delayed or refused
-    // (a refused one would fail the run as a non-2xx answer).
-    rates: [{ id: 5, url: '.*', rate: 100_000, burst: 1000, blockSeconds: 0, action: 'deny' }],
-    antiCC: [],
-  };
-}
-
-/** `route`'s path under /api/v1 for the site, as ApiSession.call takes it. */
-function sitePath(route: { path: string }, siteId: number): string {
-  return route.path.slice(1).replace('{siteId}', String(siteId));
-}
-
-/**
- * A site's rule mix (issue 25): a blacklist rule of BLACKLIST_SIZE addresses (none of them wrk's),
- * a black geo rule for two countries, a per-second limit above wrk's rate, and a WAF module (its
- * defaults) bound to every domain of the site. None decides a GET from 127.0.0.1 of a bench host.
- */
-async function addRuleMix(
-  customer: ApiSession,
-  siteId: number,
-  k: number,
-  domainIds: readonly number[],
-  sites: number,
-): Promise<void> {
-  const ips = Array.from({ length: BLACKLIST_SIZE }, (_, i) => `10.${k & 255}.${(k >> 8) * 2 + (i >> 8)}.${i & 255}`);
-  await customer.call('POST', sitePath(addBlacklistRules, siteId), {
-    data: [{ ips, url: '.*', methods: { get: true, post: true }, blockType: FIREWALL_ACTIONS.deny, memo: 'bench' }],
-  });
-  await customer.call('POST', sitePath(addGeoRules, siteId), {
-    data: [{ isBlack: true, geoIDs: ['CN', 'RU'], urlRegex: '.*', blockType: FIREWALL_ACTIONS.deny }],
-  });
-  await customer.call('POST', sitePath(addSecondLimits, siteId), {
-    data: [{ urlRegex: '.*', rate: 100_000, burst: 100_000, blockType: FIREWALL_ACTIONS.deny }],
-  });
-  const [waf] = await customer.call<{ id: number }[]>('POST', sitePath(wafRoutes.create, siteId), {
-    modules: [{ name: 'bench waf' }],
-  });
-  if (!waf) throw new Error(`site ${siteId}: no WAF module made`);
-  const mine = domainIds.filter((_, i) => i % sites === k);
-  for (let from = 0; from < mine.length; from += 500) {
-    await customer.call('PUT', sitePath(bindModuleRoutes.waf, siteId), {
-      domainIDs: mine.slice(from, from + 500),
-      moduleID: waf.id,
-    });
-  }
-}
-
 async function main() {
   const work = await mkdtemp(path.join(tmpdir(), 'rampart-bench-'));
   // nginx's workers (nobody) write request bodies, buffers and the cache below the agent's state
@@ -314,7 +118,8 @@ async function main() {
   const stops: (() => Promise<void>)[] = [];
   let agent: ChildProcess | undefined;
   try {
-    const [originPort, baselinePort, edgeHttp, edgeHttps, adminPort] = await Promise.all([
+    const [originPort, baselinePort, baselineFloodPort, edgeHttp, edgeHttps, adminPort] = await Promise.all([
+      freePort(),
       freePort(),
       freePort(),
       freePort(),
@@ -345,7 +150,9 @@ async function main() {
       proxy_set_header Host $host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     }
-  }`,
+  }
+  # The flood's baseline: nginx refusing every request itself, with the same access log.
+  server { listen 127.0.0.1:${baselineFloodPort}; location / { return 403; } }`,
       ),
     );
 
@@ -498,34 +305,10 @@ async function main() {
     }
 
     log('starting the firewall edge');
-    const fwEdge: Edge = await startEdge({ workerProcesses: WORKERS });
+    const fw = await startFirewallEdge(WORKERS, originPort, setup.siteId, FIREWALL_DOMAINS, name);
+    const fwEdge = fw.edge;
     stops.push(() => fwEdge.stop());
-    // The geo database the geo rules use, where the agent would keep it (nginx.conf names the directory).
-    const geoDir = path.join(fwEdge.prefix, 'geo');
-    await mkdir(geoDir, { recursive: true, mode: 0o755 });
-    const mmdb = writeMmdb(
-      [
-        { cidr: '127.0.0.0/8', data: geoRecord('US') },
-        { cidr: '10.0.0.0/8', data: geoRecord('CN') },
-      ],
-      { databaseType: 'Rampart-Bench-Country' },
-    );
-    const geoDatabase = createHash('sha256').update(mmdb).digest('hex');
-    await writeFile(path.join(geoDir, `${geoDatabase}.mmdb`), mmdb, { mode: 0o644 });
-    await fwEdge.nginx.reload(fwEdge.render({ geoDir, workerProcesses: WORKERS }));
-    const fwDomains = Array.from({ length: FIREWALL_DOMAINS }, (_, i) => [
-      domain(i + 1, name(i), [upstream(originPort)], { firewallId: setup.siteId }),
-      domain(FIREWALL_DOMAINS + i + 1, `n${i}.bench.example`, [upstream(originPort)]),
-    ]).flat();
-    await fwEdge.push({
-      ...document('bench-firewall', fwDomains, [], [], { firewalls: [benchFirewall(setup.siteId)] }),
-      geoDatabase,
-    });
     const fwHttp = fwEdge.httpPort;
-    if ((await get(fwHttp, name(0))) !== 200) throw new Error('the firewall edge does not serve the first domain');
-    if ((await get(fwHttp, name(0), 'POST')) !== 403) throw new Error("the firewall edge's rules are not active");
-    if ((await get(fwHttp, 'n0.bench.example', 'POST')) !== 200)
-      throw new Error('the firewall edge applies its rules to every domain');
 
     const hostsScript = async (prefix: string, count: number) => {
       const file = path.join(work, `hosts-${prefix}-${count}.lua`);
@@ -542,6 +325,11 @@ end
     const script = await hostsScript('d', DOMAINS);
     const noRulesScript = await hostsScript('n', FIREWALL_DOMAINS);
     const firewallScript = await hostsScript('d', FIREWALL_DOMAINS);
+    const wafScript = fw.wafDomains > 0 ? await hostsScript('w', fw.wafDomains) : null;
+    // The flood: one blacklisted client (wrk, 127.0.0.1) on one domain; the baseline answers it with
+    // `return 403` on its flood port.
+    const floodScript = path.join(work, 'flood.lua');
+    await writeFile(floodScript, `wrk.headers["Host"] = "${FLOOD_HOST}"\n`);
     // Warm the proxies (worker caches, keepalive pools) before measuring.
     const rounds = process.env.BENCH_SKIP_LOAD ? 0 : ROUNDS;
     if (rounds > 0) {
@@ -549,11 +337,17 @@ end
       await wrk(edgeHttp, script);
       await wrk(fwHttp, script);
       await wrk(fwHttp, noRulesScript);
+      if (wafScript) await wrk(fwHttp, wafScript);
+      await wrk(baselineFloodPort, floodScript, true);
+      await wrk(fwHttp, floodScript, true);
     }
     const baseline: WrkResult[] = [];
     const edge: WrkResult[] = [];
     const firewall: WrkResult[] = [];
     const noRules: WrkResult[] = [];
+    const withWaf: WrkResult[] = [];
+    const baselineFlood: WrkResult[] = [];
+    const flood: WrkResult[] = [];
     // BENCH_PROFILE=1: CPU microseconds per request of each party during a round, from /proc, so
     // that what the edge costs beyond the plain proxy is read directly rather than inferred.
     const masterPid = async (name: string) => Number(await readFile(path.join(work, name, 'nginx.pid'), 'utf8'));
@@ -570,15 +364,16 @@ end
       port: number,
       load = script,
       label: string = which,
+      refused = false,
     ) => {
-      if (!parties) return wrk(port, load);
+      if (!parties) return wrk(port, load, refused);
       const ticksOf = async () => ({
         machine: await machineTicks(),
         origin: await treeTicks(parties.origin),
         proxy: await treeTicks(parties[which]),
       });
       const before = await ticksOf();
-      const result = await wrk(port, load);
+      const result = await wrk(port, load, refused);
       const after = await ticksOf();
       const requests = result.rps * SECONDS;
       const us = (ticks: number) => Math.round(((ticks * 10_000) / requests) * 10) / 10; // 100 ticks/s
@@ -648,8 +443,38 @@ end
       noRules.push(await measured('firewall', fwHttp, noRulesScript, 'second edge without rules'));
       log(`round ${i + 1}: second edge, domains with the firewall`);
       firewall.push(await measured('firewall', fwHttp, firewallScript, 'second edge with the firewall'));
+      if (wafScript) {
+        log(`round ${i + 1}: second edge, domains with the firewall and the WAF`);
+        withWaf.push(await measured('firewall', fwHttp, wafScript, 'second edge with the firewall and the WAF'));
+      }
+      log(`round ${i + 1}: flood, baseline (return 403)`);
+      baselineFlood.push(await measured('baseline', baselineFloodPort, floodScript, 'baseline flood', true));
+      log(`round ${i + 1}: flood, second edge (blacklisted)`);
+      flood.push(await measured('firewall', fwHttp, floodScript, 'second edge flood', true));
     }
-    const failed = [...baseline, ...edge, ...noRules, ...firewall].reduce((n, r) => n + r.errors, 0);
+    const failed = [...baseline, ...edge, ...noRules, ...firewall, ...withWaf, ...baselineFlood, ...flood].reduce(
+      (n, r) => n + r.errors,
+      0,
+    );
+    // The Lua's CPU per request and phase (rampart.profile, on a reloaded edge), and the flood
+    // without the access log, alternating with it (what the log line costs a refused request).
+    let phases: Record<string, Record<string, number>> | null = null;
+    let floodLog: Awaited<ReturnType<typeof floodWithoutLog>> | null = null;
+    if (rounds > 0) {
+      log('per-phase Lua CPU on the firewall edge');
+      phases = await profilePhases(
+        fw,
+        {
+          no_rules: { script: noRulesScript },
+          firewall: { script: firewallScript },
+          ...(wafScript ? { firewall_waf: { script: wafScript } } : {}),
+          flood: { script: floodScript, refused: true },
+        },
+        SECONDS,
+      );
+      log('the flood without and with the access log');
+      floodLog = await floodWithoutLog(fw, floodScript, Math.min(rounds, 3));
+    }
     if (failed > 0) throw new Error(`${failed} requests failed or were not 2xx/3xx`);
 
     log('measuring propagation');
@@ -718,146 +543,7 @@ end
     // BENCH_POLLERS=0: only the one node (cp_cpu_ms_per_change_nodes is then null).
     let cpuNodes: number | null = null;
     if (POLLERS > 0) {
-      log(`registering ${POLLERS} light pollers`);
-      const pollers = new AbortController();
-      // Every poller's requests listen to it (Node warns past 10 listeners).
-      setMaxListeners(0, pollers.signal);
-      stops.push(async () => pollers.abort());
-      const received: number[] = [];
-      const pollerIds: number[] = [];
-      // Where poller 0's plane is: the others start their streams from it.
-      type Position = { since: string; plane: string; meta: string };
-      const positionOf = (answer: PlaneAnswer): Position => ({
-        since: answer.to,
-        plane: answer.planeHash,
-        meta: answer.metaHash,
-      });
-      const lead: { known: Position | null } = { known: null };
-      let following = 0;
-      /** Where each follower's last answer left it (its `to`). */
-      const positions: (string | undefined)[] = [];
-      /**
-       * A poller past the first: a node whose plane is poller 0's (same group, same owner). It opens
-       * its stream from where poller 0 is, so the control plane answers it as it answers a node that
-       * holds the plane, and follows the answers by their positions only: each delta must start where
-       * the last answer ended (a whole plane, after a refusal, is taken as a new start). The control
-       * plane's work for it is a node's; only the bench process skips building a plane per poller.
-       */
-      const followPlane = async (client: NodeClient, index: number) => {
-        await waitUntil(async () => lead.known !== null || pollers.signal.aborted, 600_000, 100);
-        let known: Position | null = null;
-        following += 1;
-        const take = async (answer: PlaneAnswer) => {
-          if (answer.type === 'delta' && answer.from !== known?.since) {
-            const at = known?.since;
-            known = null;
-            throw new Error(`a delta from ${answer.from} reached a poller at ${at}`);
-          }
-          known = positionOf(answer);
-          positions[index] = known.since;
-          received[index] = (received[index] ?? 0) + 1;
-        };
-        while (!pollers.signal.aborted) {
-          // A stream opens from where this poller is, or (at first, and after a refusal) from poller 0.
-          known ??= lead.known;
-          await client.planeStream(known, take, pollers.signal).catch(failedFor(index));
-        }
-      };
-      const failedFor = (index: number) => async (err: unknown) => {
-        if (pollers.signal.aborted) return null;
-        log(`light poller ${index}: ${err instanceof Error ? err.message : String(err)}`);
-        await new Promise((r) => setTimeout(r, 1000));
-        return null;
-      };
-      for (let i = 0; i < POLLERS; i++) {
-        const client = new NodeClient(cp.url, null, 60_000);
-        const credentials = await client.register({
-          joinToken: setup.joinToken,
-          hostname: `light-${i}`,
-          ips: [`127.0.${1 + (i >> 8)}.${i & 255}`],
-          version: AGENT_VERSION,
-        });
-        client.setCredentials(credentials);
-        pollerIds.push(credentials.nodeId);
-        received.push(0);
-        const index = i;
-        const failed = failedFor(index);
-        // As a node does: the snapshot without its data plane, and the plane as entries, each
-        // answer checked and applied in memory (lua-plane.ts, what the agent does before nginx).
-        client.snapshotDataPlane = () => 'none';
-        void (async () => {
-          let version: string | null = null;
-          while (!pollers.signal.aborted) {
-            const snap: EdgeSnapshot | null = await client.snapshot(version, 25, pollers.signal).catch(failed);
-            if (snap) version = snap.version;
-          }
-        })();
-        // Poller 0 holds the plane and checks every answer as the agent does; the others follow
-        // it (below), so 99 whole planes need not fit in this process at 100,000 domains.
-        if (index > 0) {
-          void followPlane(client, index);
-          continue;
-        }
-        void (async () => {
-          const held: { plane: LuaPlane | null } = { plane: null };
-          // The plane as the agent takes it: one stream, a line per change (a refused line ends it,
-          // and the next stream starts from a whole plane).
-          const take = async (answer: PlaneAnswer) => {
-            try {
-              if (answer.type === 'full') held.plane = LuaPlane.full(answer);
-              else if (held.plane) held.plane.applyDelta(answer);
-              else throw new Error('a delta with no plane');
-            } catch (err) {
-              held.plane = null;
-              throw err;
-            }
-            if (process.env.BENCH_PROFILE)
-              log(`light poller 0: plane at ${held.plane?.to}, ${held.plane?.domainCount} domains`);
-            lead.known = positionOf(answer);
-            received[index] = (received[index] ?? 0) + 1;
-          };
-          while (!pollers.signal.aborted) {
-            const plane = held.plane;
-            const known = plane ? { since: plane.to, plane: plane.planeHash, meta: plane.metaHash } : null;
-            await client.planeStream(known, take, pollers.signal).catch(failed);
-          }
-        })();
-      }
-      await setup.operator.call('POST', 'client/nodes/initialize', {
-        ids: pollerIds,
-        zoneID: setup.zoneId,
-        groupID: setup.groupId,
-      });
-      // Poller 0 has its plane and the changes the pollers' joining made; the others have opened
-      // their streams from it (a change they miss while opening reaches them as a longer delta).
-      await waitUntil(async () => (received[0] ?? 0) >= 2 && following === POLLERS - 1, 600_000, 100);
-      // Each follower opened its stream before its node was placed (its plane then empty), so it
-      // takes the group's whole plane once after: the measurement starts when every one of them is
-      // where poller 0 is (at 100,000 domains the 99 whole planes, ~50 MB each, took the bench
-      // process about a minute to read, and ran into the measured writes).
-      await waitUntil(
-        async () => {
-          const lead0 = lead.known?.since;
-          return lead0 !== undefined && pollerIds.slice(1).every((_, i) => positions[i + 1] === lead0);
-        },
-        900_000,
-        200,
-      );
-      log(`every light poller holds the plane at ${lead.known?.since}`);
-      // The 99 whole planes the pollers took (~50 MB each at 100,000 domains) are garbage on the
-      // control plane's heap until a major collection: left there, the measured writes paid for it
-      // (scavenges of 20 ms each, 85 against 49-60 ms per change). V8 collects on its own once the
-      // process has been quiet for a while (its memory reducer, ~8 s): the measurement waits for the
-      // control plane to be quiet, then that long, so it measures the changes and not the joining.
-      const quietUntil = Date.now() + 120_000;
-      let quiet = 0;
-      while (quiet < 2 && Date.now() < quietUntil) {
-        const before = await treeTicks(cp.pid);
-        await new Promise((r) => setTimeout(r, 1000));
-        quiet = ((await treeTicks(cp.pid)) - before) * 10 < 50 ? quiet + 1 : 0;
-      }
-      if (quiet < 2) log('the control plane was not quiet within 120 s: the 100-node phase starts anyway');
-      await new Promise((r) => setTimeout(r, 12_000));
+      const { received, pollers } = await startPollers(cp, setup, POLLERS, stops);
       log(`control-plane CPU per change with ${POLLERS + 1} nodes (${CPU_CHANGES} writes)`);
       cpuNodes =
         (await cpuPerChange(() => {
@@ -944,6 +630,8 @@ end
     const edgeRps = median(edge.map((r) => r.rps));
     const nginxRps = median(baseline.map((r) => r.rps));
     const firewallRps = median(firewall.map((r) => r.rps));
+    const floodRps = median(flood.map((r) => r.rps));
+    const floodNginxRps = median(baselineFlood.map((r) => r.rps));
     const result = {
       edge_rps: round(edgeRps, 0),
       nginx_rps: round(nginxRps, 0),
@@ -954,6 +642,20 @@ end
       firewall_ratio: round(firewallRps / nginxRps, 3),
       firewall_p99_ms: round(median(firewall.map((r) => r.p99ms))),
       firewall_vs_no_rules: round(firewallRps / median(noRules.map((r) => r.rps)), 3),
+      firewall_waf_rps: withWaf.length ? round(median(withWaf.map((r) => r.rps)), 0) : null,
+      firewall_waf_ratio: withWaf.length ? round(median(withWaf.map((r) => r.rps)) / nginxRps, 3) : null,
+      firewall_waf_p99_ms: withWaf.length ? round(median(withWaf.map((r) => r.p99ms))) : null,
+      flood_rps: round(floodRps, 0),
+      flood_nginx_rps: round(floodNginxRps, 0),
+      flood_ratio: round(floodRps / floodNginxRps, 3),
+      flood_p99_ms: round(median(flood.map((r) => r.p99ms))),
+      flood_nginx_p99_ms: round(median(baselineFlood.map((r) => r.p99ms))),
+      // The flood on the same edge without its access log (alternating with it): the log line's share.
+      flood_no_log_rps: floodLog ? round(median(floodLog.withoutLog.map((r) => r.rps)), 0) : null,
+      flood_log_share: floodLog
+        ? round(1 - median(floodLog.withLog.map((r) => r.rps)) / median(floodLog.withoutLog.map((r) => r.rps)), 3)
+        : null,
+      lua_us_per_request: phases,
       propagation_p50_ms: round(percentile(times, 50), 0),
       propagation_p95_ms: round(percentile(times, 95), 0),
       cp_cpu_ms_per_change: round(cpuOneNode, 0),

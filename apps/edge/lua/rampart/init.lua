@@ -32,6 +32,26 @@ function _M.master(options)
     route = require("rampart.router").route,
     balance = require("rampart.balancer").balance,
   }
+  -- Bench only (rampart.profile): set by bench/edge's init hook, never by the agent.
+  if RAMPART_PROFILE == true then _M.profile() end
+end
+
+-- Wraps the per-request entry points with rampart.profile's CPU clocks (nothing of this runs on a node).
+function _M.profile()
+  local profile = require "rampart.profile"
+  local router, pages = require "rampart.router", require "rampart.pages"
+  local modules, filters = require "rampart.modules", require "rampart.filters"
+  local firewall, waf = require "rampart.firewall", require "rampart.waf"
+  firewall.check = profile.nested("rewrite.firewall", firewall.check)
+  waf.check = profile.nested("rewrite.waf", waf.check)
+  rampart.route = profile.wrap("rewrite", rampart.route)
+  rampart.balance = profile.wrap("balancer", rampart.balance)
+  router.elsewhere = profile.wrap("rewrite_route", router.elsewhere)
+  pages.send_error = profile.wrap("content_error_page", pages.send_error)
+  modules.rewrite = profile.wrap("rewrite_modules", modules.rewrite)
+  filters.header = profile.wrap("header_filter", filters.header)
+  filters.body = profile.wrap("body_filter", filters.body)
+  profile.wrap_exits()
 end
 
 return _M

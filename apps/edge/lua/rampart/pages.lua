@@ -144,9 +144,26 @@ function _M.accepted_language(header)
   return best
 end
 
+-- Accept-Language values already parsed by this worker → their language (false: none of ours).
+-- Bounded: emptied when it holds LANGUAGES_MAX values (a flood of varied headers costs the parse).
+local LANGUAGES_MAX = 256
+local languages, language_count = {}, 0
+
+local function visitor_language(header)
+  if header == nil or header == "" then return nil end
+  local language = languages[header]
+  if language == nil then
+    language = _M.accepted_language(header) or false
+    if language_count >= LANGUAGES_MAX then languages, language_count = {}, 0 end
+    languages[header] = language
+    language_count = language_count + 1
+  end
+  return language or nil
+end
+
 -- The language of the edge's pages for this request: the visitor's, else the site's, else English.
 local function language_for(site)
-  local language = _M.accepted_language(ngx.var.http_accept_language) or (site and site.language)
+  local language = visitor_language(ngx.var.http_accept_language) or (site and site.language)
   return PAGES[language] and language or "en_US"
 end
 
@@ -166,13 +183,21 @@ local function operator_page(status)
   return gen and store.operator_pages(gen)[status]
 end
 
--- Sends the page for `key` (a status, 494/497 answered as 400, or 4030 as 403) and ends the request (any phase
--- that may send a body): the site's own page for the status when the request's domain has one,
--- else the operator's default page for it, else the edge's in the visitor's or the site's language.
-function _M.send(key)
+-- The page for `key` and its status on the wire: the site's own page for the status when the
+-- request's domain has one, else the operator's default page for it, else the edge's in the
+-- visitor's or the site's language. Also for the router (set_by_lua), which has nginx answer a
+-- firewall's deny with it directly (render.ts: `return 403 $rampart_page`).
+function _M.body(key)
   local status = WIRE[key] or key
   local site = settings.for_request()
-  local body = site and site.pages[status] or operator_page(status) or pages_for(site)[key] or DEFAULT[500]
+  return site and site.pages[status] or operator_page(status) or pages_for(site)[key] or DEFAULT[500], status
+end
+
+-- Sends the page for `key` (a status, 494/497 answered as 400, or 4030 as 403; see body()) and ends
+-- the request (any phase that may send a body). The router's direct deny has nginx send the same
+-- headers (public-server.ts).
+function _M.send(key)
+  local body, status = _M.body(key)
   ngx.status = status
   local header = ngx.header
   header["Content-Type"] = "text/html; charset=utf-8"

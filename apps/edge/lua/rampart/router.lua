@@ -199,8 +199,20 @@ local function onward(domain, gen, var)
   return ""
 end
 
+local decide
+
+-- set_by_lua on every request (see the top). A firewall's deny ("4030") and a drop ("444") are
+-- answered by nginx in this same phase (public-server.ts: `return 403 $rampart_page`, `return 444`),
+-- without handing the request to @rampart_route and a second Lua phase: a refused flood costs
+-- this call and nginx's answer. The page is the one pages.send would send.
 function _M.route()
   local var = ngx.var
+  local route = decide(var)
+  if route == "4030" then var.rampart_page = pages.body(4030) end
+  return route
+end
+
+decide = function(var)
   if id_prefix == nil then
     id_prefix = (var.rampart_node or "edge") .. "-" .. ngx.worker.pid() .. "-"
       .. string.format("%x", math.floor(ngx.now())) .. "-"

@@ -1,0 +1,174 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type EdgeFirewall, ipListRanges } from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { document, domain, moduleRefs, upstream, wafModule } from './helpers/documents.js';
+import { type Edge, startEdge } from './helpers/edge.js';
+
+// A firewall's deny ("4030") and drop ("444") are answered by nginx in the router's own phase
+// (public-server.ts: `return 403 $rampart_page`, `return 444`) instead of through @rampart_route and
+// pages.send. The answer must be the one pages.send gives (a WAF block of a request with a body
+// still goes that way: the reference here), whatever the path's extension, and the location's
+// default_type must not give a type to an origin's answer that has none.
+
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
+const FIREWALL: EdgeFirewall = {
+  id: 1,
+  whitelist: [],
+  blacklist: [
+    { id: 11, url: '.*', methods: ALL_METHODS, action: 'deny', ...ipListRanges(['127.0.0.2']) },
+    { id: 12, url: '.*', methods: ALL_METHODS, action: 'drop', ...ipListRanges(['127.0.0.3']) },
+  ],
+  userAgents: [],
+  headers: [],
+  intervals: [],
+  rates: [],
+  antiCC: [],
+};
+
+let edge: Edge;
+let origin: http.Server;
+let originPort: number;
+
+interface Answer {
+  status: number;
+  body: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+function send(
+  from: string,
+  host: string,
+  path = '/',
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer | 'closed'> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: edge.httpPort,
+        path,
+        method: options.method ?? 'GET',
+        localAddress: from,
+        headers: { ...options.headers, host },
+        agent: false,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString('utf8');
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ECONNRESET' || err.message === 'socket hang up') resolve('closed');
+      else reject(err);
+    });
+    req.end(options.body);
+  });
+}
+
+/**
+ * What a client sees of an edge page: the status, the body and the headers pages.send sets (its
+ * framing aside: pages.send's answer is chunked, nginx's direct one has a Content-Length).
+ */
+function page(answer: Answer | 'closed') {
+  if (answer === 'closed') return 'closed';
+  const { status, body, headers } = answer;
+  return {
+    status,
+    body,
+    type: headers['content-type'],
+    cacheControl: headers['cache-control'],
+    vary: headers.vary,
+  };
+}
+
+const SQLI = 'id=0+UNION+ALL+SELECT+name%2C+pass+FROM+users';
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+beforeAll(async () => {
+  // An origin that sets no Content-Type (node sets none unless told).
+  origin = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('no type here'));
+  });
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  originPort = (origin.address() as AddressInfo).port;
+  edge = await startEdge();
+  const to = [upstream(originPort)];
+  await edge.push(
+    document(
+      'refusal-1',
+      [
+        domain(1, 'deny.example.com', to, { firewallId: 1, modules: moduleRefs({ waf: 1 }) }),
+        domain(2, 'plain.example.com', to),
+      ],
+      [],
+      [],
+      { firewalls: [FIREWALL], modules: [wafModule(1)] },
+    ),
+  );
+});
+
+afterAll(async () => {
+  await edge?.stop();
+  await new Promise((resolve) => origin?.close(resolve));
+});
+
+describe("the router's direct refusal", () => {
+  it("answers a blacklisted address with pages.send's answer, whatever the path's extension or language", async () => {
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { 'accept-language': 'zh-TW,zh;q=0.9' },
+      { 'accept-language': 'fr, zh-CN;q=0.5' },
+    ]) {
+      // The reference: a WAF block of a form body, sent by pages.send from @rampart_route.
+      const reference = page(
+        await send('127.0.0.1', 'deny.example.com', '/', {
+          method: 'POST',
+          headers: { ...FORM, ...headers },
+          body: SQLI,
+        }),
+      );
+      expect(reference).toMatchObject({
+        status: 403,
+        type: 'text/html; charset=utf-8',
+        cacheControl: 'no-store',
+        vary: 'Accept-Language',
+      });
+      for (const path of ['/', '/a.png', '/b.json', '/c.html?x=1', '/d.gif']) {
+        const direct = await send('127.0.0.2', 'deny.example.com', path, { headers });
+        expect(page(direct), `${path} ${JSON.stringify(headers)}`).toEqual(reference);
+        if (direct !== 'closed') expect(Number(direct.headers['content-length'])).toBe(Buffer.byteLength(direct.body));
+      }
+    }
+  });
+
+  it('answers HEAD with the status and no body, and closes a dropped address unanswered', async () => {
+    const head = await send('127.0.0.2', 'deny.example.com', '/', { method: 'HEAD' });
+    expect(head === 'closed' ? head : [head.status, head.body]).toEqual([403, '']);
+    expect(await send('127.0.0.3', 'deny.example.com', '/a.png')).toBe('closed');
+    expect(await send('127.0.0.3', 'deny.example.com', '/', { method: 'POST', headers: FORM, body: 'a=1' })).toBe(
+      'closed',
+    );
+  });
+
+  it("leaves an origin's answer without a Content-Type without one", async () => {
+    for (const [host, path] of [
+      ['plain.example.com', '/'],
+      ['plain.example.com', '/a.png'],
+      ['deny.example.com', '/x.html'],
+    ] as const) {
+      const answer = await send('127.0.0.1', host, path);
+      if (answer === 'closed') throw new Error(`${host}${path}: closed`);
+      expect([answer.status, answer.body, answer.headers['content-type']], `${host}${path}`).toEqual([
+        200,
+        'no type here',
+        undefined,
+      ]);
+    }
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * bench:edge's second edge (nginx.conf rendered and the data plane pushed as the agent does, with
+ * the same Lua): FIREWALL_DOMAINS domains with the bench's site firewall (`d<i>`), as many without
+ * rules (`n<i>`), up to as many with the firewall and a WAF module (`w<i>`, the data plane's domain
+ * limit permitting), and the flood's domain (`f0`, whose firewall blacklists wrk's address).
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { geoRecord, writeMmdb } from '@rampart/contract/testing';
+import { DATA_PLANE_LIMITS } from '../../apps/edge/src/data-plane/schema.js';
+import type { NginxSettingsInput, RenderTestHooks } from '../../apps/edge/src/nginx/render.js';
+import { document, domain, moduleRefs, upstream, wafModule } from '../../apps/edge/test/helpers/documents.js';
+import { type Edge, startEdge } from '../../apps/edge/test/helpers/edge.js';
+import { get, log, type WrkResult, wrk } from './load.js';
+import { perRequest, profileHooks, readProfile } from './profile.js';
+import { benchFirewall, floodFirewall } from './rules.js';
+
+export const FLOOD_HOST = 'f0.bench.example';
+
+export interface FirewallEdge {
+  edge: Edge;
+  /** Domains of each of the d, n (and w) kinds. */
+  domains: number;
+  /** Domains with the firewall and the WAF (0: none fit in the data plane's limit). */
+  wafDomains: number;
+  /** Reloads its nginx with `hooks` and, when `logs` is false, without the access log. */
+  reload(hooks?: RenderTestHooks, logs?: boolean): Promise<void>;
+}
+
+/** Starts the second edge; `siteId` is the firewall's site (the WAF module's too). */
+export async function startFirewallEdge(
+  workers: number,
+  originPort: number,
+  siteId: number,
+  domains: number,
+  name: (i: number) => string,
+): Promise<FirewallEdge> {
+  const edge = await startEdge({ workerProcesses: workers });
+  // The geo database the geo rules use, where the agent would keep it (nginx.conf names the directory).
+  const geoDir = path.join(edge.prefix, 'geo');
+  await mkdir(geoDir, { recursive: true, mode: 0o755 });
+  const mmdb = writeMmdb(
+    [
+      { cidr: '127.0.0.0/8', data: geoRecord('US') },
+      { cidr: '10.0.0.0/8', data: geoRecord('CN') },
+    ],
+    { databaseType: 'Rampart-Bench-Country' },
+  );
+  const geoDatabase = createHash('sha256').update(mmdb).digest('hex');
+  await writeFile(path.join(geoDir, `${geoDatabase}.mmdb`), mmdb, { mode: 0o644 });
+  const settings: Partial<NginxSettingsInput> = { geoDir, workerProcesses: workers };
+  const reload = async (hooks: RenderTestHooks = {}, logs = true) => {
+    let conf = edge.render(settings, hooks);
+    // Bench only: the same server without its access log (what the log line costs a request).
+    if (!logs) conf = conf.replace(/access_log [^;]*buffer=64k flush=1s;/g, 'access_log off;');
+    await edge.nginx.reload(conf);
+  };
+  await reload();
+  const wafDomains = Math.max(0, Math.min(domains, DATA_PLANE_LIMITS.domains - 2 * domains - 1));
+  const floodSite = siteId + 1;
+  const all = [
+    ...Array.from({ length: domains }, (_, i) => [
+      domain(i + 1, name(i), [upstream(originPort)], { firewallId: siteId }),
+      domain(domains + i + 1, `n${i}.bench.example`, [upstream(originPort)]),
+    ]).flat(),
+    ...Array.from({ length: wafDomains }, (_, i) =>
+      domain(2 * domains + i + 1, `w${i}.bench.example`, [upstream(originPort)], {
+        firewallId: siteId,
+        modules: moduleRefs({ waf: 1 }),
+      }),
+    ),
+    domain(2 * domains + wafDomains + 1, FLOOD_HOST, [upstream(originPort)], { firewallId: floodSite }),
+  ];
+  await edge.push({
+    ...document('bench-firewall', all, [], [], {
+      firewalls: [benchFirewall(siteId), floodFirewall(floodSite)],
+      modules: [wafModule(1, { siteId })],
+    }),
+    geoDatabase,
+  });
+  const port = edge.httpPort;
+  if ((await get(port, name(0))) !== 200) throw new Error('the firewall edge does not serve the first domain');
+  if ((await get(port, name(0), 'POST')) !== 403) throw new Error("the firewall edge's rules are not active");
+  if ((await get(port, 'n0.bench.example', 'POST')) !== 200)
+    throw new Error('the firewall edge applies its rules to every domain');
+  if (wafDomains > 0 && (await get(port, 'w0.bench.example')) !== 200)
+    throw new Error('the firewall edge does not serve the WAF domains');
+  if ((await get(port, FLOOD_HOST)) !== 403) throw new Error("the flood's address is not refused");
+  return { edge, domains, wafDomains, reload };
+}
+
+/** One wrk run per case on the profiled edge: µs of Lua CPU per request by phase. */
+export async function profilePhases(
+  fw: FirewallEdge,
+  cases: Record<string, { script: string; refused?: boolean }>,
+  seconds: number,
+): Promise<Record<string, Record<string, number>>> {
+  await fw.reload(profileHooks);
+  const port = fw.edge.httpPort;
+  const out: Record<string, Record<string, number>> = {};
+  for (const [label, c] of Object.entries(cases)) {
+    // Warm the new workers' caches, then measure.
+    await wrk(port, c.script, c.refused, 1);
+    const before = await readProfile(port);
+    await wrk(port, c.script, c.refused, seconds);
+    out[label] = perRequest(before, await readProfile(port));
+    log(`profile ${label}: ${JSON.stringify(out[label])}`);
+  }
+  await fw.reload();
+  return out;
+}
+
+/**
+ * The flood with and without the access log, `rounds` times each, alternating on the same edge:
+ * the medians of both, so what the log line costs a refused request is read in one window.
+ */
+export async function floodWithoutLog(
+  fw: FirewallEdge,
+  script: string,
+  rounds: number,
+): Promise<{ withLog: WrkResult[]; withoutLog: WrkResult[] }> {
+  const port = fw.edge.httpPort;
+  const withLog: WrkResult[] = [];
+  const withoutLog: WrkResult[] = [];
+  for (let i = 0; i < rounds; i++) {
+    await fw.reload({}, false);
+    await wrk(port, script, true, 1);
+    withoutLog.push(await wrk(port, script, true));
+    await fw.reload();
+    await wrk(port, script, true, 1);
+    withLog.push(await wrk(port, script, true));
+  }
+  return { withLog, withoutLog };
+}

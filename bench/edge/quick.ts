@@ -1,0 +1,138 @@
+/**
+ * The firewall edge alone, without the control plane and the agent (`npx tsx bench/edge/quick.ts`):
+ * the plain proxy, the firewall edge's cases and the flood against nginx's `return 403`, in
+ * alternating rounds, then the per-phase Lua profile. For trying a change to the edge's Lua in
+ * minutes; `npm run bench:edge` is the measurement of record (it also has the agent's edge).
+ */
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../apps/edge/test/helpers/net.js';
+import { removeDir } from '../../apps/edge/test/helpers/real-control-plane.js';
+import { FLOOD_HOST, profilePhases, startFirewallEdge } from './firewall-edge.js';
+import { log, percentile, round, SECONDS, startNginx, treeTicks, type WrkResult, wrk } from './load.js';
+
+const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WORKERS = 2;
+
+async function main() {
+  const work = await mkdtemp(path.join(tmpdir(), 'rampart-bench-quick-'));
+  await chmod(work, 0o755);
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    const [originPort, baselinePort, floodPort] = [await freePort(), await freePort(), await freePort()];
+    stops.push(
+      await startNginx(
+        path.join(work, 'origin'),
+        1,
+        `  access_log off;
+  server { listen 127.0.0.1:${originPort} reuseport; location / { return 200 "hello from the origin\\n"; } }`,
+      ),
+    );
+    stops.push(
+      await startNginx(
+        path.join(work, 'baseline'),
+        WORKERS,
+        `  access_log ${work}/baseline/logs/access.log combined buffer=64k flush=1s;
+  upstream origin { server 127.0.0.1:${originPort}; keepalive 256; }
+  server {
+    listen 127.0.0.1:${baselinePort};
+    location / {
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    }
+  }
+  server { listen 127.0.0.1:${floodPort}; location / { return 403; } }`,
+      ),
+    );
+    const name = (i: number) => `d${i}.bench.example`;
+    const fw = await startFirewallEdge(WORKERS, originPort, 1, DOMAINS, name);
+    stops.push(() => fw.edge.stop());
+    const port = fw.edge.httpPort;
+    // BENCH_ACCESS_LOG=0: the second edge without its access log (what the log line costs).
+    if (process.env.BENCH_ACCESS_LOG === '0') await fw.reload({}, false);
+    const script = async (prefix: string, count: number) => {
+      const file = path.join(work, `hosts-${prefix}.lua`);
+      await writeFile(
+        file,
+        `math.randomseed(42)
+request = function()
+  return wrk.format("GET", "/", { ["Host"] = "${prefix}" .. math.random(0, ${count - 1}) .. ".bench.example" })
+end
+`,
+      );
+      return file;
+    };
+    const flood = path.join(work, 'flood.lua');
+    await writeFile(flood, `wrk.headers["Host"] = "${FLOOD_HOST}"\n`);
+    const cases: Record<string, { port: number; script: string; refused?: boolean }> = {
+      nginx: { port: baselinePort, script: await script('d', DOMAINS) },
+      no_rules: { port, script: await script('n', DOMAINS) },
+      firewall: { port, script: await script('d', DOMAINS) },
+      ...(fw.wafDomains > 0 ? { firewall_waf: { port, script: await script('w', fw.wafDomains) } } : {}),
+      nginx_flood: { port: floodPort, script: flood, refused: true },
+      flood: { port, script: flood, refused: true },
+    };
+    // CPU of the serving nginx (master and workers, from /proc) per request: on a shared machine
+    // its ratio to the baseline's says more than the throughputs, which follow the scheduler.
+    const baselineMaster = Number(await readFile(path.join(work, 'baseline', 'nginx.pid'), 'utf8'));
+    const masterOf = async (p: number) => (p === port ? ((await fw.edge.nginx.masterPid()) ?? 0) : baselineMaster);
+    const cpu: Record<string, number[]> = {};
+    const only = process.env.BENCH_CASES?.split(',');
+    const results: Record<string, WrkResult[]> = {};
+    for (const [label, c] of Object.entries(cases)) {
+      if (!only || only.includes(label) || label.startsWith('nginx')) await wrk(c.port, c.script, c.refused, 2);
+    }
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [label, c] of Object.entries(cases)) {
+        if (only && !only.includes(label) && !label.startsWith('nginx')) continue;
+        const master = await masterOf(c.port);
+        const ticks = await treeTicks(master);
+        const r = await wrk(c.port, c.script, c.refused);
+        cpu[label] = [...(cpu[label] ?? []), (((await treeTicks(master)) - ticks) * 10_000) / (r.rps * SECONDS)];
+        if (r.errors > 0) throw new Error(`${label}: ${r.errors} unexpected answers`);
+        results[label] = [...(results[label] ?? []), r];
+        log(`round ${i + 1} ${label}: ${Math.round(r.rps)} rps, p99 ${r.p99ms} ms`);
+      }
+    }
+    const median = (xs: number[]) =>
+      percentile(
+        [...xs].sort((a, b) => a - b),
+        50,
+      );
+    const rps = (label: string) => median((results[label] ?? []).map((r) => r.rps));
+    const p99 = (label: string) => round(median((results[label] ?? []).map((r) => r.p99ms)));
+    const out: Record<string, unknown> = {};
+    for (const label of Object.keys(results)) {
+      const base = label.includes('flood') ? rps('nginx_flood') : rps('nginx');
+      const us = (l: string) => median(cpu[l] ?? []);
+      const baseUs = label.includes('flood') ? us('nginx_flood') : us('nginx');
+      out[label] = {
+        rps: round(rps(label), 0),
+        ratio: round(rps(label) / base, 3),
+        p99_ms: p99(label),
+        cpu_us: round(us(label), 1),
+        cpu_ratio: round(baseUs / us(label), 3),
+      };
+    }
+    if (process.env.BENCH_PHASES !== '0') {
+      const phaseCases = Object.fromEntries(
+        Object.entries(cases).filter(([label]) => !label.startsWith('nginx') && (!only || only.includes(label))),
+      );
+      out.lua_us_per_request = await profilePhases(fw, phaseCases, SECONDS);
+    }
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await removeDir(work);
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
