@@ -91,7 +91,11 @@ function modulesIn(source: string): Set<string> {
 /** The packages the edge needs: nginx, its modules the renderer loads, and what its Lua loads. */
 function edgeNeeds(): { what: string; packages: string[] }[] {
   const needs = [{ what: 'nginx', packages: ['nginx'] }];
-  for (const so of modulesIn(read('apps/edge/src/nginx/render.ts'))) {
+  // Every file of the renderer, so a load_module moved to another of its files is still seen.
+  const renderer = readdirSync(path.join(ROOT, 'apps/edge/src/nginx')).filter(
+    (f) => /^[\w-]+\.ts$/.test(f) && !f.endsWith('.test.ts'),
+  );
+  for (const so of new Set(renderer.flatMap((f) => [...modulesIn(read(`apps/edge/src/nginx/${f}`))]))) {
     needs.push({ what: `the edge's ${so}`, packages: MODULE_PACKAGES[so] ?? [] });
   }
   for (const load of luaLoads()) {
@@ -144,6 +148,26 @@ function packageFiles(): string[] {
   });
 }
 
+/**
+ * A TypeScript file's text with that of the files it imports by a relative path under its own
+ * folder (the benchmarks' modules), so that what a bench starts from one of its modules counts.
+ */
+function withLocalImports(entry: string): string {
+  const seen = new Set<string>();
+  const texts: string[] = [];
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = read(file);
+    texts.push(text);
+    for (const m of text.matchAll(/from\s+'(\.\/[^']+)\.js'/g)) {
+      visit(path.join(path.dirname(file), `${m[1] as string}.ts`));
+    }
+  };
+  visit(entry);
+  return texts.join('\n');
+}
+
 /** Every `npm run` script (root and workspaces) that runs a shell script, and what its code starts. */
 function scripts(): Script[] {
   const found: Script[] = [];
@@ -158,7 +182,7 @@ function scripts(): Script[] {
       const ts = /npx tsx (\S+\.ts)/.exec(shell)?.[1];
       // What the script runs: its TypeScript, or the Playwright configuration it runs the browser tests with.
       const code = [
-        ts === undefined ? '' : read(ts),
+        ts === undefined ? '' : withLocalImports(ts),
         /npx playwright test/.test(shell) ? read('e2e/playwright.config.ts') : '',
       ].join('\n');
       found.push({
