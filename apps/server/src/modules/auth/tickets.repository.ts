@@ -93,7 +93,7 @@ export class TicketsRepository {
     return rows.length === 1;
   }
 
-  /** Spends every open create-password link of the account (its e-mail changed). */
+  /** Spends every open create-password link of the account (its e-mail changed, a newer link was sent, or it set its password). */
   async revokePasswordTokens(accountId: number): Promise<void> {
     await this.db
       .update(passwordTokens)
