@@ -2395,6 +2395,9 @@ export const enUS = {
     empty: 'No licences yet.',
     emptyOffline: 'No offline licences yet.',
     installHint: 'The installation ID the operator’s licence page shows: the key works only there.',
+    operatorAccount: 'Operator account',
+    operatorHint:
+      'The account the operator signs in with on that installation: no other operator there can use the key.',
     editTakesKey: 'Saving takes back the issued key: issue it again afterwards.',
     required: 'Enter a value',
     // The operator's page

@@ -2349,6 +2349,8 @@ export const zhCN: LocaleResources = {
     empty: '暂无授权。',
     emptyOffline: '暂无离线授权。',
     installHint: '运营商授权页面显示的安装 ID：密钥只在该安装上有效。',
+    operatorAccount: '运营商账号',
+    operatorHint: '运营商在该安装上登录所用的账号：该安装上的其他运营商无法使用此密钥。',
     editTakesKey: '保存会收回已签发的密钥：之后请重新签发。',
     required: '请输入数值',
     current: '当前授权',

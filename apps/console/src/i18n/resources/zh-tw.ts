@@ -2351,6 +2351,8 @@ export const zhTW: LocaleResources = {
     empty: '尚無授權。',
     emptyOffline: '尚無離線授權。',
     installHint: '營運商授權頁面顯示的安裝 ID：金鑰只在該安裝上有效。',
+    operatorAccount: '營運商帳號',
+    operatorHint: '營運商在該安裝上登入所用的帳號：該安裝上的其他營運商無法使用此金鑰。',
     editTakesKey: '儲存會收回已簽發的金鑰：之後請重新簽發。',
     required: '請輸入數值',
     current: '目前授權',

@@ -1794,6 +1794,8 @@ export const offlineLicenses = pgTable('offline_licenses', {
   ownerId: ownerKey('cascade'),
   customer: text('customer').notNull(),
   installId: text('install_id').notNull(),
+  /** The operator's sign-in account on that installation ('' on a record made before licences named one). */
+  operator: text('operator').notNull().default(''),
   settings: jsonb('settings').$type<LicenseSetting>().notNull(),
   key: text('key'),
   issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }),
