@@ -50,7 +50,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
     config.accessTokenTtlSeconds,
     config.tokenSecrets?.previous ?? [],
   );
-  const credentialGuard = new CredentialGuard(clock);
+  const credentialGuard = new CredentialGuard(clock, repos.tickets, transactions);
   const policy = new AccountPolicy(ctx.systemSettings);
   const login = new LoginService(
     repos.accounts,

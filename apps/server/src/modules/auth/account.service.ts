@@ -144,8 +144,8 @@ export class AccountService {
 
   /**
    * Whether `code` is the live mailed phase-0 code of the account; a match spends it. Guessing is
-   * bounded by the per-account code throttle (the caller's `requireCode`): a count kept on the
-   * ticket would be rolled back with the refused call's transaction.
+   * bounded by the per-account code throttle (the caller's `requireCode`), which keeps its count
+   * outside the refused call's transaction.
    */
   private async spendSetupCode(row: AccountRow, code: string): Promise<boolean> {
     const ticket = await this.tickets.findLiveTicketOf(row.id, 'setup-code', new Date(this.clock()));
