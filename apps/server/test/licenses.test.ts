@@ -357,6 +357,8 @@ describe('offline licences', () => {
     const op = await freshOperator('offline-op');
     const install = await installId(op.token);
     expect(install).toMatch(/^[0-9a-f-]{36}$/);
+    // The account the vendor names beside the installation.
+    expect((await call(t.app, getOwnLicense, undefined, { token: op.token })).data.operator).toBe('offline-op');
     const { id, key } = await issuedKey(install, { sites: 1 }, 'offline-op');
     const listed = await call(t.app, listOfflineLicenses, { query: { page: 1, pageSize: 100 } }, adminCall());
     expect(listed.data.find((l) => l.id === id)).toMatchObject({

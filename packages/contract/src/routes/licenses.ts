@@ -62,6 +62,8 @@ export const licenseInfoSchema = z.object({
   ),
   /** The installation this control plane is: an offline licence must name it. */
   installID: z.string(),
+  /** The operator's sign-in account: an offline licence must name it too. */
+  operator: z.string(),
   /** The activated offline licence's key, else null. */
   key: z.string().nullable(),
 });

@@ -2415,7 +2415,7 @@ export const enUS = {
       'Your licence expired on {{date}}: new nodes, sites, domains, ports and zones are refused until it is renewed.',
     activateTitle: 'Activate an offline licence',
     activateHint:
-      'Send the installation ID to your vendor and paste the licence key you receive. It is checked here, without any network.',
+      'Send the installation ID and your operator account to your vendor and paste the licence key you receive: it works for this account on this installation only. It is checked here, without any network.',
     activate: 'Activate',
     updateKey: 'Update key',
   },

@@ -2365,7 +2365,8 @@ export const zhCN: LocaleResources = {
     expiresSoon: '您的授权将在 {{count}} 天后（{{date}}）到期，请向供应商申请续期。',
     expired: '您的授权已于 {{date}} 到期：在续期之前，新建节点、网站、域名、端口和区域都会被拒绝。',
     activateTitle: '激活离线授权',
-    activateHint: '把安装 ID 发给供应商，再粘贴收到的授权密钥。密钥在本地校验，无需联网。',
+    activateHint:
+      '把安装 ID 和运营商账号发给供应商，再粘贴收到的授权密钥：它只对本安装上的这个账号有效。密钥在本地校验，无需联网。',
     activate: '激活',
     updateKey: '更新密钥',
   },

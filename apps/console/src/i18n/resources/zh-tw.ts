@@ -2367,7 +2367,8 @@ export const zhTW: LocaleResources = {
     expiresSoon: '您的授權將在 {{count}} 天後（{{date}}）到期，請向供應商申請續約。',
     expired: '您的授權已於 {{date}} 到期：在續約之前，新增節點、網站、網域、連接埠和區域都會被拒絕。',
     activateTitle: '啟用離線授權',
-    activateHint: '把安裝 ID 傳給供應商，再貼上收到的授權金鑰。金鑰在本機驗證，無需連網。',
+    activateHint:
+      '把安裝 ID 和營運商帳號傳給供應商，再貼上收到的授權金鑰：它只對本安裝上的這個帳號有效。金鑰在本機驗證，無需連網。',
     activate: '啟用',
     updateKey: '更新金鑰',
   },

@@ -102,13 +102,13 @@ export class LicensesService {
   }
 
   async order(userId: number): Promise<LicenseInfo> {
-    return this.limits.info(await this.operator(userId), this.installId());
+    return this.info(await this.operator(userId));
   }
 
   async putOrder(userId: number, settings: LicenseSetting): Promise<LicenseInfo> {
     const operatorId = await this.operator(userId);
     await this.licenses.insert({ operatorId, source: 'online', settings, issuedAt: new Date(this.clock()) });
-    return this.limits.info(operatorId, this.installId());
+    return this.info(operatorId);
   }
 
   async listOffline(page: Page) {
@@ -173,7 +173,13 @@ export class LicensesService {
   }
 
   async own(operatorId: number): Promise<LicenseInfo> {
-    return this.limits.info(operatorId, this.installId());
+    return this.info(operatorId);
+  }
+
+  /** The operator's licence with what an offline one must name: this installation and the operator's account. */
+  private async info(operatorId: number): Promise<LicenseInfo> {
+    const operator = (await this.accounts.findById(operatorId))?.account ?? '';
+    return { ...(await this.limits.info(operatorId, this.installId())), operator };
   }
 
   /**
