@@ -1,10 +1,12 @@
-// Bundles the server (and the workspace's TypeScript packages it imports) into dist/main.js.
-// npm packages stay external and load from node_modules at run time.
+// Bundles the server (and the workspace's TypeScript packages it imports) into dist/main.js, what
+// `npm start` runs, and dist/start.js, its start function for a test harness that starts the built
+// server with options of its own (e2e/support/control-plane-entry.mjs). npm packages stay external
+// and load from node_modules at run time.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: ['src/main.ts', 'src/start.ts'],
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -36,10 +36,14 @@ async function startSmtp(dir: string): Promise<{ port: number; close: () => Prom
   };
 }
 
-function startControlPlane(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const main = path.join(root, 'apps/server/dist/main.js');
-  if (!existsSync(main)) throw new Error('apps/server/dist/main.js is missing: run `npm run build` first');
-  const child = spawn(process.execPath, [main], {
+function startControlPlane(
+  env: Record<string, string>,
+  licenseKeysFile: string,
+): Promise<{ child: ChildProcess; url: string }> {
+  const start = path.join(root, 'apps/server/dist/start.js');
+  if (!existsSync(start)) throw new Error('apps/server/dist/start.js is missing: run `npm run build` first');
+  const entry = path.join(root, 'e2e/support/control-plane-entry.mjs');
+  const child = spawn(process.execPath, [entry, licenseKeysFile], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -66,26 +70,34 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   mkdirSync(mailDir);
   const smtp = await startSmtp(mailDir);
   // The vendor's licence signing key of this run (the offline licence test): the server signs with
-  // it and, through its test hook, trusts it (docs/decisions.md "Licences"). Made per run, never stored.
+  // it and trusts it, given to it by the harness's entry (control-plane-entry.mjs), never by its
+  // environment (docs/decisions.md "Licences"). Made per run, never kept.
   const licenseKey = generateKeyPairSync('ed25519');
-  const licenseKeyFile = path.join(work, 'license-signing.pem');
-  writeFileSync(licenseKeyFile, licenseKey.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
-  const licensePublic = licenseKey.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('base64');
-  const server = await startControlPlane({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATA_DIR: path.join(work, 'data'),
-    LOG_LEVEL: 'warn',
-    RAMPART_INIT_PASSWORD: E2E_PASSWORD,
-    // Test domains are served without proof of control (the server's tests cover the proof).
-    RAMPART_DOMAIN_PROOF: '0',
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}?from=${encodeURIComponent('Rampart <noreply@rampart.test>')}`,
-    // Short-lived access tokens, so that the tests see the console refresh them as it works.
-    RAMPART_ACCESS_TOKEN_TTL: '3',
-    RAMPART_LICENSE_SIGNING_KEY_FILE: licenseKeyFile,
-    RAMPART_LICENSE_SIGNING_KID: 'e2e-1',
-    RAMPART_LICENSE_TEST_PUBLIC_KEY: `e2e-1:${licensePublic}`,
-  });
+  const licenseKeysFile = path.join(work, 'license-keys.json');
+  writeFileSync(
+    licenseKeysFile,
+    JSON.stringify({
+      kid: 'e2e-1',
+      publicKey: licenseKey.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('base64'),
+      privateKeyPem: licenseKey.privateKey.export({ format: 'pem', type: 'pkcs8' }),
+    }),
+    { mode: 0o600 },
+  );
+  const server = await startControlPlane(
+    {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: path.join(work, 'data'),
+      LOG_LEVEL: 'warn',
+      RAMPART_INIT_PASSWORD: E2E_PASSWORD,
+      // Test domains are served without proof of control (the server's tests cover the proof).
+      RAMPART_DOMAIN_PROOF: '0',
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?from=${encodeURIComponent('Rampart <noreply@rampart.test>')}`,
+      // Short-lived access tokens, so that the tests see the console refresh them as it works.
+      RAMPART_ACCESS_TOKEN_TTL: '3',
+    },
+    licenseKeysFile,
+  );
   process.env.RAMPART_E2E_URL = server.url;
   process.env.RAMPART_E2E_PASSWORD = E2E_PASSWORD;
   process.env.RAMPART_E2E_MAIL_DIR = mailDir;

@@ -39,7 +39,7 @@ test('the vendor issues an offline licence, the operator activates it, and its s
   const installID = (await page.locator('code').first().textContent())?.trim() ?? '';
   expect(installID).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
-  // The vendor makes an offline licence for that installation, allowing one site, and issues it.
+  // The vendor makes an offline licence for that installation and operator, allowing one site, and issues it.
   const customer = `Customer ${account}`;
   await login(page, 'admin');
   await page.goto('/admin/offlineLicense');
@@ -47,6 +47,7 @@ test('the vendor issues an offline licence, the operator activates it, and its s
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Customer').fill(customer);
   await dialog.getByLabel('Installation ID').fill(installID);
+  await dialog.getByLabel('Operator account').fill(account);
   await dialog.getByLabel('Sites').fill('1');
   await dialog.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByText('Create Offline License Success!')).toBeVisible();

@@ -130,7 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     capacity: new NodeCapacity(config.nodeDomainLimit, repos.nodeCapacity),
     licenseLimits: new LicenseLimits(repos.licenses, clock),
     licenseKeys: options.licenseKeys ?? {
-      trusted: config.licenseTestPublicKey ? [...VENDOR_PUBLIC_KEYS, config.licenseTestPublicKey] : VENDOR_PUBLIC_KEYS,
+      trusted: VENDOR_PUBLIC_KEYS,
       signing: config.licenseSigningKey ?? null,
     },
     productName: async () => (await system.branding()).title,
@@ -140,12 +140,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const notifications = createNotifications(base, options.analytics);
   const ctx: AppContext = { ...base, alerts: notifications.alerts };
 
-  if (config.licenseTestPublicKey) {
-    app.log.warn(
-      { kid: config.licenseTestPublicKey.kid },
-      'RAMPART_LICENSE_TEST_PUBLIC_KEY is set: a test key is trusted',
-    );
-  }
   const { binder, account, createdRoots } = await composeAccounts(ctx, { strictRouteCodes: options.strictRouteCodes });
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
   app.addHook('onResponse', async (request, reply) => {

@@ -34,6 +34,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_DNS_TIMEOUT_MS: '5' }, dataDir)).toThrow(ConfigError);
   });
 
+  it('takes no licence key to trust from the environment (only the built-in keys, or the test harness)', () => {
+    const dataDir = tempDir();
+    const publicKey = 'FwMZPFb/5k2hW2+Uo284BXVnjr1O3JbtC8UjFfvMpcX=';
+    const config = loadConfig({ DATA_DIR: dataDir, RAMPART_LICENSE_TEST_PUBLIC_KEY: `env-1:${publicKey}` }, dataDir);
+    expect(JSON.stringify(config)).not.toContain(publicKey);
+    expect(JSON.stringify(config)).not.toContain('env-1');
+  });
+
   it('serves /metrics only with a token of at least 32 printable characters', () => {
     const dataDir = tempDir();
     expect(loadConfig({ DATA_DIR: dataDir }, dataDir).metricsToken).toBeNull();

@@ -85,12 +85,6 @@ export interface Config {
    */
   readonly licenseSigningKey?: { readonly kid: string; readonly privateKeyPem: string } | null;
   /**
-   * A test hook for the browser tests, which run the built server in its own process:
-   * `RAMPART_LICENSE_TEST_PUBLIC_KEY=kid:base64` adds one trusted key beside the built-in ones, and
-   * the start-up log warns about it. Never set in production (docs/decisions.md "Licences").
-   */
-  readonly licenseTestPublicKey?: { readonly kid: string; readonly publicKey: string } | null;
-  /**
    * Log export files (docs/decisions.md "Log export files"): days a finished file is kept
    * (`RAMPART_LOG_EXPORT_RETENTION_DAYS`, 1-365, default 7) and the most bytes all files may take
    * (`RAMPART_LOG_EXPORT_MAX_BYTES`, default 10 GiB; over it, the oldest finished files expire
@@ -222,13 +216,6 @@ export function loadLicenseSigningKey(env: NodeJS.ProcessEnv): { kid: string; pr
   return { kid, privateKeyPem: readFileSync(file, 'utf8') };
 }
 
-function parseLicenseTestKey(raw: string | undefined): { kid: string; publicKey: string } | null {
-  if (!raw) return null;
-  const [kid, publicKey] = raw.split(':');
-  if (!kid || !publicKey) throw new ConfigError('RAMPART_LICENSE_TEST_PUBLIC_KEY must be kid:base64');
-  return { kid, publicKey };
-}
-
 /** The access-token signing secrets: the current one and those still accepted during a rotation. */
 export function loadTokenSecrets(env: NodeJS.ProcessEnv, secret: string): { current: string; previous: string[] } {
   const current = env.RAMPART_TOKEN_SECRET || secret;
@@ -312,7 +299,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     dnsTimeoutMs: parseDnsTimeout(env.RAMPART_DNS_TIMEOUT_MS),
     nodeDomainLimit: parseNodeDomainLimit(env.RAMPART_NODE_DOMAIN_LIMIT),
     licenseSigningKey: loadLicenseSigningKey(env),
-    licenseTestPublicKey: parseLicenseTestKey(env.RAMPART_LICENSE_TEST_PUBLIC_KEY),
     logExportRetentionDays: parseWhole(
       'RAMPART_LOG_EXPORT_RETENTION_DAYS',
       env.RAMPART_LOG_EXPORT_RETENTION_DAYS,

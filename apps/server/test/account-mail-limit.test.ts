@@ -1,5 +1,5 @@
 import type { TokenSet } from '@rampart/contract';
-import { createAccount, deleteAccount, resendAccountEmail } from '@rampart/contract';
+import { createAccount, deleteAccount, ON_DEMAND_SEND_LIMIT, resendAccountEmail } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL_LIMITS } from '../src/modules/accounts/accounts.service.js';
 import { manualClock, signIn } from './helpers/auth.js';
@@ -104,6 +104,8 @@ describe('POST {auth}/account/resendEmail limits', () => {
     let sent = 0;
     for (const id of ids) {
       for (let j = 0; j < perAccount && sent < MAIL_LIMITS.perSender.limit; j++, sent++) {
+        // Past the binder's per-minute limit of on-demand sends (on-demand-limit.test.ts): this counts the hourly one.
+        if (sent > 0 && sent % ON_DEMAND_SEND_LIMIT.limit === 0) clock.advance(ON_DEMAND_SEND_LIMIT.windowMs);
         expect((await resend(id)).statusCode).toBe(200);
       }
     }

@@ -579,6 +579,62 @@ describe('resend e-mail, password and second factor of a managed account', () =>
     ).toBe('id');
   });
 
+  it('spends the earlier link when a newer one is sent, and a link once used', async () => {
+    const { id } = await createCustomer('relink');
+    const first = await mailedToken('relink@rampart.test', 'user');
+    expect((await as(client, resendAccountEmail, { params: { auth: 'client' }, body: { id } })).statusCode).toBe(200);
+    const second = await mailedToken('relink@rampart.test', 'user');
+    expect((await send(t.app, checkRegisterToken, { body: { token: first } })).json().code).toBe(101013);
+    const stale = await send(t.app, registerPassword, {
+      body: { token: first, password: 'stale link password', confirmPassword: 'stale link password' },
+    });
+    expect(stale.json().code).toBe(101013);
+    expect((await t.app.rampart.accounts.findById(id))?.passwordHash).toBeNull();
+    await setPassword(second, 'relink first password');
+    const again = await send(t.app, registerPassword, {
+      body: { token: second, password: 'relink second password', confirmPassword: 'relink second password' },
+    });
+    expect(again.json().code).toBe(101013);
+    await signIn(t.app, 'user', 'relink', 'relink first password');
+  });
+
+  it('mails no create-password link to an account that has a password, and no open link replaces it', async () => {
+    const { id } = await createCustomer('registered');
+    const first = await mailedToken('registered@rampart.test', 'user');
+    // A second link sent while the account had no password yet, then the first one used.
+    const pending = await as(client, resendAccountEmail, { params: { auth: 'client' }, body: { id } });
+    expect(pending.statusCode).toBe(200);
+    const second = await mailedToken('registered@rampart.test', 'user');
+    await setPassword(second, 'registered password');
+    const mailsBefore = smtp.mails.length;
+    const refused = await as(client, resendAccountEmail, { params: { auth: 'client' }, body: { id } });
+    expect(refused.json().code).toBe(101018);
+    expect(smtp.mails.length).toBe(mailsBefore);
+    // The parent's password set-up is the way to change it; afterwards no link of the account works.
+    const body = { id, password: 'parent reset this', confirmPassword: 'parent reset this' };
+    expect((await as(client, setSubAccountPassword, { params: { auth: 'client' }, body })).statusCode).toBe(200);
+    for (const token of [first, second]) {
+      const res = await send(t.app, registerPassword, {
+        body: { token, password: 'hijacked password', confirmPassword: 'hijacked password' },
+      });
+      expect(res.json().code).toBe(101013);
+    }
+    await signIn(t.app, 'user', 'registered', 'parent reset this');
+  });
+
+  it('refuses a create-password link of an account whose password was set another way', async () => {
+    const { id } = await createCustomer('set-by-parent');
+    const token = await mailedToken('set-by-parent@rampart.test', 'user');
+    const body = { id, password: 'parent chose this', confirmPassword: 'parent chose this' };
+    expect((await as(client, setSubAccountPassword, { params: { auth: 'client' }, body })).statusCode).toBe(200);
+    expect((await send(t.app, checkRegisterToken, { body: { token } })).json().code).toBe(101013);
+    const res = await send(t.app, registerPassword, {
+      body: { token, password: 'link chose this', confirmPassword: 'link chose this' },
+    });
+    expect(res.json().code).toBe(101013);
+    await signIn(t.app, 'user', 'set-by-parent', 'parent chose this');
+  });
+
   it("lets the operator set a customer's password, never another operator", async () => {
     const { id } = await createCustomer('pw-set');
     await smtp.next('pw-set@rampart.test');

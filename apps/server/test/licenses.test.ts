@@ -24,11 +24,12 @@ import {
   updateLicense,
   updateOfflineLicenseKey,
 } from '@rampart/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawPublicKeyOf, signLicense, type VendorSigningKey } from '../src/modules/licenses/license-document.js';
 import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { call, send, sendAs, type Token } from './helpers/call.js';
+import { call, rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { joinToken } from './helpers/edge-node.js';
 import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -333,11 +334,11 @@ describe('offline licences', () => {
     return (await call(t.app, getOwnLicense, undefined, { token })).data.installID;
   }
 
-  async function issuedKey(install: string, change: Partial<LicenseSetting> = {}) {
+  async function issuedKey(install: string, change: Partial<LicenseSetting> = {}, operator = 'client') {
     const made = await call(
       t.app,
       putOfflineLicense,
-      { body: { customer: 'Acme hosting', installID: install, licenseSetting: setting(change) } },
+      { body: { customer: 'Acme hosting', installID: install, operator, licenseSetting: setting(change) } },
       adminCall(),
     );
     const issued = await call(t.app, issueOfflineLicense, { body: { id: made.data.id } }, adminCall());
@@ -356,9 +357,16 @@ describe('offline licences', () => {
     const op = await freshOperator('offline-op');
     const install = await installId(op.token);
     expect(install).toMatch(/^[0-9a-f-]{36}$/);
-    const { id, key } = await issuedKey(install, { sites: 1 });
+    // The account the vendor names beside the installation.
+    expect((await call(t.app, getOwnLicense, undefined, { token: op.token })).data.operator).toBe('offline-op');
+    const { id, key } = await issuedKey(install, { sites: 1 }, 'offline-op');
     const listed = await call(t.app, listOfflineLicenses, { query: { page: 1, pageSize: 100 } }, adminCall());
-    expect(listed.data.find((l) => l.id === id)).toMatchObject({ customer: 'Acme hosting', installID: install, key });
+    expect(listed.data.find((l) => l.id === id)).toMatchObject({
+      customer: 'Acme hosting',
+      installID: install,
+      operator: 'offline-op',
+      key,
+    });
 
     const activated = await sendAs(t.app, op.token, activateOfflineLicense, { query: { key } });
     expect(activated.statusCode).toBe(200);
@@ -375,7 +383,7 @@ describe('offline licences', () => {
     expect(refused.json()).toMatchObject({ code: 205001, extra: { limit: 1 } });
 
     // A renewal with more sites replaces it.
-    const renewal = await issuedKey(install, { sites: 5 });
+    const renewal = await issuedKey(install, { sites: 5 }, 'offline-op');
     const updated = await sendAs(t.app, op.token, updateOfflineLicenseKey, { query: { key: renewal.key } });
     expect(updated.statusCode).toBe(200);
     expect(updated.json().data.usage.sites).toEqual({ used: 1, limit: 5, left: 4 });
@@ -392,13 +400,14 @@ describe('offline licences', () => {
   it('refuses a tampered, foreign, expired, unknown-key or unreadable key with the catalogue codes', async () => {
     const op = await freshOperator('tamper-op');
     const install = await installId(op.token);
-    const { key } = await issuedKey(install, { sites: 1 });
+    const { key } = await issuedKey(install, { sites: 1 }, 'tamper-op');
     const stranger = testKey(vendor.kid);
     const otherVendor = testKey('other-1');
     const signed = (by: VendorSigningKey, installId = install) =>
       signLicense(by, {
         id: 1,
         installId,
+        operator: 'tamper-op',
         customer: 'x',
         settings: setting({ sites: 1000 }),
         issuedAt: new Date().toISOString(),
@@ -412,7 +421,15 @@ describe('offline licences', () => {
         900001,
       ],
       ['a changed byte of the signature', flipped, 900001],
-      ['another installation', (await issuedKey('00000000-0000-4000-8000-000000000000')).key, 900001],
+      ['another installation', (await issuedKey('00000000-0000-4000-8000-000000000000', {}, 'tamper-op')).key, 900001],
+      ['another operator of this installation', (await issuedKey(install, {}, 'someone-else')).key, 900001],
+      [
+        'the payload moved to another operator',
+        tamperPayload((await issuedKey(install, {}, 'someone-else')).key, (p) =>
+          Object.assign(p, { operator: 'tamper-op' }),
+        ),
+        900001,
+      ],
       [
         'the payload moved to another installation',
         tamperPayload(key, (p) => Object.assign(p, { installId: 'x' })),
@@ -420,7 +437,7 @@ describe('offline licences', () => {
       ],
       ['the vendor key id but another private key', signed(stranger), 900001],
       ['a key id the control plane does not know', signed(otherVendor), 900001],
-      ['an expired licence', (await issuedKey(install, { expiredAt: inDays(-1) })).key, 101019],
+      ['an expired licence', (await issuedKey(install, { expiredAt: inDays(-1) }, 'tamper-op')).key, 101019],
       ['not a licence at all', 'hello', 101003, INVALID_LICENSE_KEY],
       [
         'a payload that is not JSON',
@@ -447,7 +464,15 @@ describe('offline licences', () => {
     const edited = await call(
       t.app,
       putOfflineLicense,
-      { body: { id, customer: 'Renamed', installID: install, licenseSetting: setting({ nodes: 2 }) } },
+      {
+        body: {
+          id,
+          customer: 'Renamed',
+          installID: install,
+          operator: 'client',
+          licenseSetting: setting({ nodes: 2 }),
+        },
+      },
       adminCall(),
     );
     // An edit takes back the issued key: it no longer says what the record does.
@@ -459,7 +484,7 @@ describe('offline licences', () => {
       await send(
         t.app,
         putOfflineLicense,
-        { body: { id: 999_999, customer: 'x', installID: install, licenseSetting: setting() } },
+        { body: { id: 999_999, customer: 'x', installID: install, operator: 'client', licenseSetting: setting() } },
         adminCall(),
       ),
       await send(t.app, issueOfflineLicense, { body: { id: 999_999 } }, adminCall()),
@@ -473,15 +498,64 @@ describe('offline licences', () => {
     expect(listed.data.some((l) => l.id === id)).toBe(false);
   });
 
+  it('binds a licence to the one operator it names: another operator of the installation is refused', async () => {
+    const owner = await freshOperator('bound-op');
+    const other = await freshOperator('other-op');
+    const install = await installId(owner.token);
+    const { key } = await issuedKey(install, { sites: 3 }, 'bound-op');
+    const refused = await sendAs(t.app, other.token, activateOfflineLicense, { query: { key } });
+    expect(refused.json().code).toBe(900001);
+    expect((await call(t.app, getOwnLicense, undefined, { token: other.token })).data.source).toBe('none');
+    expect((await sendAs(t.app, owner.token, activateOfflineLicense, { query: { key } })).statusCode).toBe(200);
+    // Nor can the other operator renew its own offline licence with it.
+    await sendAs(t.app, other.token, activateOfflineLicense, {
+      query: { key: (await issuedKey(install, {}, 'other-op')).key },
+    });
+    const renewal = await sendAs(t.app, other.token, updateOfflineLicenseKey, { query: { key } });
+    expect(renewal.json().code).toBe(900001);
+    expect((await call(t.app, getOwnLicense, undefined, { token: other.token })).data.licenseSetting?.sites).toBe(10);
+  });
+
+  it('gives a document issued before licences named their operator to the first operator that activates it only', async () => {
+    const first = await freshOperator('legacy-first');
+    const second = await freshOperator('legacy-second');
+    const install = await installId(first.token);
+    const legacy = signLicense(vendor, {
+      id: 77,
+      installId: install,
+      customer: 'from before',
+      settings: setting({ sites: 4 }),
+      issuedAt: new Date().toISOString(),
+    });
+    expect((await sendAs(t.app, first.token, activateOfflineLicense, { query: { key: legacy } })).statusCode).toBe(200);
+    expect((await sendAs(t.app, second.token, activateOfflineLicense, { query: { key: legacy } })).json().code).toBe(
+      900001,
+    );
+    expect((await call(t.app, getOwnLicense, undefined, { token: second.token })).data.source).toBe('none');
+    // Its holder may enter it again.
+    expect((await sendAs(t.app, first.token, updateOfflineLicenseKey, { query: { key: legacy } })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('issues no document from a record that names no operator (made before licences named one)', async () => {
+    const install = '22222222-2222-4222-8222-222222222222';
+    const { id } = await issuedKey(install);
+    await t.db.database.db.execute(sql`UPDATE offline_licenses SET operator = '', key = NULL WHERE id = ${id}`);
+    const res = await send(t.app, issueOfflineLicense, { body: { id } }, adminCall());
+    expect(res.json().code).toBe(101003);
+    expect(res.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['operator']);
+  });
+
   it('refuses an installID that is not an installation id (101003 naming the field)', async () => {
     const res = await send(
       t.app,
       putOfflineLicense,
-      { body: { customer: 'x', installID: 'not-an-id', licenseSetting: setting() } },
+      rawInput({ body: { customer: 'x', installID: 'not-an-id', operator: 'a b', licenseSetting: setting() } }),
       adminCall(),
     );
     expect(res.json().code).toBe(101003);
-    expect(res.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['installID']);
+    expect(res.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['installID', 'operator']);
   });
 });
 
@@ -499,7 +573,7 @@ describe('an installation without the vendor signing key', () => {
     const made = await call(
       plain.app,
       putOfflineLicense,
-      { body: { customer: 'x', installID: install, licenseSetting: setting() } },
+      { body: { customer: 'x', installID: install, operator: 'client', licenseSetting: setting() } },
       { token: vendorAdmin },
     );
     const res = await send(plain.app, issueOfflineLicense, { body: { id: made.data.id } }, { token: vendorAdmin });

@@ -18,7 +18,11 @@ export const IMPLIED_CODES: Readonly<Record<RouteAccess['kind'], readonly ErrorC
   node: [101002, 101003, 101004, 101013],
 };
 
-/** Every code a route may answer: the ones its access kind implies and its own. */
-export function routeCodes(route: Pick<AnyRoute, 'access' | 'codes'>): ReadonlySet<ErrorCode> {
-  return new Set([...IMPLIED_CODES[route.access.kind], ...route.codes]);
+/** Every code a route may answer: the ones its access kind implies, 101012 when it is throttled per account, and its own. */
+export function routeCodes(route: Pick<AnyRoute, 'access' | 'codes' | 'sendsOnDemand'>): ReadonlySet<ErrorCode> {
+  return new Set([
+    ...IMPLIED_CODES[route.access.kind],
+    ...(route.sendsOnDemand ? [101012 as const] : []),
+    ...route.codes,
+  ]);
 }

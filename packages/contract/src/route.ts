@@ -100,7 +100,16 @@ export interface RouteDefinition<
   readonly bodyType?: 'json' | 'multipart';
   /** The largest request body in bytes, for a call that takes more than the server's default (1 MiB). */
   readonly bodyLimit?: number;
+  /**
+   * The call opens an outgoing connection or sends mail when it is made (a "send a test", a
+   * re-sent link): the binder allows each signed-in account {@link ON_DEMAND_SEND_LIMIT} of them
+   * per route and window, and answers 101012 (HTTP 429, `Retry-After`) beyond.
+   */
+  readonly sendsOnDemand?: true;
 }
+
+/** Calls of one account to one {@link RouteDefinition.sendsOnDemand} route within the window. */
+export const ON_DEMAND_SEND_LIMIT = { limit: 10, windowMs: 60_000 } as const;
 
 export function defineRoute<const Req extends RouteRequest, Res extends z.ZodType, A extends RouteAccess>(
   def: RouteDefinition<Req, Res, A>,

@@ -1,3 +1,4 @@
+import { ON_DEMAND_SEND_LIMIT } from '@rampart/contract';
 import { bindAccountZoneRoutes } from '../modules/account-zones/account-zones.routes.js';
 import { AccountZonesService } from '../modules/account-zones/account-zones.service.js';
 import { createZoneScopeCheck } from '../modules/account-zones/zone-scope-check.js';
@@ -17,6 +18,7 @@ import { createAuthenticator } from '../modules/auth/authenticator.js';
 import { ensureRootAccounts } from '../modules/auth/bootstrap.js';
 import { CredentialGuard } from '../modules/auth/credential-guard.js';
 import { LoginService } from '../modules/auth/login.service.js';
+import { onDemandSendLimit } from '../modules/auth/login-throttle.js';
 import { RefreshCookie, servedOverHttps } from '../modules/auth/refresh-cookie.js';
 import { TokenService } from '../modules/auth/token.service.js';
 import { createNodeAuthenticator } from '../modules/nodes/node-signature.js';
@@ -48,7 +50,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
     config.accessTokenTtlSeconds,
     config.tokenSecrets?.previous ?? [],
   );
-  const credentialGuard = new CredentialGuard(clock);
+  const credentialGuard = new CredentialGuard(clock, repos.tickets, transactions);
   const policy = new AccountPolicy(ctx.systemSettings);
   const login = new LoginService(
     repos.accounts,
@@ -104,6 +106,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
         recordFile: process.env.RAMPART_RECORD_ROUTE_CODES || undefined,
         strict: options.strictRouteCodes,
       },
+      onDemandLimit: onDemandSendLimit(ON_DEMAND_SEND_LIMIT, clock),
     },
   );
   bindAccountZoneRoutes(binder, new AccountZonesService(repos.accountZones, repos.accounts, transactions));

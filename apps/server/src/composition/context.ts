@@ -36,7 +36,6 @@ export type AppConfig = Pick<
   | 'tokenSecrets'
   | 'nodeDomainLimit'
   | 'licenseSigningKey'
-  | 'licenseTestPublicKey'
   | 'logExportRetentionDays'
   | 'logExportMaxBytes'
   | 'logExportTickMs'

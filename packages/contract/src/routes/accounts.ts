@@ -169,7 +169,9 @@ export const resendAccountEmail = defineRoute({
   path: '/{auth}/account/resendEmail',
   access: tiers(TIERS, 'accounts.write'),
   codes: [101012, 101020],
-  summary: 'Sends an account the caller manages a new one-time link to create its password',
+  sendsOnDemand: true,
+  summary:
+    'Sends an account the caller manages, while it has no password, a new one-time link to create one (earlier links stop working); 101018 for an account that has a password',
   tags: ['accounts'],
   request: { params: authParams, body: accountId },
   response: okReply,

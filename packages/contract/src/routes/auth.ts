@@ -277,6 +277,7 @@ export const totpPhase0Code = defineRoute({
   path: '/{auth}/login2fa/phase0/code',
   access: tiers(TIERS, 'account.self'),
   codes: [101020, 101029],
+  sendsOnDemand: true,
   summary:
     "While the e-mail second factor is on: mails a code to the account's address for phase 0 (good once, for 10 minutes; a new one replaces the last; at most 5 mails per code's lifetime)",
   tags: ['auth'],

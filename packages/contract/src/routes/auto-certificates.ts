@@ -128,6 +128,7 @@ export const renewAutoCertificates = defineRoute({
   path: '/client/autoCertificates/renew',
   access: tiers(['client'], 'client.domains.write'),
   codes: [],
+  sendsOnDemand: true,
   summary: 'Issues or renews the named automatic certificates now (all or none)',
   tags: ['certificates'],
   request: { body: z.object({ ids: zIds(AUTO_CERT_RENEW_MAX) }) },

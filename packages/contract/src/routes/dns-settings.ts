@@ -195,6 +195,7 @@ export const testDnsSetting = defineRoute({
   path: '/client/setting/dns/test',
   access: tiers(['client'], 'client.settings.write'),
   codes: [101010],
+  sendsOnDemand: true,
   summary:
     'Checks a DNS provider setting (the stored secret fills one left out): reads the zone, writes and removes a ' +
     'TXT probe record; 101010 with the provider’s message when it fails',

@@ -64,6 +64,7 @@ export const verifyDomains = defineRoute({
   path: '/user/site/{siteId}/domains/verify',
   access: tiers(['user'], 'user.domains.write'),
   codes: [101010],
+  sendsOnDemand: true,
   summary:
     'Looks for proof of control of domains (the TXT record `_rampart-challenge.<name>` with the claim token, or the CNAME to the target) and records it; 101010 when the resolver fails, recording nothing',
   tags: ['domains'],

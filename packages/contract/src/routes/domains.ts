@@ -288,6 +288,7 @@ export const checkDomainsCNAME = defineRoute({
   path: `${base}/domains/checkCNAME`,
   access: tiers(['user'], 'user.domains.write'),
   codes: [101010],
+  sendsOnDemand: true,
   summary:
     'Resolves the names of domains in DNS and records whether each points (through CNAMEs) at its target; 101010 when the resolver fails, recording nothing',
   tags: ['domains'],

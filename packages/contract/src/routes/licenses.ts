@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
-import { zName } from '../validators/zod.js';
+import { zAccount, zName } from '../validators/zod.js';
 
 /**
  * Licences (spec part 1 §2 admin `licenses`, `offlineLicense`; §7 "Admin licences" and
@@ -62,6 +62,8 @@ export const licenseInfoSchema = z.object({
   ),
   /** The installation this control plane is: an offline licence must name it. */
   installID: z.string(),
+  /** The operator's sign-in account: an offline licence must name it too. */
+  operator: z.string(),
   /** The activated offline licence's key, else null. */
   key: z.string().nullable(),
 });
@@ -71,6 +73,12 @@ export const offlineLicenseSchema = z.object({
   id: z.number().int(),
   customer: z.string(),
   installID: z.string(),
+  /**
+   * The sign-in account of the operator on that installation the licence is for: the document
+   * names it, and no other operator of the installation can activate it ('' on a record made
+   * before licences named their operator; it must be set before it is issued again).
+   */
+  operator: z.string(),
   licenseSetting: licenseSettingSchema,
   /** The signed document, once issued; null before and after its registration is removed. */
   key: z.string().nullable(),
@@ -182,7 +190,12 @@ export const listOfflineLicenses = defineRoute({
   response: pageOf(offlineLicenseSchema),
 });
 
-const offlineBody = z.object({ customer: zName, installID: zInstallId, licenseSetting: licenseSettingSchema });
+const offlineBody = z.object({
+  customer: zName,
+  installID: zInstallId,
+  operator: zAccount,
+  licenseSetting: licenseSettingSchema,
+});
 
 export const putOfflineLicense = defineRoute({
   id: 'admin.license.offline.put',
@@ -214,7 +227,8 @@ export const issueOfflineLicense = defineRoute({
   path: '/admin/license/offline/issuing',
   access: adminWrite,
   codes: [101022, 101024],
-  summary: "Signs an offline licence for its installation: the reply's key is what the operator enters",
+  summary:
+    "Signs an offline licence for its installation and operator: the reply's key is what the operator enters; 101003 (operator) for a record that names none",
   tags: ['licenses'],
   request: { body: z.object({ id: zId }) },
   response: dataOf(offlineLicenseSchema),
@@ -252,7 +266,8 @@ export const activateOfflineLicense = defineRoute({
   path: '/offline/license',
   access: tiers(['client'], 'client.license.write'),
   codes: [101019, 900001],
-  summary: 'Activates an offline licence on this installation, checked without any network',
+  summary:
+    'Activates an offline licence on this installation, checked without any network; 900001 for a licence of another installation or another operator',
   tags: ['licenses'],
   request: { query: keyQuery },
   response: dataOf(licenseInfoSchema),

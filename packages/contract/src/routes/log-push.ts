@@ -257,6 +257,7 @@ function routesFor<
       path: `/${prefix}/logPush/test`,
       access: access.write,
       codes: [],
+      sendsOnDemand: true,
       summary:
         'Sends one sample record of the event\'s log to its destination now (the console\'s "send a test"), outside the delivery order and the delivery log; answers whether it was taken and the error if not',
       tags: ['logs'],

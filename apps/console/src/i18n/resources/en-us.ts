@@ -2399,6 +2399,9 @@ export const enUS = {
     empty: 'No licences yet.',
     emptyOffline: 'No offline licences yet.',
     installHint: 'The installation ID the operator’s licence page shows: the key works only there.',
+    operatorAccount: 'Operator account',
+    operatorHint:
+      'The account the operator signs in with on that installation: no other operator there can use the key.',
     editTakesKey: 'Saving takes back the issued key: issue it again afterwards.',
     required: 'Enter a value',
     // The operator's page
@@ -2416,7 +2419,7 @@ export const enUS = {
       'Your licence expired on {{date}}: new nodes, sites, domains, ports and zones are refused until it is renewed.',
     activateTitle: 'Activate an offline licence',
     activateHint:
-      'Send the installation ID to your vendor and paste the licence key you receive. It is checked here, without any network.',
+      'Send the installation ID and your operator account to your vendor and paste the licence key you receive: it works for this account on this installation only. It is checked here, without any network.',
     activate: 'Activate',
     updateKey: 'Update key',
   },

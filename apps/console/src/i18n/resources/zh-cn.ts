@@ -2354,6 +2354,8 @@ export const zhCN: LocaleResources = {
     empty: '暂无授权。',
     emptyOffline: '暂无离线授权。',
     installHint: '运营商授权页面显示的安装 ID：密钥只在该安装上有效。',
+    operatorAccount: '运营商账号',
+    operatorHint: '运营商在该安装上登录所用的账号：该安装上的其他运营商无法使用此密钥。',
     editTakesKey: '保存会收回已签发的密钥：之后请重新签发。',
     required: '请输入数值',
     current: '当前授权',
@@ -2368,7 +2370,8 @@ export const zhCN: LocaleResources = {
     expiresSoon: '您的授权将在 {{count}} 天后（{{date}}）到期，请向供应商申请续期。',
     expired: '您的授权已于 {{date}} 到期：在续期之前，新建节点、网站、域名、端口和区域都会被拒绝。',
     activateTitle: '激活离线授权',
-    activateHint: '把安装 ID 发给供应商，再粘贴收到的授权密钥。密钥在本地校验，无需联网。',
+    activateHint:
+      '把安装 ID 和运营商账号发给供应商，再粘贴收到的授权密钥：它只对本安装上的这个账号有效。密钥在本地校验，无需联网。',
     activate: '激活',
     updateKey: '更新密钥',
   },

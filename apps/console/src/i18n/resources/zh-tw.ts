@@ -2356,6 +2356,8 @@ export const zhTW: LocaleResources = {
     empty: '尚無授權。',
     emptyOffline: '尚無離線授權。',
     installHint: '營運商授權頁面顯示的安裝 ID：金鑰只在該安裝上有效。',
+    operatorAccount: '營運商帳號',
+    operatorHint: '營運商在該安裝上登入所用的帳號：該安裝上的其他營運商無法使用此金鑰。',
     editTakesKey: '儲存會收回已簽發的金鑰：之後請重新簽發。',
     required: '請輸入數值',
     current: '目前授權',
@@ -2370,7 +2372,8 @@ export const zhTW: LocaleResources = {
     expiresSoon: '您的授權將在 {{count}} 天後（{{date}}）到期，請向供應商申請續約。',
     expired: '您的授權已於 {{date}} 到期：在續約之前，新增節點、網站、網域、連接埠和區域都會被拒絕。',
     activateTitle: '啟用離線授權',
-    activateHint: '把安裝 ID 傳給供應商，再貼上收到的授權金鑰。金鑰在本機驗證，無需連網。',
+    activateHint:
+      '把安裝 ID 和營運商帳號傳給供應商，再貼上收到的授權金鑰：它只對本安裝上的這個帳號有效。金鑰在本機驗證，無需連網。',
     activate: '啟用',
     updateKey: '更新金鑰',
   },

@@ -171,6 +171,8 @@ describe('client userManagement/users', () => {
     renderAt('/client/userManagement/users');
     const row = await findRow('pending');
     expect(within(await findRow('acme')).queryByText('Reset 2FA')).toBeNull();
+    // acme has a password: no create-password link is offered for it.
+    expect(within(await findRow('acme')).queryByText('Resend e-mail')).toBeNull();
 
     clickButton('Password', row);
     const dialog = await findModal();

@@ -44,6 +44,7 @@ const offline: OfflineLicense = {
   id: 4,
   customer: 'Acme hosting',
   installID: '6f1c2f1e-1b2c-4d5e-8f90-1234567890ab',
+  operator: 'acme-cdn',
   licenseSetting: setting,
   key: null,
   issuedAt: null,
@@ -123,20 +124,26 @@ describe('licenses', () => {
 });
 
 describe('offlineLicense', () => {
-  it('creates an offline licence for an installation ID, then issues its key', async () => {
+  it('creates an offline licence for an installation ID and operator account, then issues its key', async () => {
     api.on(putOfflineLicense, ok(offline));
     api.on(issueOfflineLicense, ok({ ...offline, key: 'RL1.abc.def', issuedAt: '2026-11-02T10:00:00.000Z' }));
     renderAt('/admin/offlineLicense');
-    await findRow('Acme hosting');
+    expect(within(await findRow('Acme hosting')).getByText('acme-cdn')).toBeTruthy();
     clickButton('New offline licence');
     const dialog = await findModal();
     typeInto(dialog, 'Customer', 'Beta net');
     typeInto(dialog, 'Installation ID', '11111111-1111-4111-8111-111111111111');
+    // Without the operator account the form does not send.
+    clickButton('OK', dialog);
+    await waitFor(() => expect(dialog.querySelector('.ant-form-item-explain-error')).not.toBeNull());
+    expect(api.sent(putOfflineLicense)).toHaveLength(0);
+    typeInto(dialog, 'Operator account', 'beta-ops');
     clickButton('OK', dialog);
     await waitFor(() => expect(api.sent(putOfflineLicense)).toHaveLength(1));
     expect(api.sent(putOfflineLicense)[0]?.body).toMatchObject({
       customer: 'Beta net',
       installID: '11111111-1111-4111-8111-111111111111',
+      operator: 'beta-ops',
       licenseSetting: { nodes: 10, sites: 10 },
     });
     expect(await screen.findByText('Create Offline License Success!')).toBeTruthy();

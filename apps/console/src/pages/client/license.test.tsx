@@ -25,6 +25,7 @@ const none: LicenseInfo = {
     zones: usage(2, -1),
   },
   installID: '6f1c2f1e-1b2c-4d5e-8f90-1234567890ab',
+  operator: 'acme-cdn',
   key: null,
 };
 const offline: LicenseInfo = {
@@ -45,10 +46,12 @@ const offline: LicenseInfo = {
 };
 
 describe('license', () => {
-  it('is in the menu and shows the installation ID and that nothing is limited without a licence', async () => {
+  it('is in the menu and shows the installation ID, the operator account and that nothing is limited without a licence', async () => {
     api.on(getOwnLicense, ok(none));
     renderAt(PAGE);
     expect(await screen.findByText('6f1c2f1e-1b2c-4d5e-8f90-1234567890ab')).toBeTruthy();
+    // An offline licence names the operator too: the page says which account to give the vendor.
+    expect(screen.getByText('acme-cdn')).toBeTruthy();
     expect(screen.getByText('No licence is applied: nothing is limited until one is.')).toBeTruthy();
     expect(within(await findRow('Sites')).getAllByText('Unlimited')).toHaveLength(2);
     expect(screen.getByRole('link', { name: 'Licence' }).getAttribute('href')).toBe(PAGE);

@@ -245,12 +245,19 @@ export class AccountsService {
     }
   }
 
+  /**
+   * Mails a new create-password link, only to an account that has no password yet (101018 for a
+   * registered one: its password changes through the account itself or its parent's
+   * `{auth}/account/password`). The new link replaces every earlier one.
+   */
   async resendEmail(caller: Caller, id: number, mail: MailContext): Promise<void> {
     const target = await requireManaged(this.accounts, caller, id);
+    if (target.passwordHash !== null) throw new AppError(101018);
     if (!target.email) throw new AppError(101020);
     if (!(await this.mailer.configured())) throw new AppError(101020);
     this.countMail(caller, target.email, true);
     const token = randomToken('cp_');
+    await this.tickets.revokePasswordTokens(target.id);
     await this.tickets.insertPasswordToken({
       tokenHash: sha256(token),
       accountId: target.id,

@@ -144,8 +144,8 @@ export class AccountService {
 
   /**
    * Whether `code` is the live mailed phase-0 code of the account; a match spends it. Guessing is
-   * bounded by the per-account code throttle (the caller's `requireCode`): a count kept on the
-   * ticket would be rolled back with the refused call's transaction.
+   * bounded by the per-account code throttle (the caller's `requireCode`), which keeps its count
+   * outside the refused call's transaction.
    */
   private async spendSetupCode(row: AccountRow, code: string): Promise<boolean> {
     const ticket = await this.tickets.findLiveTicketOf(row.id, 'setup-code', new Date(this.clock()));
@@ -236,18 +236,29 @@ export class AccountService {
   // --- first password from an e-mailed link (mailed when the account is made: accounts.service.ts) ---
 
   async checkPasswordToken(token: string): Promise<{ auth: Tier; email: string; id: number; name: string }> {
-    const found = await this.tickets.findLivePasswordToken(sha256(token), new Date(this.clock()));
-    const row = found ? await this.accounts.findById(found.accountId) : undefined;
-    if (!row) throw new AppError(101013);
+    const row = await this.unregisteredAccountOf(token);
     return { auth: row.tier, email: row.email, id: row.id, name: row.name };
   }
 
+  /**
+   * Sets the first password. The link is spent with every other open link of the account, and an
+   * account that already has a password is refused: its password changes only by the account
+   * itself or its parent, never by a create-password link.
+   */
   async registerPassword(token: string, password: string): Promise<void> {
-    const found = await this.tickets.findLivePasswordToken(sha256(token), new Date(this.clock()));
-    if (!found) throw new AppError(101013);
+    const row = await this.unregisteredAccountOf(token);
     this.refuseCommon(password);
-    if (!(await this.tickets.usePasswordToken(found.tokenHash))) throw new AppError(101013);
-    await this.accounts.update(found.accountId, { passwordHash: await hashPassword(password) });
-    await this.sessions.revokeAccountSessions(found.accountId, 'password-created');
+    if (!(await this.tickets.usePasswordToken(sha256(token)))) throw new AppError(101013);
+    await this.tickets.revokePasswordTokens(row.id);
+    await this.accounts.update(row.id, { passwordHash: await hashPassword(password) });
+    await this.sessions.revokeAccountSessions(row.id, 'password-created');
+  }
+
+  /** The account of a live create-password link, while it has no password yet (101013 otherwise). */
+  private async unregisteredAccountOf(token: string): Promise<AccountRow> {
+    const found = await this.tickets.findLivePasswordToken(sha256(token), new Date(this.clock()));
+    const row = found ? await this.accounts.findById(found.accountId) : undefined;
+    if (!row || row.passwordHash !== null) throw new AppError(101013);
+    return row;
   }
 }

@@ -1,11 +1,16 @@
 import type { Tier } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { verifyPassword } from '../../platform/crypto/passwords.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountRow } from './accounts.repository.js';
 import { FailureThrottle, throttledError } from './login-throttle.js';
+import type { TicketsRepository } from './tickets.repository.js';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
+
+/** Wrong second-factor codes an account may enter in the window before every code is refused. */
+export const SECOND_FACTOR_LIMIT = { limit: 10, windowMs: FIFTEEN_MINUTES } as const;
 
 /**
  * One set of throttles for every check of a password or a second-factor code, signed in or not:
@@ -14,18 +19,24 @@ const FIFTEEN_MINUTES = 15 * 60 * 1000;
  * 100 per account, in a sliding 15 minutes), wrong codes towards one per-account limit (10 per 15
  * minutes); while a limit holds, even the right password or code is refused with 101012 / 429,
  * so a session cannot be used to guess the password the login form protects.
+ *
+ * Wrong codes are kept in the database (`second_factor_failures`), written after the refused
+ * call's transaction rolled back: every control plane counts them, and no rollback undoes one.
+ * The password counts stay in memory (login-throttle.ts).
  */
 export class CredentialGuard {
   private readonly perAccountAndIp: FailureThrottle;
   private readonly perIp: FailureThrottle;
   private readonly perAccount: FailureThrottle;
-  private readonly secondFactor: FailureThrottle;
 
-  constructor(clock: Clock) {
+  constructor(
+    private readonly clock: Clock,
+    private readonly tickets: TicketsRepository,
+    private readonly transactions: Pick<Transactions, 'afterEnd'>,
+  ) {
     this.perAccountAndIp = new FailureThrottle({ limit: 10, windowMs: FIFTEEN_MINUTES }, clock);
     this.perIp = new FailureThrottle({ limit: 30, windowMs: FIFTEEN_MINUTES }, clock);
     this.perAccount = new FailureThrottle({ limit: 100, windowMs: FIFTEEN_MINUTES }, clock);
-    this.secondFactor = new FailureThrottle({ limit: 10, windowMs: FIFTEEN_MINUTES }, clock);
   }
 
   private keys(tier: Tier, account: string, ip: string) {
@@ -55,21 +66,25 @@ export class CredentialGuard {
     this.perAccountAndIp.reset(this.keys(tier, account, ip).accountIp);
   }
 
-  private factorKey(row: Pick<AccountRow, 'tier' | 'id'>): string {
-    return `${row.tier}:${row.id}`;
+  private async checkSecondFactorThrottle(row: Pick<AccountRow, 'id'>): Promise<void> {
+    const { limit, windowMs } = SECOND_FACTOR_LIMIT;
+    const now = this.clock();
+    const recent = await this.tickets.codeFailuresSince(row.id, new Date(now - windowMs), limit);
+    const oldest = recent[limit - 1];
+    if (oldest) throw throttledError(oldest.getTime() + windowMs - now);
   }
 
-  checkSecondFactorThrottle(row: Pick<AccountRow, 'tier' | 'id'>): void {
-    const wait = this.secondFactor.retryAfterMs(this.factorKey(row));
-    if (wait > 0) throw throttledError(wait);
-  }
-
-  secondFactorFailed(row: Pick<AccountRow, 'tier' | 'id'>): void {
-    this.secondFactor.fail(this.factorKey(row));
-  }
-
-  secondFactorSucceeded(row: Pick<AccountRow, 'tier' | 'id'>): void {
-    this.secondFactor.reset(this.factorKey(row));
+  /**
+   * Counts a wrong code, and runs what the caller counts with it (a ticket's attempts), once the
+   * call's transaction ended, so that its rollback cannot undo them; at once outside a transaction
+   * (the sign-in), where what `onMiss` throws is the answer.
+   */
+  private async secondFactorFailed(row: Pick<AccountRow, 'id'>, onMiss?: () => Promise<void>): Promise<void> {
+    const now = this.clock();
+    await this.transactions.afterEnd(async () => {
+      await this.tickets.recordCodeFailure(row.id, new Date(now), new Date(now - SECOND_FACTOR_LIMIT.windowMs));
+      await onMiss?.();
+    });
   }
 
   /**
@@ -101,12 +116,11 @@ export class CredentialGuard {
     matches: () => Promise<boolean>,
     onMiss?: () => Promise<void>,
   ): Promise<void> {
-    this.checkSecondFactorThrottle(row);
+    await this.checkSecondFactorThrottle(row);
     if (!(await matches())) {
-      this.secondFactorFailed(row);
-      await onMiss?.();
+      await this.secondFactorFailed(row, onMiss);
       throw invalidFields([{ field, key: 'wrongCode' }]);
     }
-    this.secondFactorSucceeded(row);
+    await this.tickets.clearCodeFailures(row.id);
   }
 }

@@ -68,3 +68,22 @@ export function throttledError(retryMs: number): AppError {
     extra: { retryAfterSeconds: seconds },
   });
 }
+
+/**
+ * The binder's limit of calls that connect out or send mail when made (`sendsOnDemand` in the
+ * contract): each account may make `rule.limit` calls of each such route per window, counted
+ * whatever the call then answers (a failed test connected too). Per account, not per address:
+ * an API token or a second browser of the account shares its count.
+ */
+export function onDemandSendLimit(
+  rule: ThrottleRule,
+  clock: Clock,
+): (caller: { accountId: number }, route: { id: string }) => void {
+  const calls = new FailureThrottle(rule, clock);
+  return (caller, route) => {
+    const key = `${caller.accountId} ${route.id}`;
+    const wait = calls.retryAfterMs(key);
+    if (wait > 0) throw throttledError(wait);
+    calls.fail(key);
+  };
+}

@@ -1,10 +1,10 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { authTickets, passwordTokens, type TicketPurpose } from '../../platform/db/schema.js';
+import { authTickets, passwordTokens, secondFactorFailures, type TicketPurpose } from '../../platform/db/schema.js';
 
 export type TicketRow = typeof authTickets.$inferSelect;
 
-/** Second-factor tickets and create-password tokens. */
+/** Second-factor tickets, wrong second-factor codes and create-password tokens. */
 export class TicketsRepository {
   constructor(private readonly db: Db) {}
 
@@ -70,6 +70,30 @@ export class TicketsRepository {
     return rows.length === 1;
   }
 
+  /** Records a wrong second-factor code of the account, dropping its records from before `keepSince`. */
+  async recordCodeFailure(accountId: number, at: Date, keepSince: Date): Promise<void> {
+    await this.db
+      .delete(secondFactorFailures)
+      .where(and(eq(secondFactorFailures.accountId, accountId), lte(secondFactorFailures.failedAt, keepSince)));
+    await this.db.insert(secondFactorFailures).values({ accountId, failedAt: at });
+  }
+
+  /** The times of the account's latest wrong codes after `since`, newest first, at most `limit`. */
+  async codeFailuresSince(accountId: number, since: Date, limit: number): Promise<Date[]> {
+    const rows = await this.db
+      .select({ at: secondFactorFailures.failedAt })
+      .from(secondFactorFailures)
+      .where(and(eq(secondFactorFailures.accountId, accountId), gt(secondFactorFailures.failedAt, since)))
+      .orderBy(desc(secondFactorFailures.failedAt))
+      .limit(limit);
+    return rows.map((row) => row.at);
+  }
+
+  /** A right code: the account's wrong ones no longer count. */
+  async clearCodeFailures(accountId: number): Promise<void> {
+    await this.db.delete(secondFactorFailures).where(eq(secondFactorFailures.accountId, accountId));
+  }
+
   async insertPasswordToken(row: typeof passwordTokens.$inferInsert): Promise<void> {
     await this.db.insert(passwordTokens).values(row);
   }
@@ -93,7 +117,7 @@ export class TicketsRepository {
     return rows.length === 1;
   }
 
-  /** Spends every open create-password link of the account (its e-mail changed). */
+  /** Spends every open create-password link of the account (its e-mail changed, a newer link was sent, or it set its password). */
   async revokePasswordTokens(accountId: number): Promise<void> {
     await this.db
       .update(passwordTokens)

@@ -18,6 +18,12 @@ export const licensePayloadSchema = z.object({
   /** The vendor's offline licence id (its admin/license/offlines row). */
   id: z.number().int(),
   installId: z.string().min(1),
+  /**
+   * The sign-in account of the one operator of the installation the licence is for. Absent from
+   * documents issued before licences named their operator: such a document is taken by the first
+   * operator of the installation that activates it, and refused to any other (licenses.service.ts).
+   */
+  operator: z.string().min(1).optional(),
   customer: z.string(),
   settings: licenseSettingSchema,
   issuedAt: z.string(),
@@ -58,14 +64,21 @@ export function signLicense(key: VendorSigningKey, payload: Omit<LicensePayload,
   return `${body}.${signature.toString('base64url')}`;
 }
 
+/** Where a licence is activated: this installation and the operator (its sign-in account) activating it. */
+export interface LicenseHolder {
+  readonly installId: string;
+  readonly operator: string;
+}
+
 /**
  * The checked payload of `document`: 101003 ('invalid license key') when it is not a licence at all,
- * 900001 when no trusted key signed it as it is or it names another installation, 101019 past its expiry.
+ * 900001 when no trusted key signed it as it is or it names another installation or another
+ * operator, 101019 past its expiry.
  */
 export function verifyLicense(
   document: string,
   trusted: readonly VendorPublicKey[],
-  installId: string,
+  holder: LicenseHolder,
   now: Date,
 ): LicensePayload {
   const parts = document.trim().split('.');
@@ -88,7 +101,8 @@ export function verifyLicense(
   ) {
     throw new AppError(900001);
   }
-  if (payload.installId !== installId) throw new AppError(900001);
+  if (payload.installId !== holder.installId) throw new AppError(900001);
+  if (payload.operator !== undefined && payload.operator !== holder.operator) throw new AppError(900001);
   if (new Date(payload.settings.expiredAt) <= now) throw new AppError(101019);
   return payload;
 }

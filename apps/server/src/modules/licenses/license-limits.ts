@@ -46,7 +46,7 @@ export class LicenseLimits {
   }
 
   /** The operator's licence as it applies now, with what is used and left of each kind. */
-  async info(operatorId: number, installID: string): Promise<LicenseInfo> {
+  async info(operatorId: number, installID: string): Promise<Omit<LicenseInfo, 'operator'>> {
     const license = await this.licenses.current(operatorId);
     const usage: Partial<LicenseInfo['usage']> = {};
     for (const kind of LICENSE_KINDS) {

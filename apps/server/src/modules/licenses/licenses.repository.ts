@@ -1,5 +1,5 @@
 import type { LicenseKind, LicenseSetting } from '@rampart/contract';
-import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { type Page, readPage } from '../../platform/db/paging.js';
 import { rowsOf } from '../../platform/db/rows.js';
@@ -88,6 +88,16 @@ export class LicensesRepository {
     return rows.map((row) => row.operatorId);
   }
 
+  /** Whether an operator other than `operatorId` holds the offline licence document `key`. */
+  async offlineKeyHeldByOther(key: string, operatorId: number): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: licenses.id })
+      .from(licenses)
+      .where(and(eq(licenses.source, 'offline'), eq(licenses.key, key), ne(licenses.operatorId, operatorId)))
+      .limit(1);
+    return row !== undefined;
+  }
+
   async insert(values: {
     operatorId: number;
     source: 'online' | 'offline';
@@ -159,6 +169,7 @@ export class LicensesRepository {
     ownerId: number;
     customer: string;
     installId: string;
+    operator: string;
     settings: LicenseSetting;
   }): Promise<number> {
     const [row] = await this.db.insert(offlineLicenses).values(values).returning({ id: offlineLicenses.id });
@@ -171,6 +182,7 @@ export class LicensesRepository {
     change: Partial<{
       customer: string;
       installId: string;
+      operator: string;
       settings: LicenseSetting;
       key: string | null;
       issuedAt: Date | null;

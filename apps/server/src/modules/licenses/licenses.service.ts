@@ -2,6 +2,7 @@ import type { License, LicenseInfo, LicenseSetting, OfflineLicense } from '@ramp
 import type { Clock } from '../../platform/clock.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import { signLicense, type VendorPublicKey, type VendorSigningKey, verifyLicense } from './license-document.js';
 import type { LicenseLimits } from './license-limits.js';
@@ -27,6 +28,7 @@ function presentOffline(row: OfflineLicenseRow): OfflineLicense {
     id: row.id,
     customer: row.customer,
     installID: row.installId,
+    operator: row.operator,
     licenseSetting: row.settings,
     key: row.key,
     issuedAt: row.issuedAt?.toISOString() ?? null,
@@ -100,13 +102,13 @@ export class LicensesService {
   }
 
   async order(userId: number): Promise<LicenseInfo> {
-    return this.limits.info(await this.operator(userId), this.installId());
+    return this.info(await this.operator(userId));
   }
 
   async putOrder(userId: number, settings: LicenseSetting): Promise<LicenseInfo> {
     const operatorId = await this.operator(userId);
     await this.licenses.insert({ operatorId, source: 'online', settings, issuedAt: new Date(this.clock()) });
-    return this.limits.info(operatorId, this.installId());
+    return this.info(operatorId);
   }
 
   async listOffline(page: Page) {
@@ -123,9 +125,14 @@ export class LicensesService {
   /** Creates (no id) or edits; an edit takes back the issued key, which no longer says what the row does. */
   async putOffline(
     adminId: number,
-    input: { id?: number; customer: string; installID: string; licenseSetting: LicenseSetting },
+    input: { id?: number; customer: string; installID: string; operator: string; licenseSetting: LicenseSetting },
   ): Promise<OfflineLicense> {
-    const values = { customer: input.customer.trim(), installId: input.installID, settings: input.licenseSetting };
+    const values = {
+      customer: input.customer.trim(),
+      installId: input.installID,
+      operator: input.operator,
+      settings: input.licenseSetting,
+    };
     if (input.id === undefined) return this.offline(await this.licenses.insertOffline({ ownerId: adminId, ...values }));
     if (!(await this.licenses.updateOffline(input.id, { ...values, key: null, issuedAt: null }))) {
       throw new AppError(101022);
@@ -145,10 +152,13 @@ export class LicensesService {
     const row = await this.licenses.findOffline(id);
     if (!row) throw new AppError(101022);
     if (!this.keys.signing) throw new AppError(101024);
+    // A record made before licences named their operator is edited to name one first.
+    if (!row.operator) throw invalidFields([{ field: 'operator', key: 'required' }]);
     const issuedAt = new Date(this.clock());
     const key = signLicense(this.keys.signing, {
       id: row.id,
       installId: row.installId,
+      operator: row.operator,
       customer: row.customer,
       settings: row.settings,
       issuedAt: issuedAt.toISOString(),
@@ -163,12 +173,34 @@ export class LicensesService {
   }
 
   async own(operatorId: number): Promise<LicenseInfo> {
-    return this.limits.info(operatorId, this.installId());
+    return this.info(operatorId);
   }
 
-  /** Checks the key with no network (license-document.ts) and makes it the operator's licence. */
+  /** The operator's licence with what an offline one must name: this installation and the operator's account. */
+  private async info(operatorId: number): Promise<LicenseInfo> {
+    const operator = (await this.accounts.findById(operatorId))?.account ?? '';
+    return { ...(await this.limits.info(operatorId, this.installId())), operator };
+  }
+
+  /**
+   * Checks `key` with no network (license-document.ts) for this installation and the operator: a
+   * document that names another operator is refused (900001), and one issued before documents named
+   * their operator is the first activating operator's alone.
+   */
+  private async verifyFor(operatorId: number, key: string) {
+    const operator = await this.accounts.findById(operatorId);
+    if (!operator) throw new AppError(101018);
+    const holder = { installId: this.installId(), operator: operator.account };
+    const payload = verifyLicense(key, this.keys.trusted, holder, new Date(this.clock()));
+    if (payload.operator === undefined && (await this.licenses.offlineKeyHeldByOther(key.trim(), operatorId))) {
+      throw new AppError(900001);
+    }
+    return payload;
+  }
+
+  /** Checks the key and makes it the operator's licence. */
   async activate(operatorId: number, key: string): Promise<LicenseInfo> {
-    const payload = verifyLicense(key, this.keys.trusted, this.installId(), new Date(this.clock()));
+    const payload = await this.verifyFor(operatorId, key);
     await this.licenses.insert({
       operatorId,
       source: 'offline',
@@ -183,7 +215,7 @@ export class LicensesService {
   async updateKey(operatorId: number, key: string): Promise<LicenseInfo> {
     const current = await this.licenses.current(operatorId);
     if (current?.source !== 'offline') throw new AppError(101022);
-    const payload = verifyLicense(key, this.keys.trusted, this.installId(), new Date(this.clock()));
+    const payload = await this.verifyFor(operatorId, key);
     await this.licenses.update(current.id, 'offline', {
       settings: payload.settings,
       issuedAt: new Date(this.clock()),

@@ -19,6 +19,8 @@ interface Scope {
   open: boolean;
   /** What runs once the outermost transaction committed (a savepoint's pass to its enclosing scope when it is released). */
   readonly afterCommit: Array<() => void>;
+  /** What runs once the outermost transaction ended, committed or rolled back (a savepoint passes them on either way). */
+  readonly afterEnd: Array<() => Promise<void>>;
 }
 
 /** What a service needs for an all-or-none block: every repository call inside `fn` commits together or not at all. */
@@ -31,6 +33,13 @@ export interface Transactions {
    * outside any. For signals to other requests (a waiting poll), which must not look too early.
    */
   afterCommit(fn: () => void): void;
+  /**
+   * Writes what must stay written whatever becomes of the caller's transaction (a wrong
+   * second-factor code): `fn` runs on the database itself once the outermost transaction has ended,
+   * committed or rolled back, before that transaction's `run` returns or throws; at once outside
+   * any. Resolves when `fn` ran, or at once when it waits for the transaction's end.
+   */
+  afterEnd(fn: () => Promise<void>): Promise<void>;
 }
 
 export interface RequestTransactions extends Transactions {
@@ -60,14 +69,24 @@ export function transactionScoped(root: Db): RequestTransactions {
       const outer = storage.getStore();
       const nested = outer?.open === true;
       const afterCommit: Array<() => void> = [];
-      const result = await (nested ? outer.tx : root).transaction(async (tx) => {
-        const scope: Scope = { tx: tx as unknown as Db, open: true, afterCommit };
-        try {
-          return await storage.run(scope, fn);
-        } finally {
-          scope.open = false;
-        }
-      });
+      const afterEnd: Array<() => Promise<void>> = [];
+      let result: T;
+      try {
+        result = await (nested ? outer.tx : root).transaction(async (tx) => {
+          const scope: Scope = { tx: tx as unknown as Db, open: true, afterCommit, afterEnd };
+          try {
+            return await storage.run(scope, fn);
+          } finally {
+            scope.open = false;
+          }
+        });
+      } catch (error) {
+        if (nested) outer.afterEnd.push(...afterEnd);
+        else for (const hook of afterEnd) await hook().catch(() => {});
+        throw error;
+      }
+      if (nested) outer.afterEnd.push(...afterEnd);
+      else for (const hook of afterEnd) await hook();
       // Released: a savepoint's hooks wait for its enclosing transaction; the outermost's run now.
       if (nested) outer.afterCommit.push(...afterCommit);
       else for (const hook of afterCommit) hook();
@@ -77,6 +96,11 @@ export function transactionScoped(root: Db): RequestTransactions {
       const scope = storage.getStore();
       if (scope?.open) scope.afterCommit.push(fn);
       else fn();
+    },
+    async afterEnd(fn: () => Promise<void>): Promise<void> {
+      const scope = storage.getStore();
+      if (scope?.open) scope.afterEnd.push(fn);
+      else await fn();
     },
   };
 }

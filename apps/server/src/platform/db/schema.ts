@@ -195,6 +195,24 @@ export const authTickets = pgTable(
   (t) => [index('auth_tickets_account_idx').on(t.accountId)],
 );
 
+/**
+ * Wrong second-factor codes of an account, one row each, the throttle's count shared by every
+ * control plane. Written outside the refused call's transaction, so its rollback keeps them
+ * (modules/auth/credential-guard.ts); rows older than the throttle's window are removed as new
+ * ones come.
+ */
+export const secondFactorFailures = pgTable(
+  'second_factor_failures',
+  {
+    id: rowId(),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('second_factor_failures_account_idx').on(t.accountId, t.failedAt)],
+);
+
 /** One-time tokens of "create your password" e-mails, stored by hash. */
 export const passwordTokens = pgTable(
   'password_tokens',
@@ -1794,6 +1812,8 @@ export const offlineLicenses = pgTable('offline_licenses', {
   ownerId: ownerKey('cascade'),
   customer: text('customer').notNull(),
   installId: text('install_id').notNull(),
+  /** The operator's sign-in account on that installation ('' on a record made before licences named one). */
+  operator: text('operator').notNull().default(''),
   settings: jsonb('settings').$type<LicenseSetting>().notNull(),
   key: text('key'),
   issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }),

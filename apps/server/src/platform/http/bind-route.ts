@@ -103,6 +103,11 @@ export interface BinderOptions {
   readonly transactions?: TransactionRunner;
   /** Recording of the codes each route answers, and the strict check of them (tests). */
   readonly codes?: RouteCodeOptions;
+  /**
+   * Counts a call of a `sendsOnDemand` route for its caller, throwing (101012) once the account has
+   * had its share: required when such a route is bound.
+   */
+  readonly onDemandLimit?: (caller: Caller, route: AnyRoute) => void;
 }
 
 /** The caller of a route only operators call: its operator is always known. */
@@ -180,7 +185,7 @@ export function fastifyPath(route: Pick<AnyRoute, 'api' | 'path'>): string {
 export function createBinder(
   app: FastifyInstance,
   authenticators: Authenticators,
-  { audit, zoneScope, transactions, codes = {} }: BinderOptions = {},
+  { audit, zoneScope, transactions, codes = {}, onDemandLimit }: BinderOptions = {},
 ): Binder {
   const bound = new Set<string>();
   return {
@@ -192,6 +197,9 @@ export function createBinder(
       const permission = permissionOf(route);
       if (route.access.kind === 'tiers' && !permission) {
         throw new Error(`route ${route.id} has no permission key (tiers(list, key) in its declaration)`);
+      }
+      if (route.sendsOnDemand && (route.access.kind !== 'tiers' || !onDemandLimit)) {
+        throw new Error(`route ${route.id} sends on demand: it must be signed-in and the binder needs onDemandLimit`);
       }
       const checkCodes = routeCodeCheck(route, codes);
       app.route({
@@ -261,6 +269,9 @@ export function createBinder(
               throw error;
             });
           }
+
+          // Counted once the call is known to be the caller's to make, before it connects anywhere.
+          if (route.sendsOnDemand && caller) onDemandLimit?.(caller, route);
 
           const parsed = { params, query, body } as RouteParsed<typeof route>;
           const context = { request, reply, caller, node } as unknown as HandlerContext<typeof route>;

@@ -103,13 +103,16 @@ export function AccountsPage() {
       <Button size="small" onClick={() => setPassword(account)}>
         {t('actionPassword')}
       </Button>
-      <ConfirmButton
-        confirm={t('resendConfirm', { account: account.account })}
-        pending={pendingFor(resend, account.id)}
-        onConfirm={() => resend.mutate(account)}
-      >
-        {t('actionResend')}
-      </ConfirmButton>
+      {/* A create-password link is only for an account that has no password yet (the server refuses others). */}
+      {!account.hasPassword && (
+        <ConfirmButton
+          confirm={t('resendConfirm', { account: account.account })}
+          pending={pendingFor(resend, account.id)}
+          onConfirm={() => resend.mutate(account)}
+        >
+          {t('actionResend')}
+        </ConfirmButton>
+      )}
       {account.login2FAType !== 0 && (
         <ConfirmButton
           confirm={t('reset2FAConfirm', { account: account.account })}

@@ -27,13 +27,14 @@ import {
   licenseSettingValues,
 } from './license-setting';
 
-type OfflineValues = LicenseSettingValues & { customer: string; installID: string };
+type OfflineValues = LicenseSettingValues & { customer: string; installID: string; operator: string };
 
 const rules = schemaRules(licenseRoutes.putOfflineLicense.request.body, { licenseSetting: null });
 
 /**
  * `/admin/offlineLicense`: licences for installations that never reach the vendor. Issuing signs
- * the record for its installation ID; the key is what the operator pastes into its licence page.
+ * the record for its installation ID and operator account; the key is what that operator pastes
+ * into its licence page (no other operator of the installation can use it).
  */
 export function OfflineLicensesPage() {
   const { t } = useTranslation(['licenses', 'shell']);
@@ -67,6 +68,7 @@ export function OfflineLicensesPage() {
       dataIndex: 'installID',
       render: (id: string) => <Typography.Text code>{id}</Typography.Text>,
     },
+    { title: t('operatorAccount'), dataIndex: 'operator', render: (operator: string) => operator || '-' },
     { title: t('limits'), key: 'limits', render: (_, item) => <LicenseLimits setting={item.licenseSetting} /> },
     { title: t('expiredAt'), key: 'expiredAt', render: (_, item) => <LicenseExpiry setting={item.licenseSetting} /> },
     {
@@ -134,6 +136,7 @@ function OfflineFormModal({ license, onClose }: { license: OfflineLicense | 'new
   const body = (values: OfflineValues) => ({
     customer: values.customer,
     installID: values.installID,
+    operator: values.operator,
     licenseSetting: licenseSettingOf(values),
   });
   const save = useCreateOrUpdate('admin', {
@@ -143,7 +146,7 @@ function OfflineFormModal({ license, onClose }: { license: OfflineLicense | 'new
     updateInput: (values) => ({ body: { id: values.id, ...body(values) } }),
     invalidates: changes('licenses'),
     success: { create: () => toastText('createOfflineLicenseSuccess'), update: () => toastText('updateSuccess') },
-    form: { instance: form, fields: ['customer', 'installID'] },
+    form: { instance: form, fields: ['customer', 'installID', 'operator'] },
     onSuccess: onClose,
   });
   return (
@@ -157,6 +160,7 @@ function OfflineFormModal({ license, onClose }: { license: OfflineLicense | 'new
       initialValues={{
         customer: existing?.customer ?? '',
         installID: existing?.installID ?? '',
+        operator: existing?.operator ?? '',
         ...licenseSettingValues(existing?.licenseSetting),
       }}
       onSubmit={(values) => save.submit(values, existing)}
@@ -170,6 +174,15 @@ function OfflineFormModal({ license, onClose }: { license: OfflineLicense | 'new
         rules={rules('installID')}
         required
         extra={existing?.key ? t('editTakesKey') : t('installHint')}
+      >
+        <Input />
+      </Form.Item>
+      <Form.Item
+        name="operator"
+        label={t('operatorAccount')}
+        rules={rules('operator')}
+        required
+        extra={t('operatorHint')}
       >
         <Input />
       </Form.Item>

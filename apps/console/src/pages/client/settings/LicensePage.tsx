@@ -104,6 +104,11 @@ function ActivateOffline({ info }: { info: LicenseInfo }) {
           <Typography.Text code>{info.installID}</Typography.Text>
           <CopyButton text={info.installID} />
         </Space>
+        <Space>
+          <span>{t('operatorAccount')}:</span>
+          <Typography.Text code>{info.operator}</Typography.Text>
+          <CopyButton text={info.operator} />
+        </Space>
         <Input.TextArea
           aria-label={t('key')}
           rows={4}

@@ -1,0 +1,1 @@
+ALTER TABLE "offline_licenses" ADD COLUMN "operator" text DEFAULT '' NOT NULL;
