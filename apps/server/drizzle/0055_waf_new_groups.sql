@@ -16,3 +16,18 @@ SET "settings" = jsonb_set(
 WHERE "type" = 'waf'
   AND jsonb_typeof("settings" -> 'groups') = 'array'
   AND NOT (("settings" -> 'groups') ?| ARRAY['nosql', 'ldap', 'redirect', 'graphql']);
+--> statement-breakpoint
+-- The NoSQL operator check's rule id moved with it from 100020 (sqli) to 114001 (nosql): an
+-- exclusion that named the old id names the new one.
+UPDATE "site_modules"
+SET "settings" = jsonb_set(
+  "settings",
+  '{exclusions}',
+  (
+    SELECT jsonb_agg(CASE WHEN e -> 'ruleId' = '100020'::jsonb THEN jsonb_set(e, '{ruleId}', '114001'::jsonb) ELSE e END ORDER BY n)
+    FROM jsonb_array_elements("settings" -> 'exclusions') WITH ORDINALITY AS x(e, n)
+  )
+)
+WHERE "type" = 'waf'
+  AND jsonb_typeof("settings" -> 'exclusions') = 'array'
+  AND ("settings" -> 'exclusions') @> '[{"ruleId": 100020}]'::jsonb;

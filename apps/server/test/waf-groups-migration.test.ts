@@ -62,6 +62,12 @@ describe('the migration to the new WAF groups', () => {
     });
     const none = await insertModule(site, 'waf', 'none', { ...base, groups: [] });
     const header = await insertModule(site, 'customHeader', 'h', { groups: ['sqli'] });
+    const exclusion = (ruleId: number) => ({ ruleId, group: null, part: 'args', name: 'q', path: '' });
+    const excluded = await insertModule(site, 'waf', 'excluded', {
+      ...base,
+      groups: OLD_GROUPS,
+      exclusions: [exclusion(100001), exclusion(100020), { ...exclusion(0), ruleId: null, group: 'xss' }],
+    });
 
     await run(MIGRATION);
 
@@ -80,6 +86,13 @@ describe('the migration to the new WAF groups', () => {
       await db.query<{ settings: Record<string, unknown> }>('SELECT settings FROM site_modules WHERE id = $1', [all])
     ).rows[0]?.settings;
     expect(other).toMatchObject(base);
+    // The NoSQL check's exclusions follow its rule to its new id; the others stay as they were.
+    const exclusions = (
+      await db.query<{ settings: { exclusions: unknown[] } }>('SELECT settings FROM site_modules WHERE id = $1', [
+        excluded,
+      ])
+    ).rows[0]?.settings.exclusions;
+    expect(exclusions).toEqual([exclusion(100001), exclusion(114001), { ...exclusion(0), ruleId: null, group: 'xss' }]);
 
     // A module that already has one of them (saved by a console that knows them) is left alone.
     await db.exec(
