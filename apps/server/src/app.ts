@@ -41,6 +41,7 @@ import { startChangeBroadcast } from './platform/db/change-broadcast.js';
 import type { Database } from './platform/db/database.js';
 import { EMBEDDED_VACUUM_TICK_MS, EmbeddedVacuum } from './platform/db/embedded-vacuum.js';
 import { transactionScoped } from './platform/db/request-transaction.js';
+import { FileBlobStore } from './platform/files/file-blobs.js';
 import type { Binder } from './platform/http/bind-route.js';
 import { serveConsole } from './platform/http/console-static.js';
 import { OutgoingGuard } from './platform/http/outgoing.js';
@@ -105,6 +106,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   metrics.serve(app, config.metricsToken);
   const systemSettings = new SystemSettingsService(repos.settings, transactions);
   const outgoing = new OutgoingGuard(async (operatorId) => (await systemSettings.outgoingUrls(operatorId)).urls);
+  const blobs = new FileBlobStore(repos.fileBlobs, transactions, config.dataDir);
+  app.addHook('onClose', () => blobs.dispose());
   const base: Omit<AppContext, 'alerts'> = {
     app,
     config,
@@ -114,6 +117,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: transactions.db,
     repos,
     box,
+    blobs,
     mailer: new Mailer(repos.settings, box, config.smtpUrl, outgoing),
     system,
     systemSettings,
