@@ -36,6 +36,7 @@ import { SystemHealthService } from './modules/system/system-health.service.js';
 import { SystemSettingsService } from './modules/system/system-settings.service.js';
 import { ConfigChanges } from './platform/changes.js';
 import { type Clock, systemClock } from './platform/clock.js';
+import { checkInstallationKeys } from './platform/crypto/key-check.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
 import { startChangeBroadcast } from './platform/db/change-broadcast.js';
 import type { Database } from './platform/db/database.js';
@@ -99,6 +100,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const repos = createRepositories(transactions.db);
   const system = new SystemService(options.database, repos.settings, config.version);
   await system.ensureInstance();
+  // Every control plane of one config store signs and seals with the same keys (refused otherwise).
+  await checkInstallationKeys(repos.settings, {
+    secret: config.secret,
+    tokenCurrent: config.tokenSecrets?.current ?? config.secret,
+    tokenPrevious: config.tokenSecrets?.previous ?? [],
+  });
   const box = new SecretBox(config.secret);
   const clock = options.clock ?? systemClock;
   const metrics = new ControlPlaneMetrics(repos.systemState, clock);

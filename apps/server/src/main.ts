@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openAnalyticsStore } from './modules/analytics/open-store.js';
+import { KeyMismatchError } from './platform/crypto/key-check.js';
 import { openDatabase } from './platform/db/database.js';
 import { StoreLockedError } from './platform/db/store-lock.js';
 
@@ -44,7 +45,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await buildApp({ config, database, analytics });
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp({ config, database, analytics });
+  } catch (error) {
+    if (error instanceof KeyMismatchError) {
+      process.stderr.write(`rampart: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
   app.log.info(
     {
       database: database.driver,
