@@ -42,7 +42,7 @@ import { startChangeBroadcast } from './platform/db/change-broadcast.js';
 import type { Database } from './platform/db/database.js';
 import { EMBEDDED_VACUUM_TICK_MS, EmbeddedVacuum } from './platform/db/embedded-vacuum.js';
 import { transactionScoped } from './platform/db/request-transaction.js';
-import { FileBlobStore } from './platform/files/file-blobs.js';
+import { FILE_BLOB_SWEEP_MS, FileBlobStore } from './platform/files/file-blobs.js';
 import type { Binder } from './platform/http/bind-route.js';
 import { serveConsole } from './platform/http/console-static.js';
 import { OutgoingGuard } from './platform/http/outgoing.js';
@@ -114,7 +114,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const systemSettings = new SystemSettingsService(repos.settings, transactions);
   const outgoing = new OutgoingGuard(async (operatorId) => (await systemSettings.outgoingUrls(operatorId)).urls);
   const blobs = new FileBlobStore(repos.fileBlobs, transactions, config.dataDir);
-  app.addHook('onClose', () => blobs.dispose());
+  // Blobs whose last use went with its account, and cached copies of blobs removed by any control plane.
+  const sweep = () => blobs.sweep().catch((err: unknown) => app.log.error({ err }, 'file blob sweep failed'));
+  let sweeper: NodeJS.Timeout | null = null;
+  app.addHook('onReady', async () => {
+    await sweep();
+    sweeper = setInterval(sweep, FILE_BLOB_SWEEP_MS);
+    sweeper.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (sweeper) clearInterval(sweeper);
+    await blobs.dispose();
+  });
   const base: Omit<AppContext, 'alerts'> = {
     app,
     config,

@@ -11,6 +11,8 @@ import { WorkDir } from './work-dir.js';
 /** Bytes per chunk row: a reader holds at most one chunk of a blob in memory. */
 export const FILE_BLOB_CHUNK_BYTES = 1024 * 1024;
 const SHA256 = /^[0-9a-f]{64}$/;
+/** How often a control plane sweeps unused blobs and its cache (also once at start). */
+export const FILE_BLOB_SWEEP_MS = 10 * 60_000;
 
 /** Where a blob's bytes come from: in memory, or a file read twice (hashed, then written). */
 export type BlobSource = Buffer | { file: string };
