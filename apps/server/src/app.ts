@@ -113,9 +113,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   metrics.serve(app, config.metricsToken);
   const systemSettings = new SystemSettingsService(repos.settings, transactions);
   const outgoing = new OutgoingGuard(async (operatorId) => (await systemSettings.outgoingUrls(operatorId)).urls);
-  const blobs = new FileBlobStore(repos.fileBlobs, transactions, config.dataDir);
-  // Blobs whose last use went with its account, and cached copies of blobs removed by any control plane.
-  const sweep = () => blobs.sweep().catch((err: unknown) => app.log.error({ err }, 'file blob sweep failed'));
+  const blobs = FileBlobStore.for(options.database.source.kind, repos.fileBlobs, transactions, config.dataDir);
+  // Blobs whose last use went with its account, cached copies of blobs removed by any control plane,
+  // and (PGlite) content files without a blob; blobs whose content file is missing are logged.
+  const sweep = () =>
+    blobs
+      .sweep()
+      .then(({ missing }) => {
+        if (missing.length > 0) {
+          app.log.error({ missing }, 'file blobs whose content is missing: store the same files again to restore them');
+        }
+      })
+      .catch((err: unknown) => app.log.error({ err }, 'file blob sweep failed'));
   let sweeper: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
     await sweep();

@@ -1,19 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { transactionScoped } from '../src/platform/db/request-transaction.js';
 import { FILE_BLOB_CHUNK_BYTES, FileBlobStore } from '../src/platform/files/file-blobs.js';
 import { FileBlobsRepository } from '../src/platform/files/file-blobs.repository.js';
 import { rootId } from './helpers/accounts.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { TEST_DB_KIND } from './helpers/test-db.js';
 
 // The config store's blobs (platform/files/file-blobs.ts): what any control plane must serve is
-// kept there in chunks of at most 1 MiB, written all or nothing, read back through a disk cache
-// that is checked against the hash, and removed with its last use.
+// kept there — on PostgreSQL in chunks of at most 1 MiB read back through a disk cache that is
+// checked against the hash, on PGlite as files under DATA_DIR with only the rows in the database —
+// written all or nothing, and removed with its last use.
 
 let t: TestApp;
 let cacheDir: string;
@@ -29,13 +31,24 @@ async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
 const blobCount = async () => Number((await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM file_blobs`))[0]?.n);
 const chunkCount = async () =>
   Number((await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM file_blob_chunks`))[0]?.n);
+const onPglite = TEST_DB_KIND === 'pglite';
+/** Where this process keeps a blob's bytes as a file: its content on PGlite, its cached copy on PostgreSQL. */
+const localDir = () => path.join(cacheDir, onPglite ? 'blobs' : 'blob-cache');
+const localFile = (sha256: string) => path.join(localDir(), sha256);
+/** Content files no blob row names (PGlite). */
+async function unrecordedFiles(): Promise<string[]> {
+  const names = await readdir(localDir()).catch(() => [] as string[]);
+  const recorded = new Set((await rows<{ sha256: string }>(sql`SELECT sha256 FROM file_blobs`)).map((r) => r.sha256));
+  return names.filter((n) => !recorded.has(n));
+}
 
 beforeAll(async () => {
   t = await createTestApp();
   owner = await rootId(t.app, 'user');
   cacheDir = await mkdtemp(path.join(tmpdir(), 'rampart-blobs-test-'));
   transactions = transactionScoped(t.db.database.db);
-  store = new FileBlobStore(new FileBlobsRepository(transactions.db), transactions, cacheDir);
+  expect(t.db.database.source.kind).toBe(TEST_DB_KIND);
+  store = FileBlobStore.for(TEST_DB_KIND, new FileBlobsRepository(transactions.db), transactions, cacheDir);
 });
 afterAll(async () => {
   await t?.close();
@@ -43,7 +56,7 @@ afterAll(async () => {
 });
 
 describe('blobs in the config store', () => {
-  it('keeps a file in chunks of at most 1 MiB and reads it back through the cache', async () => {
+  it.runIf(!onPglite)('keeps a file in chunks of at most 1 MiB and reads it back through the cache', async () => {
     const bytes = randomBytes(2 * FILE_BLOB_CHUNK_BYTES + 1);
     const file = path.join(cacheDir, 'upload.bin');
     await writeFile(file, bytes);
@@ -61,6 +74,23 @@ describe('blobs in the config store', () => {
     expect(await readdir(path.join(cacheDir, 'blob-cache'))).toEqual([put.sha256]);
   });
 
+  it.runIf(onPglite)('on PGlite keeps the content as a file under the data directory, without chunk rows', async () => {
+    const bytes = randomBytes(2 * FILE_BLOB_CHUNK_BYTES + 1);
+    const file = path.join(cacheDir, 'upload.bin');
+    await writeFile(file, bytes);
+    const chunks = await chunkCount();
+    const put = await store.put({ file }, { kind: 'log-export', ref: '1', ownerId: owner });
+    expect(put).toEqual({ sha256: sha(bytes), size: bytes.length });
+    expect(await rows(sql`SELECT 1 FROM file_blobs WHERE sha256 = ${put.sha256}`)).toHaveLength(1);
+    expect(await chunkCount()).toBe(chunks);
+    expect((await readFile(localFile(put.sha256))).equals(bytes)).toBe(true);
+    // Read from that file: no second copy, no partial file left beside it.
+    expect(await store.cached(put.sha256)).toBe(localFile(put.sha256));
+    expect((await store.read(put.sha256))?.equals(bytes)).toBe(true);
+    expect(await readdir(localDir())).toEqual([put.sha256]);
+    expect(existsSync(path.join(cacheDir, 'blob-cache'))).toBe(false);
+  });
+
   it('stores the same bytes once for two uses and removes them with the last', async () => {
     const bytes = randomBytes(1000);
     await store.put(bytes, { kind: 'geo', ref: String(owner), ownerId: owner });
@@ -72,8 +102,8 @@ describe('blobs in the config store', () => {
     await store.release('asn', [String(owner)]);
     expect(await blobCount()).toBe(blobs - 1);
     expect(await store.read(sha(bytes))).toBeNull();
-    // Its cached copy goes with it: nothing removed is served.
-    expect(existsSync(path.join(cacheDir, 'blob-cache', sha(bytes)))).toBe(false);
+    // Its cached copy (PGlite: its content file, once the removal committed) goes with it: nothing removed is served.
+    await vi.waitFor(() => expect(existsSync(localFile(sha(bytes)))).toBe(false));
   });
 
   it('replacing a use removes the blob it named', async () => {
@@ -95,6 +125,7 @@ describe('blobs in the config store', () => {
     ).rejects.toThrow();
     expect(await blobCount()).toBe(blobs);
     expect(await chunkCount()).toBe(chunks);
+    await vi.waitFor(async () => expect(await unrecordedFiles()).toEqual([]));
     // And a caller's transaction that fails after the write takes the blob with it.
     await expect(
       transactions.run(async () => {
@@ -104,9 +135,13 @@ describe('blobs in the config store', () => {
     ).rejects.toThrow('the caller fails');
     expect(await blobCount()).toBe(blobs);
     expect(await store.refOf('log-export', '3')).toBeNull();
+    // On PGlite its file was in place before the row: the sweep removes a file without a row.
+    await store.sweep();
+    expect(await unrecordedFiles()).toEqual([]);
+    expect((await readdir(localDir()).catch(() => [] as string[])).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
-  it('refuses a chunk that does not match the hash, caching nothing', async () => {
+  it.runIf(!onPglite)('refuses a chunk that does not match the hash, caching nothing', async () => {
     const bytes = randomBytes(3000);
     await store.put(bytes, { kind: 'log-export', ref: '4', ownerId: owner });
     await t.db.database.db.execute(
@@ -119,6 +154,21 @@ describe('blobs in the config store', () => {
     await store.release('log-export', ['4']);
   });
 
+  it.runIf(onPglite)(
+    'on PGlite reports a blob whose file is missing, and storing the file again restores it',
+    async () => {
+      const bytes = randomBytes(3000);
+      await store.put(bytes, { kind: 'log-export', ref: '4', ownerId: owner });
+      await rm(localFile(sha(bytes)));
+      await expect(store.read(sha(bytes))).rejects.toThrow(/is missing; storing the same file again restores it/);
+      expect((await store.sweep()).missing).toEqual([sha(bytes)]);
+      await store.put(bytes, { kind: 'log-export', ref: '4', ownerId: owner });
+      expect((await store.read(sha(bytes)))?.equals(bytes)).toBe(true);
+      expect((await store.sweep()).missing).toEqual([]);
+      await store.release('log-export', ['4']);
+    },
+  );
+
   it('sweeps blobs no use names and cached copies of blobs that are gone', async () => {
     const bytes = randomBytes(200);
     await store.put(bytes, { kind: 'log-export', ref: '5', ownerId: owner });
@@ -127,7 +177,7 @@ describe('blobs in the config store', () => {
     await t.db.database.db.execute(sql`DELETE FROM file_blob_refs WHERE kind = 'log-export' AND ref = '5'`);
     await store.sweep();
     expect(await rows(sql`SELECT 1 FROM file_blobs WHERE sha256 = ${sha(bytes)}`)).toEqual([]);
-    expect(existsSync(path.join(cacheDir, 'blob-cache', sha(bytes)))).toBe(false);
+    expect(existsSync(localFile(sha(bytes)))).toBe(false);
   });
 });
 

@@ -4,7 +4,7 @@ import { fileBlobChunks, fileBlobRefs, fileBlobs } from '../db/schema.js';
 
 export type FileBlobKind = (typeof fileBlobRefs.$inferSelect)['kind'];
 
-/** The config store's blobs, their chunks and what refers to them (platform/files/file-blobs.ts). */
+/** The config store's blobs, their chunks (ChunkBlobContent) and what refers to them (platform/files/file-blobs.ts). */
 export class FileBlobsRepository {
   constructor(private readonly db: Db) {}
 
@@ -49,6 +49,12 @@ export class FileBlobsRepository {
     return new Set(rows.map((r) => r.sha256));
   }
 
+  /** Every stored blob's hash (to find those whose content is missing). */
+  async all(): Promise<string[]> {
+    const rows = await this.db.select({ sha256: fileBlobs.sha256 }).from(fileBlobs);
+    return rows.map((r) => r.sha256);
+  }
+
   /** The blob a use names, or null. */
   async refOf(kind: FileBlobKind, ref: string): Promise<string | null> {
     const rows = await this.db
@@ -91,7 +97,7 @@ export class FileBlobsRepository {
     return rows.map((r) => r.sha256);
   }
 
-  /** Removes the blob (its chunks with it) unless a use names it; true when it was removed. */
+  /** Removes the blob (its chunks, if any, with it) unless a use names it; true when it was removed. */
   async deleteUnreferenced(sha256: string): Promise<boolean> {
     const rows = await this.db
       .delete(fileBlobs)
