@@ -36,11 +36,13 @@ import { SystemHealthService } from './modules/system/system-health.service.js';
 import { SystemSettingsService } from './modules/system/system-settings.service.js';
 import { ConfigChanges } from './platform/changes.js';
 import { type Clock, systemClock } from './platform/clock.js';
+import { checkInstallationKeys } from './platform/crypto/key-check.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
 import { startChangeBroadcast } from './platform/db/change-broadcast.js';
 import type { Database } from './platform/db/database.js';
 import { EMBEDDED_VACUUM_TICK_MS, EmbeddedVacuum } from './platform/db/embedded-vacuum.js';
 import { transactionScoped } from './platform/db/request-transaction.js';
+import { FILE_BLOB_SWEEP_MS, FileBlobStore } from './platform/files/file-blobs.js';
 import type { Binder } from './platform/http/bind-route.js';
 import { serveConsole } from './platform/http/console-static.js';
 import { OutgoingGuard } from './platform/http/outgoing.js';
@@ -101,6 +103,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const repos = createRepositories(transactions.db);
   const system = new SystemService(options.database, repos.settings, config.version);
   await system.ensureInstance();
+  // Every control plane of one config store signs and seals with the same keys (refused otherwise).
+  await checkInstallationKeys(repos.settings, {
+    secret: config.secret,
+    tokenCurrent: config.tokenSecrets?.current ?? config.secret,
+    tokenPrevious: config.tokenSecrets?.previous ?? [],
+  });
   const box = new SecretBox(config.secret);
   const clock = options.clock ?? systemClock;
   const metrics = new ControlPlaneMetrics(repos.systemState, clock);
@@ -111,6 +119,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (operatorId) => (await systemSettings.outgoingUrls(operatorId)).urls,
     new TargetGuard(config.allowPrivateOrigins, options.targetResolver),
   );
+  const blobs = FileBlobStore.for(options.database.source.kind, repos.fileBlobs, transactions, config.dataDir);
+  // Blobs whose last use went with its account, cached copies of blobs removed by any control plane,
+  // and (PGlite) content files without a blob; blobs whose content file is missing are logged.
+  const sweep = () =>
+    blobs
+      .sweep()
+      .then(({ missing }) => {
+        if (missing.length > 0) {
+          app.log.error({ missing }, 'file blobs whose content is missing: store the same files again to restore them');
+        }
+      })
+      .catch((err: unknown) => app.log.error({ err }, 'file blob sweep failed'));
+  let sweeper: NodeJS.Timeout | null = null;
+  app.addHook('onReady', async () => {
+    await sweep();
+    sweeper = setInterval(sweep, FILE_BLOB_SWEEP_MS);
+    sweeper.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (sweeper) clearInterval(sweeper);
+    await blobs.dispose();
+  });
   const base: Omit<AppContext, 'alerts'> = {
     app,
     config,
@@ -120,6 +150,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: transactions.db,
     repos,
     box,
+    blobs,
     mailer: new Mailer(repos.settings, box, config.smtpUrl, outgoing),
     system,
     systemSettings,

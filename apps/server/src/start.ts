@@ -1,6 +1,7 @@
 import { type AppOptions, buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openAnalyticsStore } from './modules/analytics/open-store.js';
+import { KeyMismatchError } from './platform/crypto/key-check.js';
 import { openDatabase } from './platform/db/database.js';
 import { StoreLockedError } from './platform/db/store-lock.js';
 
@@ -49,7 +50,16 @@ export async function startControlPlane(extra: Pick<AppOptions, 'licenseKeys'> =
     }
     throw error;
   }
-  const app = await buildApp({ config, database, analytics, ...extra });
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp({ config, database, analytics, ...extra });
+  } catch (error) {
+    if (error instanceof KeyMismatchError) {
+      process.stderr.write(`rampart: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
   app.log.info(
     {
       database: database.driver,

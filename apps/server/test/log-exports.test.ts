@@ -88,6 +88,25 @@ async function rig(config: { logExportMaxBytes?: number } = {}): Promise<Rig> {
   return { t, clock, dataDir, user, neighbour, node, domainId, neighbourDomainId };
 }
 
+/**
+ * The export ids whose file is in the config store (platform/files/file-blobs.ts): a use that names
+ * a complete blob.
+ */
+async function storedFiles(r: Rig): Promise<number[]> {
+  const { rows } = (await r.t.db.database.db.execute(
+    sql`SELECT u.ref FROM file_blob_refs u JOIN file_blobs b ON b.sha256 = u.sha256 WHERE u.kind = 'log-export'`,
+  )) as unknown as { rows: { ref: string }[] };
+  return rows.map((row) => Number(row.ref)).sort((a, b) => a - b);
+}
+
+/** Blobs in the config store that no use names (none may be left behind). */
+async function unusedBlobs(r: Rig): Promise<number> {
+  const { rows } = (await r.t.db.database.db.execute(
+    sql`SELECT count(*)::int AS n FROM file_blobs b WHERE NOT EXISTS (SELECT 1 FROM file_blob_refs u WHERE u.sha256 = b.sha256)`,
+  )) as unknown as { rows: { n: number }[] };
+  return Number(rows[0]?.n ?? -1);
+}
+
 async function ship(r: Rig, batchId: string, events: ReturnType<typeof edgeEvent>[]) {
   const res = await shipBatch(r.t.app, r.node, { batchId, dropped: 0, events }, { nowMs: r.clock.now() });
   expect(res.statusCode, res.body).toBe(200);
@@ -406,10 +425,10 @@ describe('log export files', () => {
   it('deletes exports with their files', async () => {
     const created = await create(r.user, { type: 'access', gzip: false });
     await runJob();
-    const file = path.join(r.dataDir, 'log-exports', String(created.id));
-    expect(existsSync(file)).toBe(true);
+    expect(await storedFiles(r)).toContain(created.id);
     await remove(r.user, [created.id]);
-    expect(existsSync(file)).toBe(false);
+    expect(await storedFiles(r)).not.toContain(created.id);
+    expect(await unusedBlobs(r)).toBe(0);
     const res = await as(r.user, getLogExport, { params: { id: created.id } });
     expect(res.json().code).toBe(101018);
   });
@@ -428,8 +447,10 @@ describe('log export files', () => {
     expect(done.reduce((sum, e) => sum + e.bytes, 0)).toBeLessThanOrEqual(MAX_BYTES);
     const newestExpired = Math.max(...expired.map((e) => Date.parse(e.finishedAt ?? '')));
     for (const e of done) expect(Date.parse(e.finishedAt ?? '')).toBeGreaterThanOrEqual(newestExpired);
-    const files = await readdir(path.join(r.dataDir, 'log-exports'));
-    expect(files.sort()).toEqual(done.map((e) => String(e.id)).sort());
+    expect(await storedFiles(r)).toEqual(done.map((e) => e.id).sort((a, b) => a - b));
+    expect(await unusedBlobs(r)).toBe(0);
+    // Nothing is left in this control plane's own directory once the files are stored.
+    expect(await readdir(path.join(r.dataDir, 'log-exports'))).toEqual([]);
     const res = await as(r.user, downloadLogExport, { params: { id: expired[0]?.id ?? 0 } });
     expect(res.json().extra.fields[0].key).toBe('exportNotReady');
   });
@@ -473,7 +494,8 @@ describe('log export files', () => {
     r.clock.advance(1000);
     await runJob();
     expect((await get(later, created.id)).status).toBe('expired');
-    expect(existsSync(path.join(r.dataDir, 'log-exports', String(created.id)))).toBe(false);
+    expect(await storedFiles(r)).not.toContain(created.id);
+    expect(await unusedBlobs(r)).toBe(0);
   });
 });
 
@@ -501,7 +523,7 @@ describe("the operator's log export setting", () => {
     expect(done.json().data.status).toBe('done');
     return done.json().data as LogExport;
   }
-  const fileOf = (id: number) => path.join(r.dataDir, 'log-exports', String(id));
+  const stored = async (id: number) => (await storedFiles(r)).includes(id);
 
   it("is the install's defaults until the operator sets it: 7 days, 10 GiB", async () => {
     const res = await as(client, getLogExportSetting);
@@ -548,11 +570,11 @@ describe("the operator's log export setting", () => {
     expect((await as(client, getLogExportSetting)).json().data).toEqual({ retentionDays: 2, spaceMB: 500 });
     // Finished three days ago: past two days, expired by the call itself, its file gone.
     expect((await as(user, getLogExport, { params: { id: old.id } })).json().data.status).toBe('expired');
-    expect(existsSync(fileOf(old.id))).toBe(false);
+    expect(await stored(old.id)).toBe(false);
     const kept = (await as(user, getLogExport, { params: { id: recent.id } })).json().data as LogExport;
     expect(kept.status).toBe('done');
     expect(Date.parse(kept.expiresAt ?? '') - Date.parse(kept.finishedAt ?? '')).toBe(2 * DAY);
-    expect(existsSync(fileOf(recent.id))).toBe(true);
+    expect(await stored(recent.id)).toBe(true);
     // A file written now is kept two days too.
     const next = await exported(user);
     expect(Date.parse(next.expiresAt ?? '') - Date.parse(next.finishedAt ?? '')).toBe(2 * DAY);

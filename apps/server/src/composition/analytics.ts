@@ -87,7 +87,7 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
   );
   job.start();
   // Log export files: the calls, and the job that writes them (started once the app is ready).
-  const exportFiles = new LogExportFiles(ctx.config.dataDir);
+  const exportFiles = new LogExportFiles(ctx.config.dataDir, ctx.blobs);
   bindLogExportRoutes(binder, new LogExportsService(ctx.transactions, repos.logExports, exportFiles, clock));
   const exportJob: LogExportJob = new LogExportJob(
     repos.logExports,

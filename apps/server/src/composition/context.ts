@@ -11,6 +11,7 @@ import type { Clock } from '../platform/clock.js';
 import type { SecretBox } from '../platform/crypto/secret-box.js';
 import type { Db } from '../platform/db/database.js';
 import type { Transactions } from '../platform/db/request-transaction.js';
+import type { FileBlobStore } from '../platform/files/file-blobs.js';
 import type { OutgoingGuard } from '../platform/http/outgoing.js';
 import type { Mailer } from '../platform/mail/mailer.js';
 import type { ControlPlaneMetrics } from '../platform/metrics/control-plane-metrics.js';
@@ -72,6 +73,8 @@ export interface AppContext {
   readonly db: Db;
   readonly repos: Repositories;
   readonly box: SecretBox;
+  /** Files every control plane serves alike (geo databases, log export files), in the config store. */
+  readonly blobs: FileBlobStore;
   readonly mailer: Mailer;
   readonly system: SystemService;
   /** The operator's outgoing URL list, second-factor requirement and CIDR list. */

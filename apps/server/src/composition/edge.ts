@@ -8,6 +8,7 @@ import { edgeL4 } from '../modules/firewall/firewall-l4.edge.js';
 import { AbuseIPsService } from '../modules/firewall/reputation.service.js';
 import { bindGeoDatabaseRoutes } from '../modules/geo/geo-database.routes.js';
 import { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
+import { importLegacyGeoFiles } from '../modules/geo/geo-database-import.js';
 import { MonitorStatusService } from '../modules/monitoring/monitor-status.service.js';
 import { AgentReleases } from '../modules/nodes/agent-releases.js';
 import { InstallScript } from '../modules/nodes/install-script.js';
@@ -43,8 +44,17 @@ import type { AppContext } from './context.js';
  */
 export function composeEdge(ctx: AppContext, binder: Binder) {
   const { app, config, repos, clock, box, transactions, changes } = ctx;
-  const geo = new GeoDatabaseService(repos.settings, config.dataDir);
-  app.addHook('onClose', () => geo.dispose());
+  const geo = new GeoDatabaseService(repos.settings, ctx.blobs, transactions);
+  const dataDir = config.dataDir;
+  if (dataDir !== undefined) {
+    // Databases an earlier version kept in this control plane's DATA_DIR move into the config store.
+    app.addHook('onReady', async () => {
+      const moved = await importLegacyGeoFiles(geo, ctx.blobs, dataDir, (err, file) =>
+        app.log.error({ err, file }, 'a geo database file could not be moved into the config store'),
+      );
+      if (moved > 0) app.log.info({ moved }, 'geo databases moved from the data directory into the config store');
+    });
+  }
   bindGeoDatabaseRoutes(binder, geo, clock);
   // The operators' reputation lists (their routes are bound with the sites' setting: composition/sites.ts).
   const abuseIPs = new AbuseIPsService(transactions, repos.abuseIPs);

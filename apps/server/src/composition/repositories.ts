@@ -53,6 +53,7 @@ import { VirtualNodesRepository } from '../modules/virtual-nodes/virtual-nodes.r
 import { ZoneSettingsRepository } from '../modules/zones/zone-settings.repository.js';
 import { ZonesRepository } from '../modules/zones/zones.repository.js';
 import type { Db } from '../platform/db/database.js';
+import { FileBlobsRepository } from '../platform/files/file-blobs.repository.js';
 
 /**
  * Every repository, built once over the request-scoped database handle (`transactionScoped`), so a
@@ -77,6 +78,7 @@ export function createRepositories(db: Db) {
     groupLines: new GroupLinesRepository(db),
     groups: new GroupsRepository(db),
     licenses: new LicensesRepository(db),
+    fileBlobs: new FileBlobsRepository(db),
     logExports: new LogExportsRepository(db),
     logPush: new LogPushRepository(db),
     logos: new LogosRepository(db),

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.js';
+import type { AnalyticsStore } from '../../src/modules/analytics/analytics-store.js';
 
 import { createTestAnalyticsStore } from './test-analytics.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
@@ -33,6 +34,8 @@ export async function createTestApp(
     config?: Partial<AppOptions['config']>;
     /** The database to run on (closed with the app), instead of a copy of the template. */
     db?: TestDatabase;
+    /** The analytics store to run on (opened; closed with the app), instead of a store of its own. */
+    analytics?: AnalyticsStore;
   } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDatabase());
@@ -49,7 +52,7 @@ export async function createTestApp(
     },
   });
   // DuckDB in memory beside PGlite, ClickHouse beside PostgreSQL (test/global-setup.ts).
-  const analytics = await createTestAnalyticsStore();
+  const analytics = options.analytics ?? (await createTestAnalyticsStore());
   const app = await buildApp({
     analytics,
     config: {

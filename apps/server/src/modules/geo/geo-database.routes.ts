@@ -19,9 +19,9 @@ export function bindGeoDatabaseRoutes(binder: Binder, geo: GeoDatabaseService, c
   }));
   binder.bind(a.deleteAsnDatabase, async (_input, { caller }) => geo.delete('asn', caller.operatorId));
   binder.bind(r.getNodeGeoDatabase, async ({ query }, { node, reply }) => {
-    const bytes = await geo.file('geo', node.ownerId, query.sha256);
-    if (!bytes) throw new AppError(101018);
-    reply.header('cache-control', 'no-store').type('application/octet-stream').send(bytes);
+    const stream = await geo.fileStream('geo', node.ownerId, query.sha256);
+    if (!stream) throw new AppError(101018);
+    reply.header('cache-control', 'no-store').type('application/octet-stream').send(stream);
     return '';
   });
   binder.bind(userResourceRoutes.listGeoIps, async (_input, { caller, request }) => ({

@@ -1,6 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
   type AsnDatabase,
   continentOf,
@@ -12,7 +9,8 @@ import {
   type Locale,
   type MmdbFileRecord,
 } from '@rampart/contract';
-import { WorkDir } from '../../platform/files/work-dir.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
+import type { FileBlobStore } from '../../platform/files/file-blobs.js';
 import { isUploadedFile } from '../../platform/http/multipart.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
@@ -121,36 +119,22 @@ function placeOf(rec: MmdbDecoded | undefined): Place {
 /**
  * The operators' MaxMind DB files (routes/firewall-geos.ts; docs/decisions.md "Geo rules" and "ASN
  * database"). Each operator may install one file per slot (DatabaseSlot): it is checked on upload
- * (the slot's SLOTS entry), kept as `<data dir>/<slot>/<operator id>/<sha256>.mmdb` with its
- * metadata in system_settings, and replaced or removed the same way for both. The geo file is
+ * (the slot's SLOTS entry), kept in the config store's blobs (platform/files/file-blobs.ts: any
+ * control plane serves it) with its metadata in system_settings, and replaced or removed the same
+ * way for both. The geo file is
  * named by its hash in the operator's nodes' snapshots and served to them by the node API; the ASN
  * file stays on the control plane. What is read out of a file (cities, country networks, lookups,
  * ASN names) is computed once per process and hash (`memo`).
  */
 export class GeoDatabaseService {
-  private readonly root: WorkDir;
   /** Values computed from a file, by `<purpose>:<sha256>`. */
   private readonly memos = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly settings: SettingsRepository,
-    dataDir: string | undefined,
-  ) {
-    // The slots' folders sit directly in the data directory (`<data dir>/<slot>/…`).
-    this.root = new WorkDir(dataDir ?? null, 'rampart-mmdb-');
-  }
-
-  /** Removes the temporary directory of an app without a data dir (nothing on an install). */
-  dispose(): Promise<void> {
-    return this.root.dispose();
-  }
-
-  private async dir(slot: DatabaseSlot, operatorId: number): Promise<string> {
-    // Tests run without a data directory: a temporary one per app.
-    const dir = path.join(await this.root.path(), slot, String(operatorId));
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    return dir;
-  }
+    private readonly blobs: FileBlobStore,
+    private readonly transactions: Transactions,
+  ) {}
 
   /** The operator's database record of the slot, or null. */
   async get<S extends DatabaseSlot>(slot: S, operatorId: number | null): Promise<SlotRecords[S] | null> {
@@ -195,49 +179,56 @@ export class GeoDatabaseService {
       throw invalidFields([{ field: 'file', key: spec.invalid, params: { reason: opened } }]);
     }
     const { db, fields, memos } = opened;
-    const sha256 = createHash('sha256').update(file.data).digest('hex');
-    const dir = await this.dir(slot, operatorId);
-    const target = path.join(dir, `${sha256}.mmdb`);
-    const temp = path.join(dir, `.${randomBytes(8).toString('hex')}.tmp`);
-    await writeFile(temp, file.data, { mode: 0o600 });
-    await rename(temp, target);
     const previous = await this.get(slot, operatorId);
-    const record = {
-      sha256,
-      databaseType: db.metadata.databaseType,
-      builtAt: new Date(db.metadata.buildEpoch * 1000).toISOString(),
-      ipVersion: db.metadata.ipVersion,
-      size: file.data.length,
-      uploadedAt: now.toISOString(),
-      ...fields,
-    } as SlotRecords[S];
-    await this.settings.put(settingKey(slot, operatorId), record);
-    for (const [purpose, value] of memos) this.memos.set(`${purpose}:${sha256}`, Promise.resolve(value));
-    if (previous && previous.sha256 !== sha256) await this.removeFile(slot, operatorId, previous.sha256);
-    return record;
+    // The blob and the record together: the previous file's blob goes with its use.
+    return this.transactions.run(async () => {
+      const { sha256 } = await this.blobs.put(file.data, { kind: slot, ref: String(operatorId), ownerId: operatorId });
+      const record = {
+        sha256,
+        databaseType: db.metadata.databaseType,
+        builtAt: new Date(db.metadata.buildEpoch * 1000).toISOString(),
+        ipVersion: db.metadata.ipVersion,
+        size: file.data.length,
+        uploadedAt: now.toISOString(),
+        ...fields,
+      } as SlotRecords[S];
+      await this.settings.put(settingKey(slot, operatorId), record);
+      for (const [purpose, value] of memos) this.memos.set(`${purpose}:${sha256}`, Promise.resolve(value));
+      if (previous && previous.sha256 !== sha256) this.forget(previous.sha256);
+      return record;
+    });
   }
 
   async delete(slot: DatabaseSlot, operatorId: number): Promise<void> {
     const previous = await this.get(slot, operatorId);
     if (!previous) return;
-    await this.settings.delete(settingKey(slot, operatorId));
-    await this.removeFile(slot, operatorId, previous.sha256);
+    await this.transactions.run(async () => {
+      await this.settings.delete(settingKey(slot, operatorId));
+      await this.blobs.release(slot, [String(operatorId)]);
+    });
+    this.forget(previous.sha256);
   }
 
-  private async removeFile(slot: DatabaseSlot, operatorId: number, sha256: string): Promise<void> {
+  private forget(sha256: string): void {
     for (const key of this.memos.keys()) if (key.endsWith(`:${sha256}`)) this.memos.delete(key);
-    await rm(path.join(await this.dir(slot, operatorId), `${sha256}.mmdb`), { force: true });
   }
 
   /** The bytes of the operator's current file of the slot when `sha256` names it, else null. */
   async file(slot: DatabaseSlot, operatorId: number, sha256: string): Promise<Buffer | null> {
     const current = await this.get(slot, operatorId);
     if (!current || current.sha256 !== sha256) return null;
-    try {
-      return await readFile(path.join(await this.dir(slot, operatorId), `${sha256}.mmdb`));
-    } catch {
-      return null;
-    }
+    return this.blobs.read(sha256);
+  }
+
+  /** The operator's current file of the slot as a stream when `sha256` names it (the node API), else null. */
+  async fileStream(
+    slot: DatabaseSlot,
+    operatorId: number,
+    sha256: string,
+  ): Promise<import('node:stream').Readable | null> {
+    const current = await this.get(slot, operatorId);
+    if (!current || current.sha256 !== sha256) return null;
+    return this.blobs.stream(sha256);
   }
 
   /**

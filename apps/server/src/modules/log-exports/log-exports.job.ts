@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { rename, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -71,6 +71,10 @@ export class LogExportJob {
   async start(): Promise<void> {
     this.stopped = false;
     await this.exports.requeue(null, 'running');
+    await this.files.importLegacy(
+      async (id) => (await this.exports.find(id)) ?? null,
+      (error) => this.onError(error),
+    );
     await this.files.removeOthers(await this.exports.withFiles());
     if (this.limits.tickMs > 0) {
       this.timer ??= setInterval(() => this.tick(), this.limits.tickMs);
@@ -158,14 +162,17 @@ export class LogExportJob {
 
   private async run(row: LogExportRow): Promise<void> {
     try {
-      const { file, part } = await this.files.paths(row.id);
+      const part = await this.files.partPath(row.id);
       const lines = this.lines(row);
       const out = createWriteStream(part);
       const source = Readable.from(lines, { objectMode: true, highWaterMark: 1 });
       if (row.gzip) await pipeline(source, createGzip(), out);
       else await pipeline(source, out);
-      await rename(part, file);
-      const { size } = await stat(file);
+      const { size } = await stat(part);
+      // Stored first: an export is done only with its file in the config store, where any control
+      // plane serves it.
+      await this.files.store(row.id, row.accountId, part);
+      await rm(part, { force: true });
       const now = this.clock();
       const { retentionDays } = await this.limits.inForce();
       const finished = await this.exports.finish(row.id, {

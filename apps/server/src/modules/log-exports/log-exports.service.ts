@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import {
   LOG_EXPORT_ACTIVE_MAX,
   type LogExport,
@@ -80,13 +79,9 @@ export class LogExportsService {
   async download(accountId: number, id: number) {
     const row = await this.own(accountId, id);
     if (row.status !== 'done') throw invalidFields([{ in: 'params', field: 'id', key: 'exportNotReady' }]);
-    const { file } = await this.files.paths(row.id);
-    const stream = createReadStream(file);
+    const stream = await this.files.open(row.id);
     // A file removed under the row (expired a moment ago) is the same "not ready" answer.
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', () => reject(invalidFields([{ in: 'params', field: 'id', key: 'exportNotReady' }])));
-    });
+    if (!stream) throw invalidFields([{ in: 'params', field: 'id', key: 'exportNotReady' }]);
     return {
       stream,
       fileName: row.fileName,

@@ -2024,3 +2024,57 @@ export const dpState = pgTable('dp_state', {
   /** Up to when sites whose end time passed were marked dirty (the builder marks those ending after it). */
   expiryCheckedAt: timestamp('expiry_checked_at', { withTimezone: true, mode: 'date' }),
 });
+
+/**
+ * Files every control plane of an installation serves alike (the operators' MaxMind databases, log
+ * export files), kept in the config store rather than one control plane's DATA_DIR: content
+ * addressed by SHA-256, written with their chunks in one transaction (a blob is visible only when
+ * complete), read chunk by chunk into each control plane's own disk cache (platform/files/file-blobs.ts).
+ */
+export const fileBlobs = pgTable(
+  'file_blobs',
+  {
+    sha256: text('sha256').primaryKey(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    /** Chunks in `file_blob_chunks`, numbered 0 to chunks - 1. */
+    chunks: integer('chunks').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('file_blobs_sha256_check', sql`${t.sha256} ~ '^[0-9a-f]{64}$'`)],
+);
+
+/** A blob's bytes, at most FILE_BLOB_CHUNK_BYTES per row. */
+export const fileBlobChunks = pgTable(
+  'file_blob_chunks',
+  {
+    sha256: text('sha256')
+      .notNull()
+      .references(() => fileBlobs.sha256, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sha256, t.seq] })],
+);
+
+/**
+ * What uses a blob: one row per use (`kind` and `ref`: an operator's geo or ASN database by the
+ * operator's id, a log export by its id), owned by the account it belongs to. A blob no row names
+ * is removed; a blob named by a row cannot be (`restrict`).
+ */
+export const fileBlobRefs = pgTable(
+  'file_blob_refs',
+  {
+    kind: text('kind').$type<'geo' | 'asn' | 'log-export'>().notNull(),
+    ref: text('ref').notNull(),
+    ownerId: ownerKey('cascade'),
+    sha256: text('sha256')
+      .notNull()
+      .references(() => fileBlobs.sha256, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.ref] }),
+    index('file_blob_refs_sha256_idx').on(t.sha256),
+    check('file_blob_refs_kind_check', sql`${t.kind} IN ('geo', 'asn', 'log-export')`),
+  ],
+);
