@@ -158,6 +158,12 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '此间隔在该时间范围内的数据点过多，请选择更长的间隔',
     zh_TW: '此間隔在該時間範圍內的資料點過多，請選擇更長的間隔',
   },
+  /** Under a list box whose bad lines are more than it lists: how many more. */
+  moreBadLines: {
+    en_US: 'and {count} more lines with errors',
+    zh_CN: '另有 {count} 行有误',
+    zh_TW: '另有 {count} 行有誤',
+  },
   tooMany: {
     en_US: 'At most {max} items',
     zh_CN: '最多 {max} 项',

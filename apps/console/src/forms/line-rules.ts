@@ -4,10 +4,35 @@ import type { z } from 'zod';
 import { currentLocale } from '../i18n/i18n';
 import { issueKey, validationText } from './validation-text';
 
+/** The most bad lines a list box lists under itself; one more line counts the others. */
+export const BAD_LINES_SHOWN = 20;
+
+/**
+ * When a list box is checked: when it loses focus and when its form is sent, not at each key.
+ * A list of the most entries (5,000 addresses) costs tens of milliseconds to check; at each
+ * keystroke, with the form's other fields re-checking the whole body, that froze the page.
+ */
+export const LIST_VALIDATE_TRIGGER = 'onBlur';
+
+/**
+ * Settles a list box's rule: resolved when there are no `problems`, else rejected with one error
+ * per bad line (antd shows each on its own line under the field), the first BAD_LINES_SHOWN of them
+ * worded by `text` and then how many more, so a person sees every line to fix rather than only the
+ * first. Only the lines shown are worded: a pasted list of 5,000 bad lines costs no 5,000 texts.
+ */
+export function refuseLines<P>(problems: readonly P[], text: (problem: P) => string): Promise<void> {
+  if (problems.length === 0) return Promise.resolve();
+  const shown = problems.slice(0, BAD_LINES_SHOWN).map(text);
+  if (problems.length > BAD_LINES_SHOWN) {
+    shown.push(validationText('moreBadLines', currentLocale(), { count: problems.length - BAD_LINES_SHOWN }));
+  }
+  return Promise.reject(shown.map((message) => new Error(message)));
+}
+
 /**
  * Rules for a text box of one entry per line (domain names, URLs): at least one line, at most
- * `max`, each line checked with the contract's schema of one entry. The first bad line is reported
- * through `lineText(line, message)` so the user sees which one.
+ * `max`, each line checked with the contract's schema of one entry. Every bad line is reported
+ * through `lineText(line, message)` so the user sees which ones; checked on blur and on submit.
  */
 export function lineListRules(
   item: z.ZodType,
@@ -16,18 +41,22 @@ export function lineListRules(
 ): FormRule[] {
   return [
     {
-      validator: async (_rule, text: string | undefined) => {
+      validateTrigger: LIST_VALIDATE_TRIGGER,
+      validator: (_rule, text: string | undefined) => {
         const lines = numberedLines(text ?? '');
         const locale = currentLocale();
-        if (lines.length === 0) throw new Error(validationText('required', locale));
-        if (lines.length > max) throw new Error(validationText('tooMany', locale, { max }));
+        if (lines.length === 0) return Promise.reject(new Error(validationText('required', locale)));
+        if (lines.length > max) return Promise.reject(new Error(validationText('tooMany', locale, { max })));
+        const problems: { line: number; value: string; issue: z.core.$ZodIssue }[] = [];
         for (const { line, value } of lines) {
-          const result = await item.safeParseAsync(value);
+          const result = item.safeParse(value);
           const issue = result.success ? undefined : result.error.issues[0];
-          if (!issue) continue;
-          const { key, params } = issueKey(issue, value);
-          throw new Error(lineText(line, validationText(key, locale, params)));
+          if (issue) problems.push({ line, value, issue });
         }
+        return refuseLines(problems, ({ line, value, issue }) => {
+          const { key, params } = issueKey(issue, value);
+          return lineText(line, validationText(key, locale, params));
+        });
       },
     },
   ];

@@ -17,11 +17,18 @@ export function schemaRules(
   /** The body field a form field becomes, where the names differ (`mainGroups` → `mainGroupIDs`). */
   bodyField: (field: string) => string = (field) => field,
 ) {
+  // The fields' rules of one form check the same values (all of them on submit): one parse serves
+  // them all while no value changed, so a form holding a list of 5,000 addresses parses it once.
+  let last: { values: Record<string, unknown>; result: ReturnType<typeof schema.safeParseAsync> } | undefined;
+  const parse = (values: Record<string, unknown>) => {
+    if (!last || !sameValues(last.values, values)) last = { values, result: schema.safeParseAsync(values) };
+    return last.result;
+  };
   return (field: string): FormRule[] => [
     (form) => ({
       validator: async () => {
         const values = { ...fixed, ...withStrings(form.getFieldsValue(true)) };
-        const result = await schema.safeParseAsync(values);
+        const result = await parse(values);
         if (result.success) return;
         const issue = result.error.issues.find((candidate) => candidate.path[0] === bodyField(field));
         if (!issue) return;
@@ -30,6 +37,12 @@ export function schemaRules(
       },
     }),
   ];
+}
+
+/** The same fields holding the same values (antd keeps an unchanged value's object as it was). */
+function sameValues(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.is(a[key], b[key]));
 }
 
 /** Untouched antd inputs hold undefined; the API receives '' for them, so validate '' too. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ValidationResult } from '../validation-messages.js';
 import {
+  ipEntryProblems,
   isHttpUrl,
   MAX_IPS,
   numberedLines,
@@ -142,6 +143,24 @@ describe('validateIPList', () => {
 
   it('refuses 5001 entries with max5000IPs', () => {
     expect(validateIPList(ips(5001))).toEqual({ ok: false, key: 'max5000IPs', params: { max: 5000 } });
+  });
+});
+
+describe('ipEntryProblems', () => {
+  it('names every malformed and every repeated entry, in order, with its line', () => {
+    const entries = numberedLines('10.0.0.1\n10.0.0.300\n\n10.0.0.1\n::1\nnope\n0:0::1');
+    expect(ipEntryProblems(entries)).toEqual([
+      { ok: false, key: 'wrongFormat', line: 2, value: '10.0.0.300' },
+      { ok: false, key: 'duplicateIP', line: 4, value: '10.0.0.1' },
+      { ok: false, key: 'wrongFormat', line: 6, value: 'nope' },
+      { ok: false, key: 'duplicateIP', line: 7, value: '0:0::1' },
+    ]);
+  });
+
+  it(`finds none in ${MAX_IPS} distinct entries, and each repeat when they are all given twice`, () => {
+    const list = ips(MAX_IPS).map((value, i) => ({ line: i + 1, value }));
+    expect(ipEntryProblems(list)).toEqual([]);
+    expect(ipEntryProblems([...list, ...list])).toHaveLength(MAX_IPS);
   });
 });
 

@@ -109,12 +109,24 @@ export function validateIPList(entries: readonly string[]): ValidationResult {
 function checkEntries(entries: readonly { readonly line: number; readonly value: string }[]): ValidationResult {
   // The count is checked first: it is cheap and no per-entry fix makes an oversized list valid.
   if (entries.length > MAX_IPS) return { ok: false, key: 'max5000IPs', params: { max: MAX_IPS } };
+  return ipEntryProblems(entries)[0] ?? OK;
+}
+
+/**
+ * Every bad entry of an IP list, in order: each one that is not an IP, range or CIDR
+ * (wrongFormat) and each repeat of an earlier one (duplicateIP, canonical forms compared). One pass
+ * with a set, so a list of the most entries is checked in linear time; [] when all are good.
+ */
+export function ipEntryProblems(
+  entries: readonly { readonly line: number; readonly value: string }[],
+): Exclude<ValidationResult, { ok: true }>[] {
   const seen = new Set<string>();
+  const problems: Exclude<ValidationResult, { ok: true }>[] = [];
   for (const { line, value } of entries) {
     const canonical = canonicalIPEntry(value);
-    if (canonical === null) return { ok: false, key: 'wrongFormat', line, value };
-    if (seen.has(canonical)) return { ok: false, key: 'duplicateIP', line, value };
-    seen.add(canonical);
+    if (canonical === null) problems.push({ ok: false, key: 'wrongFormat', line, value });
+    else if (seen.has(canonical)) problems.push({ ok: false, key: 'duplicateIP', line, value });
+    else seen.add(canonical);
   }
-  return OK;
+  return problems;
 }

@@ -92,6 +92,15 @@ describe('IP list schemas', () => {
     expect(issueOf(zIPList, input)).toEqual(issue);
   });
 
+  it('zIPList reports every bad entry, each at its index', () => {
+    const result = zIPList.safeParse(['1.2.3.4', 'x', '1.2.3.4', '10.0.0.0/33']);
+    expect(result.success ? [] : result.error.issues.map((issue) => [issue.path, issue.message])).toEqual([
+      [[1], 'wrongFormat'],
+      [[2], 'duplicateIP'],
+      [[3], 'wrongFormat'],
+    ]);
+  });
+
   it.each<[z.ZodType, string, object]>([
     [zIPListText, '', { code: 'custom', message: 'required', path: [], params: { key: 'required' } }],
     [

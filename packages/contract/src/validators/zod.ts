@@ -11,7 +11,13 @@ import {
   validatePort,
   validateTextLength,
 } from './fields.js';
-import { validateBlacklistIPs, validateIPList, validateIPListText, validateWhitelistUrls } from './lists.js';
+import {
+  ipEntryProblems,
+  validateBlacklistIPs,
+  validateIPList,
+  validateIPListText,
+  validateWhitelistUrls,
+} from './lists.js';
 import { hasUnsafeCharacter } from './text.js';
 import { type HostPortResult, normalizeCorsOrigin, normalizeRedirectTarget } from './url.js';
 
@@ -79,10 +85,20 @@ export function zDomainName(opts: DomainNameOptions = {}) {
 /** An IP list as text, one entry per line: required, no duplicates, at most 5000. */
 export const zIPListText = zValidatedString(validateIPListText);
 
-/** An IP list as an array: required, no duplicates, at most 5000; the issue path is the entry index. */
+/**
+ * An IP list as an array: required, no duplicates, at most 5000. Every bad entry is an issue of its
+ * own, its path the entry's index, so a form (or an API client) learns all of them at once.
+ */
 export const zIPList = z.array(baseString()).superRefine((entries, ctx) => {
   const result = validateIPList(entries);
-  if (!result.ok) addValidationIssue(ctx, result, { pathFromLine: true });
+  if (result.ok) return;
+  if (result.line === undefined) {
+    addValidationIssue(ctx, result);
+    return;
+  }
+  for (const problem of ipEntryProblems(entries.map((value, i) => ({ line: i + 1, value })))) {
+    addValidationIssue(ctx, problem, { pathFromLine: true });
+  }
 });
 
 /** Blacklist IPs text: IPs, ranges or CIDRs one per line; may be empty. */

@@ -12,13 +12,14 @@ import {
   SYSLOG_TRANSPORTS,
   type SyslogTransport,
 } from '@rampart/contract';
-import { Alert, Checkbox, Form, type FormRule, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
+import { Alert, Checkbox, Form, type FormRule, Input, Radio, Select, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { changes } from '../../app/resource-changes';
 import { useCreateOrUpdate } from '../../app/use-create-or-update';
 import { FormModal } from '../../components/FormModal';
 import { useSiteOptions, useZoneOptions } from '../../features/statistics/use-scope-options';
+import { NumberInput } from '../../forms/NumberInput';
 import type { FieldNameOf } from '../../forms/server-errors';
 import { issueKey, validationText } from '../../forms/validation-text';
 import { schemaRules } from '../../forms/zod-rules';
@@ -314,7 +315,7 @@ export function LogPushEventModal({
         <>
           {text('host', t('fields.host'), true)}
           <Form.Item name={['destination', 'port']} label={t('fields.port')} rules={destinationRules('port')} required>
-            <InputNumber min={1} max={65535} precision={0} style={{ width: 160 }} />
+            <NumberInput style={{ width: 160 }} />
           </Form.Item>
           <Form.Item name={['destination', 'transport']} label={t('fields.transport')} required>
             <Radio.Group options={SYSLOG_TRANSPORTS.map((value) => ({ value, label: value.toUpperCase() }))} />

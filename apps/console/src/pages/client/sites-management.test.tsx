@@ -120,7 +120,7 @@ describe('productsList', () => {
     clickButton('Edit', await findRow('Standard'));
     let dialog = await findModal();
     expect((within(dialog).getByLabelText('Sites limit') as HTMLInputElement).value).toBe('5');
-    expect((within(dialog).getByLabelText('Monthly traffic per site (GB)') as HTMLInputElement).value).toBe('2.000');
+    expect((within(dialog).getByLabelText('Monthly traffic per site (GB)') as HTMLInputElement).value).toBe('2');
     expect((within(dialog).getByLabelText('Throttle (KB/s)') as HTMLInputElement).value).toBe('256');
     typeInto(dialog, 'Monthly traffic per site (GB)', '1.5');
     clickButton('OK', dialog);

@@ -131,7 +131,7 @@ describe('trafficPkgList (operator)', () => {
     const row = await findRow('Black Friday');
     clickButton('Edit', row);
     const dialog = await findModal();
-    expect((within(dialog).getByLabelText('Extra traffic (GB)') as HTMLInputElement).value).toBe('1.500');
+    expect((within(dialog).getByLabelText('Extra traffic (GB)') as HTMLInputElement).value).toBe('1.5');
     typeInto(dialog, 'Extra traffic (GB)', '3');
     clickButton('OK', dialog);
     await waitFor(() =>

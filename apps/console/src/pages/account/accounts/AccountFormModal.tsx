@@ -5,12 +5,13 @@ import {
   type ManagedAccount,
   type Tier,
 } from '@rampart/contract';
-import { Form, Input, InputNumber, Select, Typography } from 'antd';
+import { Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { localized, toastText } from '../../../app/toast';
 import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 import { authToast } from './account-texts';
 
@@ -128,12 +129,12 @@ export function AccountFormModal({
       )}
       {accountTier === 'user' && (
         <Form.Item name="maxLogExportTimes" label={t('maxLogExportTimes')} rules={rules('maxLogExportTimes')}>
-          <InputNumber min={0} max={1000} precision={0} style={{ width: '100%' }} />
+          <NumberInput style={{ width: '100%' }} />
         </Form.Item>
       )}
       {operator && (
         <Form.Item name="zoneLimit" label={t('zoneLimit')} extra={t('zoneLimitHelp')} rules={rules('zoneLimit')}>
-          <InputNumber aria-label={t('zoneLimit')} min={0} max={10000} precision={0} style={{ width: '100%' }} />
+          <NumberInput aria-label={t('zoneLimit')} style={{ width: '100%' }} />
         </Form.Item>
       )}
     </FormModal>

@@ -1,11 +1,12 @@
 import { API_TOKEN_TTL_MAX_S, API_TOKEN_TTL_MIN_S, type ApiToken, apiTokenRoutes, type Tier } from '@rampart/contract';
-import { Alert, Button, Flex, Form, Input, InputNumber, Modal } from 'antd';
+import { Alert, Button, Flex, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { createdText } from '../../../app/toast';
 import { CopyButton } from '../../../components/CopyButton';
 import { FormModal } from '../../../components/FormModal';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 import { PermissionPicker } from '../roles/PermissionPicker';
 
@@ -70,7 +71,7 @@ export function ApiTokenFormModal({
         rules={rules('lifetime')}
         required
       >
-        <InputNumber precision={0} style={{ width: '100%' }} />
+        <NumberInput style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="permissions" label={t('limitPermissions')}>
         <PermissionPicker tier={tier} />

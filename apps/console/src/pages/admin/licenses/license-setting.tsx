@@ -1,7 +1,9 @@
-import { LICENSE_KINDS, LICENSE_LIMIT_MAX, type LicenseKind, type LicenseSetting } from '@rampart/contract';
-import { Form, Input, InputNumber, Space, Tag } from 'antd';
+import { LICENSE_KINDS, type LicenseKind, type LicenseSetting, licenseSettingSchema } from '@rampart/contract';
+import { Form, Input, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../components/DateTime';
+import { NumberInput } from '../../../forms/NumberInput';
+import { valueRules } from '../../../forms/zod-rules';
 
 /** A licence's settings as its form holds them: the counts, and the expiry day as `YYYY-MM-DD` (UTC). */
 export type LicenseSettingValues = Record<LicenseKind, number> & { expiredAt: string };
@@ -30,8 +32,13 @@ export function LicenseSettingFields() {
     <>
       <Space wrap size="middle">
         {LICENSE_KINDS.map((kind) => (
-          <Form.Item key={kind} name={kind} label={t(`kinds.${kind}`)} rules={required}>
-            <InputNumber min={0} max={LICENSE_LIMIT_MAX} precision={0} style={{ width: 140 }} />
+          <Form.Item
+            key={kind}
+            name={kind}
+            label={t(`kinds.${kind}`)}
+            rules={[...required, ...valueRules(licenseSettingSchema.shape[kind])]}
+          >
+            <NumberInput style={{ width: 140 }} />
           </Form.Item>
         ))}
       </Space>

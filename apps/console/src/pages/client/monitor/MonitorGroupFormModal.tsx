@@ -1,6 +1,6 @@
-import { MONITOR_LIMITS, type MonitorGroup, monitoringRoutes } from '@rampart/contract';
+import { type MonitorGroup, monitoringRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
+import { Alert, Form, Input, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { changes } from '../../../app/resource-changes';
@@ -8,6 +8,7 @@ import { routeQuery } from '../../../app/route-query';
 import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
 import { type NodeOption, NodeSearchSelect } from '../../../features/monitoring/NodeSearchSelect';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 
 interface GroupValues {
@@ -53,9 +54,9 @@ export function MonitorGroupFormModal({ group, onClose }: { group: MonitorGroup 
     onSuccess: onClose,
   });
   const existing = group === 'new' ? null : group;
-  const number = (name: keyof GroupValues, label: string, min: number, max: number) => (
+  const number = (name: keyof GroupValues, label: string) => (
     <Form.Item name={name} label={label} rules={rules(name)} required>
-      <InputNumber min={min} max={max} precision={0} aria-label={label} />
+      <NumberInput aria-label={label} />
     </Form.Item>
   );
 
@@ -91,9 +92,9 @@ export function MonitorGroupFormModal({ group, onClose }: { group: MonitorGroup 
         <Input autoFocus />
       </Form.Item>
       <Space wrap>
-        {number('intervalSeconds', t('intervalSeconds'), MONITOR_LIMITS.intervalMin, MONITOR_LIMITS.intervalMax)}
-        {number('timeoutSeconds', t('timeoutSeconds'), MONITOR_LIMITS.timeoutMin, MONITOR_LIMITS.timeoutMax)}
-        {number('failureThreshold', t('failureThreshold'), MONITOR_LIMITS.thresholdMin, MONITOR_LIMITS.thresholdMax)}
+        {number('intervalSeconds', t('intervalSeconds'))}
+        {number('timeoutSeconds', t('timeoutSeconds'))}
+        {number('failureThreshold', t('failureThreshold'))}
       </Space>
       <Form.Item name="monitorIDs" label={t('monitors')} rules={rules('monitorIDs')} required>
         <Select

@@ -6,12 +6,13 @@ import {
   SMTP_TLS_MODES,
   type SmtpTlsMode,
 } from '@rampart/contract';
-import { Button, Form, Input, InputNumber, Select, Space } from 'antd';
+import { Button, Form, Input, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 import { type Outcome, refusalOf, TestOutcome } from './TestOutcome';
 
@@ -79,7 +80,7 @@ export function EmailSettingForm({ current, canWrite }: { current: EmailSetting 
       </Form.Item>
       <Space>
         <Form.Item name="port" label={t('email.port')} rules={saveRules('port')}>
-          <InputNumber min={1} max={65535} />
+          <NumberInput />
         </Form.Item>
         <Form.Item name="tlsMode" label={t('email.tlsMode')}>
           <Select

@@ -6,13 +6,14 @@ import {
   TRAFFIC_RESTRICTIONS,
   type TrafficRestriction,
 } from '@rampart/contract';
-import { Form, Input, InputNumber, Radio } from 'antd';
+import { Form, Input, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { changes } from '../../../app/resource-changes';
 import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
 import { bytesToGb, gbToBytes } from '../../../features/traffic/traffic-units';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 import { type GroupRef, GroupsPicker } from './GroupsPicker';
 
@@ -138,7 +139,7 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
         <GroupsPicker portType={portType} isBackup />
       </Form.Item>
       <Form.Item name="siteLimit" label={t('siteLimit')} extra={t('siteLimitHint')} rules={rules('siteLimit')}>
-        <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+        <NumberInput style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item
         name="monthlyGb"
@@ -146,7 +147,7 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
         extra={t('monthlyTrafficHint')}
         rules={rules('monthlyGb')}
       >
-        <InputNumber min={0} precision={3} style={{ width: '100%' }} />
+        <NumberInput style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="overTraffic" label={t('overTraffic')}>
         <Radio.Group
@@ -160,7 +161,7 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
         rules={rules('throttleKbps')}
         hidden={overTraffic !== 'throttle'}
       >
-        <InputNumber min={1} precision={0} style={{ width: '100%' }} />
+        <NumberInput style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="memo" label={t('memo')} rules={rules('memo')}>
         <Input.TextArea rows={2} />

@@ -11,7 +11,7 @@ import {
   abuseIPRoutes,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Input, InputNumber, Radio, Space, Tag, Typography, Upload } from 'antd';
+import { Button, Form, Input, Radio, Space, Tag, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
@@ -28,6 +28,7 @@ import { actionsColumn, RowActions, SelectionDelete } from '../../../components/
 import { SearchBox } from '../../../components/SearchBox';
 import { pendingFor } from '../../../features/lists/row-pending';
 import { urlQuery, useListSearch } from '../../../features/lists/use-list-search';
+import { NumberInput } from '../../../forms/NumberInput';
 import type { FieldNameOf } from '../../../forms/server-errors';
 import { schemaRules } from '../../../forms/zod-rules';
 
@@ -210,7 +211,7 @@ function EntryFormModal({ entry, onClose }: { entry: AbuseIP | 'new' | null; onC
         rules={entryRules('score')}
         required
       >
-        <InputNumber precision={0} style={{ width: 160 }} />
+        <NumberInput style={{ width: 160 }} />
       </Form.Item>
       <Form.Item name="memo" label={t('memo')} rules={entryRules('memo')}>
         <Input />
@@ -289,7 +290,7 @@ function ImportModal({ open, onClose }: { open: boolean; onClose: () => void }) 
         extra={t('defaultScoreHint')}
         rules={importRules('defaultScore')}
       >
-        <InputNumber precision={0} style={{ width: 160 }} />
+        <NumberInput style={{ width: 160 }} />
       </Form.Item>
     </FormModal>
   );

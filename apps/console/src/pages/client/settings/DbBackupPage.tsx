@@ -6,7 +6,7 @@ import {
   dbBackupSettingSchema,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, InputNumber, Spin, Switch, Typography } from 'antd';
+import { Alert, Button, Form, Spin, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
 import { useCan } from '../../../app/account-context';
@@ -15,6 +15,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { PageTitle } from '../../../components/PageTitle';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 import { DB_BACKUP_REFRESH_MS, DbBackupsTable } from './DbBackupsTable';
 
@@ -81,7 +82,7 @@ export function DbBackupPage() {
               rules={rules('intervalHours')}
               required
             >
-              <InputNumber precision={0} suffix={t('hours')} style={{ width: 200 }} />
+              <NumberInput suffix={t('hours')} style={{ width: 200 }} />
             </Form.Item>
             <Form.Item
               name="keep"
@@ -90,7 +91,7 @@ export function DbBackupPage() {
               rules={rules('keep')}
               required
             >
-              <InputNumber precision={0} style={{ width: 200 }} />
+              <NumberInput style={{ width: 200 }} />
             </Form.Item>
             {current.nextAt && (
               <Typography.Paragraph type="secondary">

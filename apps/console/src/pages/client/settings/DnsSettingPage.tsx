@@ -9,7 +9,7 @@ import {
   TSIG_ALGORITHMS,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Select, Space, Spin, Tag } from 'antd';
+import { Alert, Button, Form, Input, Modal, Radio, Select, Space, Spin, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
@@ -19,6 +19,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { LoadFailed } from '../../../components/LoadFailed';
 import { PageTitle } from '../../../components/PageTitle';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 import { loadSelf } from '../../../session/session';
 import { DnsPublishSection } from './DnsPublishSection';
@@ -180,7 +181,7 @@ export function DnsSettingPage() {
               required={!SECRETS.has(field) || !stored}
             >
               {field === 'ttl' ? (
-                <InputNumber min={1} max={86_400} style={{ width: 160 }} />
+                <NumberInput style={{ width: 160 }} />
               ) : field === 'algorithm' ? (
                 <Select options={TSIG_ALGORITHMS.map((value) => ({ value, label: value }))} style={{ width: 200 }} />
               ) : SECRETS.has(field) ? (

@@ -8,12 +8,13 @@ import {
   logSettingRoutes,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, InputNumber, Typography } from 'antd';
+import { Button, Form, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 
 const rules = schemaRules(logExportSettingSchema);
@@ -57,7 +58,7 @@ export function LogExportSettingForm() {
           rules={rules('retentionDays')}
           required
         >
-          <InputNumber precision={0} suffix={t('days')} style={{ width: 200 }} />
+          <NumberInput suffix={t('days')} style={{ width: 200 }} />
         </Form.Item>
         <Form.Item
           name="spaceMB"
@@ -66,7 +67,7 @@ export function LogExportSettingForm() {
           rules={rules('spaceMB')}
           required
         >
-          <InputNumber precision={0} suffix="MiB" style={{ width: 200 }} />
+          <NumberInput suffix="MiB" style={{ width: 200 }} />
         </Form.Item>
         {canWrite && (
           <Button type="primary" htmlType="submit" loading={save.isPending}>

@@ -8,7 +8,7 @@ import {
   ROLLUP_RETENTION_DAYS_MIN,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, InputNumber, Modal, Spin, Typography } from 'antd';
+import { Alert, Button, Form, Modal, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
@@ -18,6 +18,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { LoadFailed } from '../../../components/LoadFailed';
 import { PageTitle } from '../../../components/PageTitle';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 import { LogExportSettingForm } from './LogExportSettingForm';
 import { LogPartsTable } from './LogPartsTable';
@@ -81,7 +82,7 @@ export function LogSettingPage() {
               rules={rules('rawRetentionDays')}
               required
             >
-              <InputNumber precision={0} suffix={t('days')} style={{ width: 200 }} />
+              <NumberInput suffix={t('days')} style={{ width: 200 }} />
             </Form.Item>
             <Form.Item
               name="rollupRetentionDays"
@@ -91,7 +92,7 @@ export function LogSettingPage() {
               dependencies={['rawRetentionDays']}
               required
             >
-              <InputNumber precision={0} suffix={t('days')} style={{ width: 200 }} />
+              <NumberInput suffix={t('days')} style={{ width: 200 }} />
             </Form.Item>
             {canWrite && (
               <Button type="primary" htmlType="submit" loading={save.isPending && asking === null}>

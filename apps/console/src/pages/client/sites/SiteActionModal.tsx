@@ -1,12 +1,13 @@
 import { cacheTaskRoutes, clientSiteRoutes, type OperatorSite, productRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { DatePicker, Form, InputNumber, Select, Switch } from 'antd';
+import { DatePicker, Form, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useCallsMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
 import { AccountPicker } from '../../../features/accounts/AccountPicker';
+import { NumberInput } from '../../../forms/NumberInput';
 import { callAuthed } from '../../../session';
 
 /** The changes made through a form (clearing the cache: a confirmation); status, refresh and delete need none. */
@@ -134,12 +135,12 @@ export function SiteActionModal(props: { action: FormAction | null; sites: Opera
       {action === 'clearCache' && <p>{t('cacheTasks:clearSitesConfirm', { count: sites.length })}</p>}
       {action === 'limitations' && (
         <Form.Item name="maxDomains" label={t('maxDomains')} extra={t('hints.maxDomains')} rules={required}>
-          <InputNumber min={0} max={100_000} precision={0} style={{ width: '100%' }} />
+          <NumberInput style={{ width: '100%' }} />
         </Form.Item>
       )}
       {action === 'limitations' && (
         <Form.Item name="maxPorts" label={t('maxPorts')} extra={t('hints.maxPorts')} rules={required}>
-          <InputNumber min={0} max={100_000} precision={0} style={{ width: '100%' }} />
+          <NumberInput style={{ width: '100%' }} />
         </Form.Item>
       )}
     </FormModal>

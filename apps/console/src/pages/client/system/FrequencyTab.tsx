@@ -1,11 +1,12 @@
 import { type FrequencySetting, frequencySettingSchema, notificationRoutes as r } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, InputNumber, Space, Spin } from 'antd';
+import { Alert, Button, Form, Space, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toast } from '../../../app/toast';
 import { LoadFailed } from '../../../components/LoadFailed';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 
 const rules = schemaRules(frequencySettingSchema);
@@ -43,14 +44,14 @@ export function FrequencyTab({ canWrite }: { canWrite: boolean }) {
       >
         <Space wrap>
           <Form.Item name="spikeThreshold" label={t('frequency.spikeThreshold')} rules={rules('spikeThreshold')}>
-            <InputNumber min={1} style={{ width: 200 }} />
+            <NumberInput style={{ width: 200 }} />
           </Form.Item>
           <Form.Item
             name="spikeWindowMinutes"
             label={t('frequency.spikeWindowMinutes')}
             rules={rules('spikeWindowMinutes')}
           >
-            <InputNumber min={1} max={1440} style={{ width: 160 }} />
+            <NumberInput style={{ width: 160 }} />
           </Form.Item>
         </Space>
         <div>

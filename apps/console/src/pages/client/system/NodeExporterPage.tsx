@@ -1,6 +1,6 @@
 import { NODE_EXPORTER_PORT, type NodeExporter, nodeExporterRoutes, nodeExporterSchema } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Input, InputNumber, Space, Spin } from 'antd';
+import { Alert, Button, Card, Form, Input, Space, Spin } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
@@ -8,6 +8,7 @@ import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { PageTitle } from '../../../components/PageTitle';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 
 interface Values {
@@ -79,10 +80,10 @@ export function NodeExporterPage() {
                 label={t('nodeExporter.limitCountTimes')}
                 rules={rules('limitCountTimes')}
               >
-                <InputNumber aria-label={t('nodeExporter.limitCountTimes')} style={{ width: 160 }} />
+                <NumberInput aria-label={t('nodeExporter.limitCountTimes')} style={{ width: 160 }} />
               </Form.Item>
               <Form.Item name="limitCountSec" label={t('nodeExporter.limitCountSec')} rules={rules('limitCountSec')}>
-                <InputNumber aria-label={t('nodeExporter.limitCountSec')} style={{ width: 160 }} />
+                <NumberInput aria-label={t('nodeExporter.limitCountSec')} style={{ width: 160 }} />
               </Form.Item>
             </Space>
             <Alert type="info" style={{ marginBottom: 16 }} title={t('nodeExporter.limitHelp')} />

@@ -1,6 +1,6 @@
 import { clientSiteRoutes, type ExtraTrafficPlan, trafficRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Form, Input, InputNumber, Select } from 'antd';
+import { Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { changes } from '../../../app/resource-changes';
@@ -8,6 +8,7 @@ import { routeQuery } from '../../../app/route-query';
 import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
 import { bytesToGb, gbToBytes, monthChoices, monthKey, parseMonth } from '../../../features/traffic/traffic-units';
+import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
 
 interface PlanValues {
@@ -95,7 +96,7 @@ export function TrafficPlanFormModal({
         <Select options={months.map((value) => ({ value, label: value }))} />
       </Form.Item>
       <Form.Item name="gigabytes" label={t('gigabytes')} rules={rules('gigabytes')} required>
-        <InputNumber min={0} precision={3} style={{ width: '100%' }} />
+        <NumberInput style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="memo" label={t('memo')} rules={rules('memo')}>
         <Input.TextArea rows={2} />

@@ -1,8 +1,9 @@
 import { NGINX_TUNING_DEFAULTS, type NginxTuning } from '@rampart/contract';
-import { Form, InputNumber } from 'antd';
+import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCallsMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { NumberInput } from '../../../forms/NumberInput';
 import { type NginxScope, nginxReads, resetSection, saveSection } from './nginx-section-calls';
 import { SaveResetButtons } from './SaveResetButtons';
 
@@ -62,10 +63,9 @@ export function NginxNumbersForm({
     >
       {keys.map((key) => (
         <Form.Item key={key} name={key} label={t(`nginx.fields.${key}`)} style={{ marginBottom: 8 }}>
-          <InputNumber
+          <NumberInput
             aria-label={t(`nginx.fields.${key}`)}
             placeholder={String(defaults[key])}
-            precision={0}
             style={{ width: 200 }}
           />
         </Form.Item>

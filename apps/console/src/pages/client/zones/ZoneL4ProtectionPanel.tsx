@@ -6,13 +6,14 @@ import {
   zoneL4ProtectionRoutes,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, type FormRule, InputNumber, Space, Spin, Switch, Typography } from 'antd';
+import { Alert, Button, Form, type FormRule, Space, Spin, Switch, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { ListEmpty } from '../../../components/ListEmpty';
+import { NumberInput } from '../../../forms/NumberInput';
 import { nestedFieldNames } from '../../../forms/server-errors';
 import { useFieldValue } from '../../../forms/use-field-value';
 import { issueKey, validationText } from '../../../forms/validation-text';
@@ -145,9 +146,8 @@ function RateFields({ rate, max }: { rate: RateKey; max: string }) {
             rules={numberRules([rate, 'rate'])}
             required
           >
-            <InputNumber
+            <NumberInput
               aria-label={t('l4.rateOf', { name: label })}
-              precision={0}
               suffix={t('l4.perSecond')}
               style={{ width: 200 }}
             />
@@ -158,7 +158,7 @@ function RateFields({ rate, max }: { rate: RateKey; max: string }) {
             extra={t('l4.burstHelp', { max })}
             rules={numberRules([rate, 'burst'])}
           >
-            <InputNumber aria-label={t('l4.burstOf', { name: label })} precision={0} style={{ width: 200 }} />
+            <NumberInput aria-label={t('l4.burstOf', { name: label })} style={{ width: 200 }} />
           </Form.Item>
         </Space>
       )}

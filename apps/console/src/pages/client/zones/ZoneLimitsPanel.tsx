@@ -1,10 +1,11 @@
 import { ZONE_LIMIT_MAX, type ZoneSettings, zoneRoutes } from '@rampart/contract';
-import { Button, Form, InputNumber, Space, Typography } from 'antd';
+import { Button, Form, Space, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { NumberInput } from '../../../forms/NumberInput';
 
 type LimitKey = 'invalidDomainLimitCount' | 'tlsLimitCount';
 const ROUTES = {
@@ -55,7 +56,7 @@ function LimitForm({ zoneId, field, value }: { zoneId: number; field: LimitKey; 
             noStyle
             rules={[{ required: true, type: 'integer', min: 0, max: ZONE_LIMIT_MAX, message: t('limits.range') }]}
           >
-            <InputNumber aria-label={label} min={0} max={ZONE_LIMIT_MAX} precision={0} style={{ width: 160 }} />
+            <NumberInput aria-label={label} style={{ width: 160 }} />
           </Form.Item>
           <Button type="primary" htmlType="submit" loading={save.isPending}>
             {t('limits.save')}

@@ -1,6 +1,6 @@
 import { ZONE_PORT_TYPES, type ZonePort, type ZonePortType, zoneSettingRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, InputNumber, Select } from 'antd';
+import { Button, Form, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
@@ -8,6 +8,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
 import { FitTable } from '../../../components/FitTable';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
+import { NumberInput } from '../../../forms/NumberInput';
 import { ZoneReservedPortsPanel } from './ZoneReservedPortsPanel';
 
 interface PortValues {
@@ -57,7 +58,7 @@ export function ZonePortsPanel({ zoneId }: { zoneId: number }) {
         style={{ marginBottom: 16 }}
       >
         <Form.Item name="port" label={t('ports.port')} rules={[{ required: true, message: t('ports.portRequired') }]}>
-          <InputNumber min={1} max={65_535} precision={0} aria-label={t('ports.port')} />
+          <NumberInput aria-label={t('ports.port')} />
         </Form.Item>
         <Form.Item name="portType" label={t('ports.portType')}>
           <Select options={typeOptions} style={{ width: 120 }} aria-label={t('ports.portType')} />

@@ -1,11 +1,12 @@
 import { AUTH_MATCHES, type AuthRule, authGroupRoutes, listDomains } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Form, Input, InputNumber, Select, Space, Switch } from 'antd';
+import { Form, Input, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery } from '../../../../app/route-query';
 import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
+import { NumberInput } from '../../../../forms/NumberInput';
 
 type Values = Pick<AuthRule, 'name' | 'groupID' | 'match' | 'path' | 'domainIDs' | 'priority' | 'enabled'>;
 const NEW_RULE: Values = {
@@ -95,7 +96,7 @@ export function AuthRuleFormModal(props: { siteId: number; rule: AuthRule | 'new
       </Form.Item>
       <Space align="start" wrap>
         <Form.Item name="priority" label={t('rule.priority')} tooltip={t('rule.priorityHint')}>
-          <InputNumber min={0} max={10_000} />
+          <NumberInput />
         </Form.Item>
         <Form.Item name="enabled" label={t('rule.enabled')} valuePropName="checked">
           <Switch />

@@ -8,7 +8,7 @@ import {
   KEY_LOCATIONS,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Checkbox, Drawer, Form, Input, InputNumber, Select, Tabs } from 'antd';
+import { Button, Checkbox, Drawer, Form, Input, Select, Tabs } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
@@ -19,6 +19,7 @@ import { FitTable, type ListColumns } from '../../../../components/FitTable';
 import { FormModal } from '../../../../components/FormModal';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
+import { NumberInput } from '../../../../forms/NumberInput';
 import { useFieldValue } from '../../../../forms/use-field-value';
 
 const PAGE_SIZE = 20;
@@ -117,7 +118,7 @@ function CredentialFields({ kind, editing }: { kind: AuthKind; editing: boolean 
         <Input />
       </Form.Item>
       <Form.Item name="leeway" label={t('jwt.leeway')}>
-        <InputNumber min={0} max={300} />
+        <NumberInput />
       </Form.Item>
       <Form.Item name="requireExp" valuePropName="checked">
         <Checkbox>{t('jwt.requireExp')}</Checkbox>

@@ -6,12 +6,13 @@ import {
   FILE_TYPE_GROUP_KEYS,
   siteCacheRoutes,
 } from '@rampart/contract';
-import { Form, Input, InputNumber, Radio, Select, Switch } from 'antd';
+import { Form, Input, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { toastText } from '../../../../app/toast';
 import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
+import { NumberInput } from '../../../../forms/NumberInput';
 import {
   addFieldOf,
   type CacheRuleValues,
@@ -137,7 +138,7 @@ export function CacheRuleFormModal({ siteId, rule, onClose }: CacheRuleFormModal
         rules={ruleRules('priority')}
         required
       >
-        <InputNumber min={0} max={1000} precision={0} aria-label={t('priority')} />
+        <NumberInput aria-label={t('priority')} />
       </Form.Item>
       <Form.Item name="memo" label={t('memo')} rules={ruleRules('memo')}>
         <Input />

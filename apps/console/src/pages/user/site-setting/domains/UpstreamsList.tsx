@@ -1,7 +1,8 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { UPSTREAMS_PER_DOMAIN_MAX, upstreamInputSchema } from '@rampart/contract';
-import { Button, Checkbox, Flex, Form, Input, InputNumber } from 'antd';
+import { Button, Checkbox, Flex, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { NumberInput } from '../../../../forms/NumberInput';
 import { valueRules } from '../../../../forms/zod-rules';
 import { NEW_UPSTREAM } from './domain-form';
 
@@ -22,18 +23,14 @@ export function UpstreamsList() {
                 <Input placeholder={t('upstream.ip')} aria-label={t('upstream.ipOf', { row: index + 1 })} />
               </Form.Item>
               <Form.Item name={[name, 'port']} rules={portRules} style={{ flex: 1, marginBottom: 8 }}>
-                <InputNumber
-                  min={1}
-                  max={65535}
+                <NumberInput
                   placeholder={t('upstream.port')}
                   aria-label={t('upstream.portOf', { row: index + 1 })}
                   style={{ width: '100%' }}
                 />
               </Form.Item>
               <Form.Item name={[name, 'weight']} rules={weightRules} style={{ flex: 1, marginBottom: 8 }}>
-                <InputNumber
-                  min={1}
-                  max={100}
+                <NumberInput
                   placeholder={t('upstream.weight')}
                   aria-label={t('upstream.weightOf', { row: index + 1 })}
                   style={{ width: '100%' }}
@@ -44,7 +41,7 @@ export function UpstreamsList() {
               </Form.Item>
               {/* Not shown, but kept: an origin's enabled flag goes back as it was. */}
               <Form.Item name={[name, 'status']} hidden>
-                <InputNumber />
+                <NumberInput />
               </Form.Item>
               <Button
                 icon={<DeleteOutlined />}

@@ -9,7 +9,7 @@ import {
   protectionModeLabel,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, InputNumber, Switch, Typography } from 'antd';
+import { Button, Card, Form, Switch, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../../app/account-context';
@@ -17,6 +17,7 @@ import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { ListEmpty } from '../../../../components/ListEmpty';
+import { NumberInput } from '../../../../forms/NumberInput';
 import { schemaRules } from '../../../../forms/zod-rules';
 import { BlockTypeField } from './FirewallFields';
 
@@ -72,7 +73,7 @@ export function AbuseIPPanel({ siteId }: { siteId: number }) {
               rules={rules('threshold')}
               required
             >
-              <InputNumber precision={0} style={{ width: 160 }} disabled={!enabled || !canWrite} />
+              <NumberInput style={{ width: 160 }} disabled={!enabled || !canWrite} />
             </Form.Item>
             <BlockTypeField modes={modes} rules={rules('blockType')} />
             {canWrite && (

@@ -1,7 +1,8 @@
 import { FIREWALL_URL_MAX, LIST_KIND_LABELS, type ProtectionMode, protectionModeLabel } from '@rampart/contract';
-import { Form, type FormRule, Input, InputNumber, Radio, Select, Switch } from 'antd';
+import { Form, type FormRule, Input, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { localized } from '../../../../app/toast';
+import { NumberInput } from '../../../../forms/NumberInput';
 import { currentLocale } from '../../../../i18n/i18n';
 
 /** Literals of the URL hint, the same in every language. */
@@ -88,7 +89,7 @@ interface NumberFieldProps {
 export function NumberField({ name, label, unit, hint, rules, optional = false }: NumberFieldProps) {
   return (
     <Form.Item name={name} label={label} extra={hint} rules={rules} required={!optional}>
-      <InputNumber precision={0} suffix={unit} style={{ width: 220 }} />
+      <NumberInput suffix={unit} style={{ width: 220 }} />
     </Form.Item>
   );
 }

@@ -39,7 +39,7 @@ export function l4IpRuleBody(values: L4IpRuleValues): L4IpRuleInput {
   };
 }
 
-/** The addresses box, checked with the contract's schema: the first issue, with its line. */
+/** The addresses box, checked with the contract's schema: every bad line, each with its line number. */
 export function l4IpsRules(): FormRule[] {
   return ipsRules(l4IpRuleInputSchema.shape.ips);
 }

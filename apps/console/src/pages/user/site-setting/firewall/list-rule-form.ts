@@ -13,6 +13,7 @@ import {
 } from '@rampart/contract';
 import type { FormRule } from 'antd';
 import type { z } from 'zod';
+import { LIST_VALIDATE_TRIGGER, refuseLines } from '../../../../forms/line-rules';
 import type { FieldNameOf } from '../../../../forms/server-errors';
 import { issueKey, validationText } from '../../../../forms/validation-text';
 import { currentLocale, i18n } from '../../../../i18n/i18n';
@@ -75,26 +76,35 @@ export function blacklistRuleBody(values: ListRuleValues): BlacklistRuleInput & 
 /** "Line 3 (10.0.0.1): Duplicate IP": the entry at `index` of the body's IPs, where the text box has it. */
 function ipLineText(text: unknown, index: number, message: string): string {
   const entry = ipLines(text)[index];
-  return entry ? i18n.t('firewall:form.lineError', { line: entry.line, value: entry.value, message }) : message;
+  return entry ? lineErrorText(entry, message) : message;
+}
+
+function lineErrorText(entry: { line: number; value: string }, message: string): string {
+  return i18n.t('firewall:form.lineError', { line: entry.line, value: entry.value, message });
 }
 
 /**
  * The IPs box, checked with the lists' schema of the IPs (or another list's: the layer-4 lists'):
- * the first issue, naming the line and the entry at fault for a malformed or repeated one (the
- * schema reports `ips.N`).
+ * every malformed or repeated entry, each naming its line and the entry (the schema reports
+ * `ips.N`), or the list's own issue (none, too many). Checked on blur and on submit, in one pass.
  */
 export function ipsRules(schema: z.ZodType = whitelistRuleInputSchema.shape.ips): FormRule[] {
   return [
     {
-      validator: async (_rule, text: unknown) => {
-        const ips = ipLines(text).map(({ value }) => value);
+      validateTrigger: LIST_VALIDATE_TRIGGER,
+      validator: (_rule, text: unknown) => {
+        const lines = ipLines(text);
+        const ips = lines.map(({ value }) => value);
         const result = schema.safeParse(ips);
-        const issue = result.success ? undefined : result.error.issues[0];
-        if (!issue) return;
-        const { key, params } = issueKey(issue, ips.length === 0 ? '' : ips);
-        const message = validationText(key, currentLocale(), params);
-        const index = issue.path[0];
-        throw new Error(typeof index === 'number' ? ipLineText(text, index, message) : message);
+        if (result.success) return Promise.resolve();
+        const locale = currentLocale();
+        return refuseLines(result.error.issues, (issue) => {
+          const { key, params } = issueKey(issue, ips.length === 0 ? '' : ips);
+          const message = validationText(key, locale, params);
+          const index = issue.path[0];
+          const entry = typeof index === 'number' ? lines[index] : undefined;
+          return entry ? lineErrorText(entry, message) : message;
+        });
       },
     },
   ];

@@ -10,10 +10,11 @@ import {
   type LuaAclRule,
   luaAclRoutes,
 } from '@rampart/contract';
-import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
+import { Button, Card, Checkbox, Form, Input, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
+import { NumberInput } from '../../../../forms/NumberInput';
 import type { FieldNameOf } from '../../../../forms/server-errors';
 import { useFieldValue } from '../../../../forms/use-field-value';
 import { ruleInvalidates } from './module-types';
@@ -112,10 +113,10 @@ function ConditionFields({ index, onRemove }: { index: number; onRemove?: () => 
         {field === 'frequency' && (
           <>
             <Form.Item name={[index, 'count']}>
-              <InputNumber min={0} addonAfter={t('acl.condition.times')} aria-label={row('count')} />
+              <NumberInput addonAfter={t('acl.condition.times')} aria-label={row('count')} />
             </Form.Item>
             <Form.Item name={[index, 'seconds']}>
-              <InputNumber min={1} max={86_400} addonAfter={t('acl.condition.seconds')} aria-label={row('seconds')} />
+              <NumberInput addonAfter={t('acl.condition.seconds')} aria-label={row('seconds')} />
             </Form.Item>
           </>
         )}
@@ -184,7 +185,7 @@ export function AclRuleFormModal({ siteId, moduleId, rule, onClose }: AclRuleFor
           <Input autoFocus style={{ width: 260 }} />
         </Form.Item>
         <Form.Item name="priority" label={t('acl.priority')} tooltip={t('acl.priorityHint')}>
-          <InputNumber min={0} max={10_000} />
+          <NumberInput />
         </Form.Item>
         <Form.Item name="enabled" label={t('acl.enabled')} valuePropName="checked">
           <Switch />

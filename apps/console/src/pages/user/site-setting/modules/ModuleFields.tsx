@@ -1,7 +1,8 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { CORS_METHODS, type SiteModuleType } from '@rampart/contract';
-import { Button, Checkbox, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
+import { Button, Checkbox, Form, Input, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { NumberInput } from '../../../../forms/NumberInput';
 import { WAF_DEFAULTS, type WafExclusionValues, WafFields, wafExclusionBody } from './WafFields';
 
 /** Free-text list fields (origins, header names): typed entries become tags. */
@@ -82,7 +83,7 @@ export function ModuleFields({ type }: { type: SiteModuleType }) {
             <Switch />
           </Form.Item>
           <Form.Item name="maxAge" label={t('cors.maxAge')}>
-            <InputNumber min={0} max={86_400} />
+            <NumberInput />
           </Form.Item>
         </>
       );

@@ -1,14 +1,19 @@
 import {
   TOKEN_AUTH_ACTIONS,
-  TOKEN_AUTH_EXPIRE_MAX,
   TOKEN_AUTH_SCOPES,
   type TokenAuth,
+  tokenAuthInputSchema,
   tokenAuthRoutes,
 } from '@rampart/contract';
-import { Form, Input, InputNumber, Select } from 'antd';
+import { Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
+import { NumberInput } from '../../../../forms/NumberInput';
+import { valueRules } from '../../../../forms/zod-rules';
+
+const expireRules = valueRules(tokenAuthInputSchema.in.shape.expire);
+
 import type { FieldNameOf } from '../../../../forms/server-errors';
 import { ruleInvalidates } from './module-types';
 
@@ -80,8 +85,14 @@ export function TokenAuthFormModal({ siteId, moduleId, auth, onClose }: TokenAut
       <Form.Item name="key" label={t('token.key')} tooltip={t('token.keyHint')} required>
         <Input.Password autoComplete="off" placeholder="abc123" />
       </Form.Item>
-      <Form.Item name="expire" label={t('token.expireSeconds')} tooltip={t('token.expireHint')} required>
-        <InputNumber min={0} max={TOKEN_AUTH_EXPIRE_MAX} />
+      <Form.Item
+        name="expire"
+        label={t('token.expireSeconds')}
+        tooltip={t('token.expireHint')}
+        rules={expireRules}
+        required
+      >
+        <NumberInput />
       </Form.Item>
       <Form.Item name="action" label={t('token.action')} required>
         <Select options={TOKEN_AUTH_ACTIONS.map((a) => ({ value: a, label: t(`token.actions.${a}`) }))} />

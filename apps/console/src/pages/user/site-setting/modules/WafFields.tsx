@@ -6,18 +6,20 @@ import {
   WAF_FAIL_MODES,
   WAF_GROUPS,
   WAF_MODES,
-  WAF_RULE_ID_MAX,
-  WAF_RULE_ID_MIN,
   WAF_SENSITIVITIES,
   type WafExclusion,
   type WafExclusionPart,
   type WafGroup,
+  wafExclusionSchema,
   wafRoutes,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Checkbox, Flex, Form, Input, InputNumber, Radio, Select, Space, Typography } from 'antd';
+import { Button, Checkbox, Flex, Form, Input, Radio, Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { routeQuery } from '../../../../app/route-query';
+import { NumberInput } from '../../../../forms/NumberInput';
+import { valueRules } from '../../../../forms/zod-rules';
 import { useLocale } from '../../../../i18n/use-locale';
 
 /**
@@ -50,6 +52,9 @@ export interface WafExclusionValues {
   path?: string;
 }
 
+/** A rule id, or none (the exclusion then names a group): the contract's bounds, never clamped. */
+const ruleIdRules = valueRules(z.preprocess((v) => (v === '' ? null : v), wafExclusionSchema.shape.ruleId));
+
 /** An exclusion as the server takes it (wafExclusionSchema): absent fields become null or "". */
 export function wafExclusionBody(values: WafExclusionValues): WafExclusion {
   const part = values.part ?? 'any';
@@ -81,14 +86,13 @@ export function WafExclusionFields({
   const at = (field: WafExclusionField) => [...name, field];
   return (
     <>
-      <Form.Item name={at('ruleId')} label={label('ruleId')} tooltip={t('waf.exclusion.ruleIdHint')}>
-        <InputNumber
-          aria-label={label('ruleId')}
-          min={WAF_RULE_ID_MIN}
-          max={WAF_RULE_ID_MAX}
-          precision={0}
-          style={{ width: 140 }}
-        />
+      <Form.Item
+        name={at('ruleId')}
+        label={label('ruleId')}
+        tooltip={t('waf.exclusion.ruleIdHint')}
+        rules={ruleIdRules}
+      >
+        <NumberInput aria-label={label('ruleId')} style={{ width: 140 }} />
       </Form.Item>
       <Form.Item name={at('group')} label={label('group')} tooltip={t('waf.exclusion.groupHint')}>
         <Select

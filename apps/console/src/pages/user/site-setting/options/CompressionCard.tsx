@@ -1,15 +1,18 @@
-import { GZIP_MAX_MIN_LENGTH, GZIP_TYPES, type GzipSettingInput, siteSettingRoutes } from '@rampart/contract';
+import { GZIP_TYPES, type GzipSettingInput, gzipSettingInputSchema, siteSettingRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Checkbox, Form, InputNumber, Switch } from 'antd';
+import { Button, Card, Checkbox, Form, Switch } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { ListEmpty } from '../../../../components/ListEmpty';
+import { NumberInput } from '../../../../forms/NumberInput';
+import { valueRules } from '../../../../forms/zod-rules';
 
 type Values = Required<GzipSettingInput>;
 const FIELDS = ['enabled', 'types', 'minLength'] as const;
+const minLengthRules = valueRules(gzipSettingInputSchema.shape.minLength);
 
 /**
  * The compression fields (on or off, the types, the minimum length) of a form, under `prefix` when
@@ -30,8 +33,13 @@ export function CompressionFields({ enabled, prefix }: { enabled: boolean; prefi
       >
         <Checkbox.Group options={GZIP_TYPES.map((type) => ({ label: type, value: type }))} disabled={!enabled} />
       </Form.Item>
-      <Form.Item name={name('minLength')} label={t('gzip.minLength')} extra={t('gzip.minLengthHint')}>
-        <InputNumber min={0} max={GZIP_MAX_MIN_LENGTH} precision={0} disabled={!enabled} />
+      <Form.Item
+        name={name('minLength')}
+        label={t('gzip.minLength')}
+        extra={t('gzip.minLengthHint')}
+        rules={minLengthRules}
+      >
+        <NumberInput disabled={!enabled} />
       </Form.Item>
     </>
   );

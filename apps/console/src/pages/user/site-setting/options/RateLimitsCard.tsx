@@ -1,6 +1,6 @@
-import { RATE_MAX_KBPS, RATE_MIN_KBPS, type RateRule, siteSettingRoutes } from '@rampart/contract';
+import { type RateRule, siteSettingRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, Input, InputNumber, Typography } from 'antd';
+import { Button, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
@@ -11,6 +11,7 @@ import { FormModal } from '../../../../components/FormModal';
 import { ListEmpty } from '../../../../components/ListEmpty';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
+import { NumberInput } from '../../../../forms/NumberInput';
 import { schemaRules } from '../../../../forms/zod-rules';
 
 interface RateValues {
@@ -101,7 +102,7 @@ export function RateLimitsCard({ siteId }: { siteId: number }) {
           <Input autoFocus />
         </Form.Item>
         <Form.Item name="rate" label={t('rates.rate')} rules={rules('rate')} required>
-          <InputNumber min={RATE_MIN_KBPS} max={RATE_MAX_KBPS} precision={0} addonAfter="KB/s" />
+          <NumberInput addonAfter="KB/s" />
         </Form.Item>
         <Form.Item name="memo" label={t('rates.memo')} rules={rules('memo')}>
           <Input />

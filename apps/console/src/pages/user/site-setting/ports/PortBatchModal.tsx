@@ -1,10 +1,11 @@
 import { STREAM_PROTOCOLS, sitePortBatchSchema, sitePortRoutes, upstreamInputSchema } from '@rampart/contract';
-import { Flex, Form, InputNumber, Select } from 'antd';
+import { Flex, Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { createdText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
+import { NumberInput } from '../../../../forms/NumberInput';
 import { valueRules } from '../../../../forms/zod-rules';
 
 interface BatchValues {
@@ -49,11 +50,11 @@ export function PortBatchModal({ siteId, open, onClose }: { siteId: number; open
     <Form.Item label={label} required>
       <Flex gap="small" align="flex-start">
         <Form.Item name={from} rules={portRules} style={{ flex: 1, marginBottom: 0 }}>
-          <InputNumber min={1} max={65535} aria-label={t('batch.from', { what: label })} style={{ width: '100%' }} />
+          <NumberInput aria-label={t('batch.from', { what: label })} style={{ width: '100%' }} />
         </Form.Item>
         <span style={{ lineHeight: '32px' }}>–</span>
         <Form.Item name={to} rules={portRules} style={{ flex: 1, marginBottom: 0 }}>
-          <InputNumber min={1} max={65535} aria-label={t('batch.to', { what: label })} style={{ width: '100%' }} />
+          <NumberInput aria-label={t('batch.to', { what: label })} style={{ width: '100%' }} />
         </Form.Item>
       </Flex>
     </Form.Item>

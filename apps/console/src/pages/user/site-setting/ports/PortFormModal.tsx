@@ -1,9 +1,10 @@
 import { type SitePort, STREAM_PROTOCOLS, sitePortInputSchema, sitePortRoutes } from '@rampart/contract';
-import { Form, Input, InputNumber, Select } from 'antd';
+import { Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
+import { NumberInput } from '../../../../forms/NumberInput';
 import { nestedFieldNames } from '../../../../forms/server-errors';
 import { valueRules } from '../../../../forms/zod-rules';
 import { NEW_UPSTREAM, type UpstreamRow } from '../domains/domain-form';
@@ -75,7 +76,7 @@ export function PortFormModal({ siteId, port, onClose }: PortFormModalProps) {
       onSubmit={(values) => save.submit(values, existing)}
     >
       <Form.Item name="port" label={t('port')} rules={portRules} required>
-        <InputNumber min={1} max={65535} autoFocus style={{ width: '100%' }} />
+        <NumberInput autoFocus style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="protocol" label={t('protocol')}>
         <Select options={STREAM_PROTOCOLS.map((p) => ({ value: p, label: t(`protocols.${p}`) }))} />

@@ -1,6 +1,6 @@
 import { type DomainUpstream, type SitePort, sitePortRoutes, upstreamInputSchema } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Checkbox, Flex, Form, Input, InputNumber, Modal, Tag } from 'antd';
+import { Button, Checkbox, Flex, Form, Input, Modal, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
@@ -8,6 +8,7 @@ import { createdText, toastText } from '../../../../app/toast';
 import { FitTable, type ListColumns } from '../../../../components/FitTable';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
+import { NumberInput } from '../../../../forms/NumberInput';
 import { valueRules } from '../../../../forms/zod-rules';
 
 interface NewUpstream {
@@ -104,10 +105,10 @@ export function PortUpstreamsModal({
             <Input placeholder={t('upstream.ip')} aria-label={t('upstream.newIp')} />
           </Form.Item>
           <Form.Item name="port" rules={valueRules(shape.port)}>
-            <InputNumber min={1} max={65535} aria-label={t('upstream.newPort')} />
+            <NumberInput aria-label={t('upstream.newPort')} />
           </Form.Item>
           <Form.Item name="weight" rules={valueRules(shape.weight)}>
-            <InputNumber min={1} max={100} aria-label={t('upstream.newWeight')} />
+            <NumberInput aria-label={t('upstream.newWeight')} />
           </Form.Item>
           <Form.Item name="backup" valuePropName="checked">
             <Checkbox>{t('backup')}</Checkbox>
