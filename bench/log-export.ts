@@ -14,10 +14,11 @@
  */
 // The app's declarations of what Fastify requests carry (the job's modules reach the binder's types).
 
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createGunzip } from 'node:zlib';
+import { PGlite } from '@electric-sql/pglite';
 import type { EdgeEvent, LogExportFormat } from '@rampart/contract';
 import type {} from '../apps/server/src/app.js';
 import type { AnalyticsRepository } from '../apps/server/src/modules/analytics/analytics.repository.js';
@@ -29,6 +30,10 @@ import type {
   LogExportRow,
   LogExportsRepository,
 } from '../apps/server/src/modules/log-exports/log-exports.repository.js';
+import { openPglite } from '../apps/server/src/platform/db/database.js';
+import { transactionScoped } from '../apps/server/src/platform/db/request-transaction.js';
+import { FileBlobStore } from '../apps/server/src/platform/files/file-blobs.js';
+import { FileBlobsRepository } from '../apps/server/src/platform/files/file-blobs.repository.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const FORMAT: LogExportFormat = process.env.BENCH_FORMAT === 'csv' ? 'csv' : 'jsonl';
@@ -147,7 +152,16 @@ async function main() {
       finishedAt: null,
       expiresAt: null,
     };
-    const files = new LogExportFiles(dir);
+    // A finished export is a blob of the config store (as on an install: an embedded PGlite, the
+    // content in files under the data directory), owned by the export's account.
+    const config = openPglite(await PGlite.create());
+    await config.migrate();
+    await config.db.execute(
+      "INSERT INTO accounts (id, tier, account, name) OVERRIDING SYSTEM VALUE VALUES (1, 'user', 'bench', 'bench')",
+    );
+    const transactions = transactionScoped(config.db);
+    const blobs = FileBlobStore.for('pglite', new FileBlobsRepository(transactions.db), transactions, dir);
+    const files = new LogExportFiles(dir, blobs);
     const job = new LogExportJob(
       memoryExports(row),
       repository,
@@ -180,9 +194,13 @@ async function main() {
     await job.stop();
     if (row.status !== 'done') throw new Error(`the export ended ${row.status}: ${row.error}`);
     // The file's own count: its lines (less the CSV header), read back through gunzip.
-    const lines = await countLines(createReadStream((await files.paths(row.id)).file), GZIP);
+    const file = await files.open(row.id);
+    if (file === null) throw new Error('the export has no file');
+    const lines = await countLines(file, GZIP);
     const inFile = FORMAT === 'csv' ? lines - 1 : lines;
     if (inFile !== EVENTS) throw new Error(`the file holds ${inFile} records, not ${EVENTS}`);
+    await blobs.dispose();
+    await config.close();
     process.stdout.write(
       `${JSON.stringify({
         store: store.kind,
