@@ -27,5 +27,6 @@ describe('latinWordsIn', () => {
     expect(latinWordsIn('以 https://app.example.com、*.example.com 或 /downloads/*.iso 开头')).toEqual([]);
     expect(latinWordsIn('按原样以 text/html; charset=utf-8 发送，Cache-Control 优先')).toEqual([]);
     expect(latinWordsIn('a 1 x2 2FA IPv6')).toEqual(['2FA']);
+    expect(latinWordsIn('操作符 $ne、$where 与 __schema、_type，而非 schema')).toEqual(['schema']);
   });
 });

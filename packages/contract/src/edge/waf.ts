@@ -164,8 +164,8 @@ export const WAF_GROUP_TEXT: Readonly<Record<WafGroup, { name: Localized; descri
     name: { en_US: 'NoSQL injection', zh_CN: 'NoSQL 注入', zh_TW: 'NoSQL 注入' },
     description: {
       en_US: 'MongoDB query operators where a value is expected ($ne, $regex, user[$gt]=) and JavaScript in $where',
-      zh_CN: '本应是值的位置出现 MongoDB 查询操作符（$ne、$regex、user[$gt]=）以及 $where 中的 JavaScript',
-      zh_TW: '本應是值的位置出現 MongoDB 查詢運算子（$ne、$regex、user[$gt]=）以及 $where 中的 JavaScript',
+      zh_CN: '本应是值的位置出现 MongoDB 查询操作符（$ne、$regex、查询参数中的 [$gt]=）以及 $where 中的 JavaScript',
+      zh_TW: '本應是值的位置出現 MongoDB 查詢運算子（$ne、$regex、查詢參數中的 [$gt]=）以及 $where 中的 JavaScript',
     },
   },
   ldap: {
@@ -181,8 +181,10 @@ export const WAF_GROUP_TEXT: Readonly<Record<WafGroup, { name: Localized; descri
     description: {
       en_US:
         'Redirect parameters (next, returnUrl, redirect_uri ...) pointing at another host: //host, /\\host, https:host, user@host',
-      zh_CN: '指向其他主机的跳转参数（next、returnUrl、redirect_uri 等）：//host、/\\host、https:host、user@host',
-      zh_TW: '指向其他主機的跳轉參數（next、returnUrl、redirect_uri 等）：//host、/\\host、https:host、user@host',
+      zh_CN:
+        '指向其他主机的跳转参数值（如 redirect_uri=//evil.example、https:evil.example、user@evil.example，以及以 / 和反斜杠开头的地址）',
+      zh_TW:
+        '指向其他主機的跳轉參數值（如 redirect_uri=//evil.example、https:evil.example、user@evil.example，以及以 / 和反斜線開頭的位址）',
     },
   },
   graphql: {
@@ -190,8 +192,8 @@ export const WAF_GROUP_TEXT: Readonly<Record<WafGroup, { name: Localized; descri
     description: {
       en_US:
         'Schema introspection (__schema, __type), one field asked for under many aliases, and large batches of operations',
-      zh_CN: 'Schema 自省（__schema、__type）、同一字段以大量别名重复请求，以及大批量操作',
-      zh_TW: 'Schema 自我檢查（__schema、__type）、同一欄位以大量別名重複請求，以及大批量操作',
+      zh_CN: '模式自省（__schema、__type）、同一字段以大量别名重复请求，以及大批量操作',
+      zh_TW: '結構描述自我檢查（__schema、__type）、同一欄位以大量別名重複請求，以及大批量操作',
     },
   },
 };

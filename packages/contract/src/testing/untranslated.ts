@@ -72,6 +72,10 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   JavaScript: 'server-side JavaScript of the template-injection WAF rule group',
   JNDI: 'the Java naming interface Log4Shell abuses, a WAF rule group',
   Log4Shell: 'the name of the Log4j vulnerability (CVE-2021-44228), a WAF rule group',
+  NoSQL: 'the family of databases the NoSQL-injection WAF rule group guards, written so in Chinese security products',
+  MongoDB: 'the database whose query operators the NoSQL WAF rule group looks for (a product name)',
+  LDAP: 'the directory protocol of the LDAP-injection WAF rule group',
+  GraphQL: 'the query language of the GraphQL WAF rule group (a standard)',
   Shell: 'shell commands of the command-injection WAF rule group',
   Shellshock: 'the name of the bash vulnerability (CVE-2014-6271), a WAF rule group',
   // Automatic certificates (auto-certificates.ts): the protocol, the CAs' names, their credential terms.
@@ -138,6 +142,8 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
 const NOT_TEXT = [
   /\{\{[^}]*\}\}/g, // i18next interpolation
   /\$t\([^)]*\)/g, // i18next nesting
+  /\$[A-Za-z_]\w*/g, // operators and variables as code writes them ($ne, $where)
+  /(?<![A-Za-z0-9])__?[A-Za-z]\w*/g, // identifiers that start with an underscore (__schema)
   /<\/?[\w-]+\s*\/?>/g, // trans tags <0>, </0>, <b>, <br/>
   /\{\w+\}/g, // contract formatMessage placeholders
   /[A-Za-z]+:\/\/\S*/g, // URLs and bare schemes (http://)
