@@ -92,6 +92,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       RAMPART_INIT_PASSWORD: E2E_PASSWORD,
       // Test domains are served without proof of control (the server's tests cover the proof).
       RAMPART_DOMAIN_PROOF: '0',
+      // The DNS server, SMTP server and other outgoing targets of the tests run on loopback (origins
+      // stay refused there: sites.spec.ts checks the message).
+      RAMPART_ALLOW_PRIVATE_TARGETS: '1',
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}?from=${encodeURIComponent('Rampart <noreply@rampart.test>')}`,
       // Short-lived access tokens, so that the tests see the console refresh them as it works.
       RAMPART_ACCESS_TOKEN_TTL: '3',

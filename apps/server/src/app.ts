@@ -21,6 +21,7 @@ import type { AnalyticsStore } from './modules/analytics/analytics-store.js';
 import type { AccountService } from './modules/auth/account.service.js';
 import type { AccountsRepository } from './modules/auth/accounts.repository.js';
 import type { CreatedRoot } from './modules/auth/bootstrap.js';
+import type { ThrottleRule } from './modules/auth/login-throttle.js';
 import type { DomainProofJob } from './modules/domains/domain-proof.job.js';
 import { LicenseLimits } from './modules/licenses/license-limits.js';
 import type { LicenseKeys } from './modules/licenses/licenses.service.js';
@@ -68,6 +69,11 @@ export interface AppOptions {
    * and the log says which: the tests' check that the contract's `codes` lists are complete.
    */
   readonly strictRouteCodes?: boolean;
+  /**
+   * Tests of other mechanisms that call a `sendsOnDemand` route many times (every refused form of
+   * an outgoing target): their own allowance instead of ON_DEMAND_SEND_LIMIT.
+   */
+  readonly onDemandSendLimit?: ThrottleRule;
   /**
    * Tests: every error reply is checked against the contract (the `extra` each code may carry,
    * contract `error-extra.ts`); one that breaks it is logged and answered 101002, so the test fails.
@@ -117,7 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const systemSettings = new SystemSettingsService(repos.settings, transactions);
   const outgoing = new OutgoingGuard(
     async (operatorId) => (await systemSettings.outgoingUrls(operatorId)).urls,
-    new TargetGuard(config.allowPrivateOrigins, options.targetResolver),
+    new TargetGuard(config.allowPrivateTargets, options.targetResolver),
   );
   const blobs = FileBlobStore.for(options.database.source.kind, repos.fileBlobs, transactions, config.dataDir);
   // Blobs whose last use went with its account, cached copies of blobs removed by any control plane,
@@ -171,7 +177,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const notifications = createNotifications(base, options.analytics);
   const ctx: AppContext = { ...base, alerts: notifications.alerts };
 
-  const { binder, account, createdRoots } = await composeAccounts(ctx, { strictRouteCodes: options.strictRouteCodes });
+  const { binder, account, createdRoots } = await composeAccounts(ctx, {
+    strictRouteCodes: options.strictRouteCodes,
+    onDemandSendLimit: options.onDemandSendLimit,
+  });
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) {

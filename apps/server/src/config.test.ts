@@ -22,6 +22,16 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, dataDir, databaseUrl: undefined, consoleDir: null });
   });
 
+  it('keeps private origins and private outgoing targets apart, both refused unless their own switch is on', () => {
+    const dataDir = tempDir();
+    const off = loadConfig({ DATA_DIR: dataDir }, dataDir);
+    expect([off.allowPrivateOrigins, off.allowPrivateTargets]).toEqual([false, false]);
+    const targets = loadConfig({ DATA_DIR: dataDir, RAMPART_ALLOW_PRIVATE_TARGETS: '1' }, dataDir);
+    expect([targets.allowPrivateOrigins, targets.allowPrivateTargets]).toEqual([false, true]);
+    const origins = loadConfig({ DATA_DIR: dataDir, RAMPART_ALLOW_PRIVATE_ORIGINS: 'yes' }, dataDir);
+    expect([origins.allowPrivateOrigins, origins.allowPrivateTargets]).toEqual([true, false]);
+  });
+
   it('takes the DNS servers and timeout of the CNAME check, refusing what the resolver would not', () => {
     const dataDir = tempDir();
     expect(loadConfig({ DATA_DIR: dataDir }, dataDir)).toMatchObject({ dnsServers: [], dnsTimeoutMs: 5000 });

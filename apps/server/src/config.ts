@@ -58,11 +58,16 @@ export interface Config {
    * `RAMPART_ALLOW_PRIVATE_ORIGINS=1` lets customers point domains at loopback and private
    * addresses. Off by default: the edge would otherwise reach the node itself and the operator's
    * internal hosts on a customer's behalf (SSRF). Test rigs and private data centres turn it on.
-   * The same switch governs every outgoing connection the control plane makes for an operator or a
-   * customer (DNS provider APIs, ACME CAs, log push destinations, the operator's SMTP server, the
-   * Telegram Bot API): platform/http/target-guard.ts.
    */
   readonly allowPrivateOrigins: boolean;
+  /**
+   * `RAMPART_ALLOW_PRIVATE_TARGETS=1` lets the outgoing connections the control plane makes for an
+   * operator or a customer (DNS provider APIs, ACME CAs, log push destinations, the operator's SMTP
+   * server, the Telegram Bot API) reach loopback and private addresses: platform/http/target-guard.ts.
+   * Off by default. A switch of its own, apart from the origins': an operator whose DNS server or
+   * log collector sits in its own network need not open the edge to customers' private origins.
+   */
+  readonly allowPrivateTargets: boolean;
   /**
    * DNS servers that checkCNAME asks (`RAMPART_DNS_SERVERS`, comma-separated `ip` or `ip:port`,
    * `[ipv6]:port`); empty means the system's resolvers (/etc/resolv.conf).
@@ -295,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     telegramApiUrl: env.RAMPART_TELEGRAM_API_URL || undefined,
     accessTokenTtlSeconds: parseTtl(env.RAMPART_ACCESS_TOKEN_TTL),
     allowPrivateOrigins: ['1', 'true', 'yes'].includes((env.RAMPART_ALLOW_PRIVATE_ORIGINS ?? '').toLowerCase()),
+    allowPrivateTargets: ['1', 'true', 'yes'].includes((env.RAMPART_ALLOW_PRIVATE_TARGETS ?? '').toLowerCase()),
     dnsServers: parseDnsServers(env.RAMPART_DNS_SERVERS),
     dnsTimeoutMs: parseDnsTimeout(env.RAMPART_DNS_TIMEOUT_MS),
     nodeDomainLimit: parseNodeDomainLimit(env.RAMPART_NODE_DOMAIN_LIMIT),

@@ -204,6 +204,11 @@ describe('audit log', () => {
       'dp_planes',
       'dp_site_parts',
       'dp_state',
+      // Content-addressed files (geo and ASN databases, log exports): written by audited calls and the
+      // export job, whose records name the use; the bytes themselves have no place in the log.
+      'file_blob_chunks',
+      'file_blob_refs',
+      'file_blobs',
       // The log push job's delivery log: written by the job, not by a person.
       'log_push_logs',
       'monitor_events',

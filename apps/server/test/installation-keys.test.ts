@@ -42,6 +42,7 @@ async function second(secrets: { secret?: string; token?: string; previous?: str
         smtpUrl: undefined,
         accessTokenTtlSeconds: 900,
         allowPrivateOrigins: true,
+        allowPrivateTargets: true,
         dnsServers: ['127.0.0.1:9'],
         dnsTimeoutMs: 2000,
         domainProof: false,

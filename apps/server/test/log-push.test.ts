@@ -706,8 +706,8 @@ describe('validation, quotas, isolation and SSRF', () => {
     await remove(user, [mine.id]);
   });
 
-  it('refuses loopback and private destinations unless the operator allowed them', async () => {
-    const strict = await createTestApp({ config: { allowPrivateOrigins: false } });
+  it('refuses loopback and private destinations unless the installation allowed them', async () => {
+    const strict = await createTestApp({ config: { allowPrivateTargets: false } });
     try {
       const token = await (await import('./helpers/auth.js')).signIn(strict.app, 'user');
       for (const destination of [

@@ -218,6 +218,8 @@ const PROBES: readonly Probe[] = [
 ];
 
 const keyOf = (routeId: string, field: string) => `${routeId} ${field}`;
+/** The apps here call each test route once per refused form and port: more than the per-account limit of such calls, which is not what this file tests. */
+const MANY_CALLS = { limit: 1_000, windowMs: 60_000 };
 
 /** Every outgoing-target field of the contract, with its form. */
 function contractTargets(): Map<string, Form> {
@@ -263,7 +265,11 @@ describe('outgoing targets', () => {
     let closedPort: number;
 
     beforeAll(async () => {
-      strict = await createTestApp({ config: { allowPrivateOrigins: false }, targetResolver: resolver });
+      strict = await createTestApp({
+        config: { allowPrivateTargets: false },
+        targetResolver: resolver,
+        onDemandSendLimit: MANY_CALLS,
+      });
       for (const tier of ['client', 'user'] as const) tokens.set(tier, await signIn(strict.app, tier));
       listening = await counter();
       const closed = await counter();
@@ -324,7 +330,7 @@ describe('outgoing targets', () => {
   describe('with private targets allowed', () => {
     let lax: TestApp;
     beforeAll(async () => {
-      lax = await createTestApp({ targetResolver: resolver });
+      lax = await createTestApp({ targetResolver: resolver, onDemandSendLimit: MANY_CALLS });
     });
     afterAll(async () => {
       await lax?.close();

@@ -46,6 +46,7 @@ export async function startControlPlane(
       // Test domains are served without proof of control (the server's tests cover the proof).
       RAMPART_DOMAIN_PROOF: '0',
       RAMPART_ALLOW_PRIVATE_ORIGINS: '1',
+      RAMPART_ALLOW_PRIVATE_TARGETS: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,7 +18,7 @@ import { createAuthenticator } from '../modules/auth/authenticator.js';
 import { ensureRootAccounts } from '../modules/auth/bootstrap.js';
 import { CredentialGuard } from '../modules/auth/credential-guard.js';
 import { LoginService } from '../modules/auth/login.service.js';
-import { onDemandSendLimit } from '../modules/auth/login-throttle.js';
+import { onDemandSendLimit, type ThrottleRule } from '../modules/auth/login-throttle.js';
 import { RefreshCookie, servedOverHttps } from '../modules/auth/refresh-cookie.js';
 import { TokenService } from '../modules/auth/token.service.js';
 import { createNodeAuthenticator } from '../modules/nodes/node-signature.js';
@@ -33,6 +33,8 @@ import type { AppContext } from './context.js';
 export interface BinderOptions {
   /** See `AppOptions.strictRouteCodes`. */
   readonly strictRouteCodes?: boolean | undefined;
+  /** See `AppOptions.onDemandSendLimit`. */
+  readonly onDemandSendLimit?: ThrottleRule | undefined;
 }
 
 /**
@@ -106,7 +108,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
         recordFile: process.env.RAMPART_RECORD_ROUTE_CODES || undefined,
         strict: options.strictRouteCodes,
       },
-      onDemandLimit: onDemandSendLimit(ON_DEMAND_SEND_LIMIT, clock),
+      onDemandLimit: onDemandSendLimit(options.onDemandSendLimit ?? ON_DEMAND_SEND_LIMIT, clock),
     },
   );
   bindAccountZoneRoutes(binder, new AccountZonesService(repos.accountZones, repos.accounts, transactions));

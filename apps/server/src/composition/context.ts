@@ -30,6 +30,7 @@ export type AppConfig = Pick<
   | 'smtpUrl'
   | 'accessTokenTtlSeconds'
   | 'allowPrivateOrigins'
+  | 'allowPrivateTargets'
   | 'dnsServers'
   | 'dnsTimeoutMs'
   | 'domainProof'

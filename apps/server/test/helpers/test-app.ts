@@ -29,7 +29,10 @@ export interface TestApp {
  */
 export async function createTestApp(
   options: Partial<
-    Pick<AppOptions, 'extraRoutes' | 'clock' | 'strictRouteCodes' | 'licenseKeys' | 'targetResolver'>
+    Pick<
+      AppOptions,
+      'extraRoutes' | 'clock' | 'strictRouteCodes' | 'licenseKeys' | 'targetResolver' | 'onDemandSendLimit'
+    >
   > & {
     config?: Partial<AppOptions['config']>;
     /** The database to run on (closed with the app), instead of a copy of the template. */
@@ -68,6 +71,7 @@ export async function createTestApp(
       accessTokenTtlSeconds: 900,
       // The tests' origins are loopback upstreams; the refusal is tested with this turned off.
       allowPrivateOrigins: true,
+      allowPrivateTargets: true,
       // No test reaches the system's resolvers: cname.test.ts points this at its own DNS server.
       dnsServers: ['127.0.0.1:9'],
       dnsTimeoutMs: 2000,
@@ -97,6 +101,7 @@ export async function createTestApp(
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
     ...(options.licenseKeys ? { licenseKeys: options.licenseKeys } : {}),
     ...(options.targetResolver ? { targetResolver: options.targetResolver } : {}),
+    ...(options.onDemandSendLimit ? { onDemandSendLimit: options.onDemandSendLimit } : {}),
     strictRouteCodes: options.strictRouteCodes ?? STRICT_ROUTE_CODES,
   });
   await app.ready();

@@ -78,7 +78,7 @@ export function pinnedLookup(addresses: readonly CheckedAddress[]): LookupFuncti
 
 export class TargetGuard {
   constructor(
-    /** The installation's `RAMPART_ALLOW_PRIVATE_ORIGINS`: private targets allowed (test rigs, private data centres). */
+    /** The installation's `RAMPART_ALLOW_PRIVATE_TARGETS`: private targets allowed (test rigs, private data centres). */
     readonly allowPrivate: boolean,
     private readonly resolve: Resolver = systemResolver,
   ) {}
