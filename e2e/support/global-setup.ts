@@ -101,29 +101,37 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     },
     licenseKeysFile,
   );
-  process.env.RAMPART_E2E_URL = server.url;
-  process.env.RAMPART_E2E_PASSWORD = E2E_PASSWORD;
-  process.env.RAMPART_E2E_MAIL_DIR = mailDir;
-  // The operator has a DNS provider, so its logins land on the dashboard (a root operator without
-  // one lands on the DNS setting page: tests/dns-setting.spec.ts). Saving does not contact it.
-  await api('client', saveDnsSetting, {
-    body: {
-      type: 'rfc2136',
-      server: '127.0.0.1:53',
-      zone: 'cdn.rampart.test',
-      keyName: 'e2e',
-      algorithm: 'hmac-sha256',
-      secret: 'ZTJl',
-      ttl: 60,
-    },
-  });
-
-  return async () => {
+  const stop = async () => {
     await new Promise<void>((resolve) => {
+      if (server.child.exitCode !== null) return resolve();
       server.child.once('exit', () => resolve());
       server.child.kill('SIGTERM');
     });
     await smtp.close();
     rmSync(work, { recursive: true, force: true });
   };
+  try {
+    process.env.RAMPART_E2E_URL = server.url;
+    process.env.RAMPART_E2E_PASSWORD = E2E_PASSWORD;
+    process.env.RAMPART_E2E_MAIL_DIR = mailDir;
+    // The operator has a DNS provider, so its logins land on the dashboard (a root operator without
+    // one lands on the DNS setting page: tests/dns-setting.spec.ts). Saving does not contact it.
+    await api('client', saveDnsSetting, {
+      body: {
+        type: 'rfc2136',
+        server: '127.0.0.1:53',
+        zone: 'cdn.rampart.test',
+        keyName: 'e2e',
+        algorithm: 'hmac-sha256',
+        secret: 'ZTJl',
+        ttl: 60,
+      },
+    });
+  } catch (error) {
+    // A setup that fails after the server started must not leave it running (Playwright calls no
+    // teardown then).
+    await stop();
+    throw error;
+  }
+  return stop;
 }
