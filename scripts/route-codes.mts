@@ -96,6 +96,8 @@ function targets(call: ts.CallExpression | ts.NewExpression): ts.Node[] {
 const MANY = '(customHeaders|corsSettings|urlRedirects|proxyRewrites)';
 const ONE = '(customHeader|corsSetting|urlRedirect|proxyRewrite)';
 const SECTION = '(worker|http|stream|custom)';
+const KINDS = '(whitelists|blacklists|userAgents|headers|intervalLimits|secondLimits|antiCCs|geos)';
+const KIND = '(whitelist|blacklist|userAgent|header|intervalLimit|secondLimit|antiCC|geo)';
 const MANUAL_LIST: [RegExp, RegExp, (m: RegExpMatchArray) => RegExp][] = [
   [/operator-nginx/, /^r\.(\w+)\.get$/, (m) => new RegExp(`^client\\.setting\\.nginx\\.${m[1]}$`)],
   [/operator-nginx/, /^r\.(\w+)\.(put|delete)$/, (m) => new RegExp(`^client\\.setting\\.nginx\\.${m[1]}\\.${m[2]}$`)],
@@ -113,6 +115,13 @@ const MANUAL_LIST: [RegExp, RegExp, (m: RegExpMatchArray) => RegExp][] = [
   ],
   [/site-modules/, /^r\.updateRule$/, () => /^user\.site\.(urlRedirect|proxyRewrite)\.rule\.update$/],
   [/site-modules/, /^bindModuleRoutes\[type\]$/, () => /^user\.domains\.module\./],
+  // One binding for every site firewall kind (contract rule-kinds/site-firewall.ts).
+  [
+    /firewall-rules\.routes/,
+    /^routes\.(list|add|delete)$/,
+    (m) => new RegExp(`^user\\.site\\.firewall\\.${KINDS}\\.${m[1]}$`),
+  ],
+  [/firewall-rules\.routes/, /^routes\.update$/, () => new RegExp(`^user\\.site\\.firewall\\.${KIND}\\.update$`)],
 ];
 const MANUAL = new Proxy({} as Record<string, RegExp | undefined>, {
   get(_t, key: string) {

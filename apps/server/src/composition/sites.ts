@@ -20,7 +20,6 @@ import { DomainsService } from '../modules/domains/domains.service.js';
 import { UserDomainsService } from '../modules/domains/user-domains.service.js';
 import { bindDomainAccessRoutes } from '../modules/firewall/domain-access.routes.js';
 import { DomainAccessService } from '../modules/firewall/domain-access.service.js';
-import { bindFirewallGeoRoutes } from '../modules/firewall/firewall-geos.routes.js';
 import { bindFirewallL4Routes } from '../modules/firewall/firewall-l4.routes.js';
 import { FirewallL4Service } from '../modules/firewall/firewall-l4.service.js';
 import { bindFirewallRuleRoutes } from '../modules/firewall/firewall-rules.routes.js';
@@ -180,7 +179,6 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
     (operatorId, ids) => nodes.geo.unknownCities(operatorId, ids),
   );
   bindFirewallRuleRoutes(binder, firewallRules);
-  bindFirewallGeoRoutes(binder, firewallRules);
   bindFirewallL4Routes(
     binder,
     new FirewallL4Service(transactions, repos.firewallL4, repos.sites, repos.sitePorts, siteAccess),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BLOCKING_ACTIONS, BUILT_CHALLENGES, FIREWALL_ACTIONS } from '../enums.js';
 import { zMemo } from '../validators/zod.js';
 import { FREQUENCY_SECONDS_MAX, FREQUENCY_TIMES_MAX, positiveCount } from './firewall-frequency.js';
-import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
+import { firewallUrlSchema } from './firewall-lists.js';
 
 /**
  * The site firewall's anti-CC rules (spec part 1 §2 "anti-CC (layer 7)"; cdnray-behaviour.md §5.4),
@@ -60,19 +60,3 @@ export const antiCCRuleSchema = z.object({
   updatedAt: z.string(),
 });
 export type AntiCCRule = z.infer<typeof antiCCRuleSchema>;
-
-const antiCC = firewallRuleRoutes(
-  'antiCCs',
-  'antiCC',
-  antiCCRuleInputSchema,
-  antiCCRuleInputSchema.extend(firewallRuleId),
-  antiCCRuleSchema,
-  'anti-CC rule',
-);
-
-export const listAntiCCRules = antiCC.list;
-export const addAntiCCRules = antiCC.add;
-export const updateAntiCCRule = antiCC.update;
-export const deleteAntiCCRules = antiCC.delete;
-
-export const firewallAntiCCRoutes = { listAntiCCRules, addAntiCCRules, updateAntiCCRule, deleteAntiCCRules } as const;

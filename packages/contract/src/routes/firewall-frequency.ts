@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BLOCKING_ACTIONS } from '../enums.js';
 import { zMemo } from '../validators/zod.js';
-import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
+import { firewallUrlSchema } from './firewall-lists.js';
 
 /**
  * The site firewall's frequency limits (spec part 1 §2 "Timed rate rules: URL, seconds, request
@@ -89,40 +89,3 @@ export const secondLimitSchema = z.object({
   blockSeconds: z.number().int(),
 });
 export type SecondLimit = z.infer<typeof secondLimitSchema>;
-
-const intervals = firewallRuleRoutes(
-  'intervalLimits',
-  'intervalLimit',
-  intervalLimitInputSchema,
-  intervalLimitInputSchema.extend(firewallRuleId),
-  intervalLimitSchema,
-  'interval frequency limit',
-);
-const seconds = firewallRuleRoutes(
-  'secondLimits',
-  'secondLimit',
-  secondLimitInputSchema,
-  secondLimitInputSchema.extend(firewallRuleId),
-  secondLimitSchema,
-  'per-second frequency limit',
-);
-
-export const listIntervalLimits = intervals.list;
-export const addIntervalLimits = intervals.add;
-export const updateIntervalLimit = intervals.update;
-export const deleteIntervalLimits = intervals.delete;
-export const listSecondLimits = seconds.list;
-export const addSecondLimits = seconds.add;
-export const updateSecondLimit = seconds.update;
-export const deleteSecondLimits = seconds.delete;
-
-export const firewallFrequencyRoutes = {
-  listIntervalLimits,
-  addIntervalLimits,
-  updateIntervalLimit,
-  deleteIntervalLimits,
-  listSecondLimits,
-  addSecondLimits,
-  updateSecondLimit,
-  deleteSecondLimits,
-} as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { geoRegion } from '../geo.js';
 import { dataOf, defineRoute, nodeAccess, okReply, tiers } from '../route.js';
 import { zMemo } from '../validators/zod.js';
-import { CHALLENGE_OR_BLOCK_TYPES, firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
+import { CHALLENGE_OR_BLOCK_TYPES, firewallUrlSchema } from './firewall-lists.js';
 
 /**
  * The site firewall's geo rules (spec part 1 §2 "Regional rules: black/white flag, regions, URL,
@@ -72,21 +72,6 @@ export const geoRuleSchema = z.object({
   updatedAt: z.string(),
 });
 export type GeoRule = z.infer<typeof geoRuleSchema>;
-
-const geos = firewallRuleRoutes(
-  'geos',
-  'geo',
-  geoRuleInputSchema,
-  geoRuleInputSchema.extend(firewallRuleId),
-  geoRuleSchema,
-  'geo',
-);
-export const listGeoRules = geos.list;
-export const addGeoRules = { ...geos.add, codes: [101029, 201003] } as typeof geos.add;
-export const updateGeoRule = { ...geos.update, codes: [201003] } as typeof geos.update;
-export const deleteGeoRules = geos.delete;
-
-export const firewallGeoRoutes = { listGeoRules, addGeoRules, updateGeoRule, deleteGeoRules } as const;
 
 // The operator's geo database.
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FIREWALL_ACTIONS } from '../enums.js';
 import { zMemo } from '../validators/zod.js';
-import { firewallPattern, firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
+import { firewallPattern, firewallRuleId, firewallUrlSchema } from './firewall-lists.js';
 import { USER_AGENT_REGEX_MAX, USER_AGENT_REGEX_RE } from './firewall-user-agents.js';
 
 /**
@@ -84,19 +84,3 @@ export const headerRuleFields = {
 };
 export const headerRuleSchema = z.object({ ...headerRuleFields, siteID: z.number().int() });
 export type HeaderRule = z.infer<typeof headerRuleSchema>;
-
-const headers = firewallRuleRoutes(
-  'headers',
-  'header',
-  headerRuleInputSchema,
-  headerRuleUpdateSchema,
-  headerRuleSchema,
-  'header',
-);
-
-export const listHeaderRules = headers.list;
-export const addHeaderRules = headers.add;
-export const updateHeaderRule = headers.update;
-export const deleteHeaderRules = headers.delete;
-
-export const firewallHeaderRoutes = { listHeaderRules, addHeaderRules, updateHeaderRule, deleteHeaderRules } as const;

@@ -208,39 +208,3 @@ export function firewallRuleRoutes<
 
 /** The field that names the rule in a replace call's body. */
 export const firewallRuleId = { id: z.number().int().positive() };
-const whitelist = firewallRuleRoutes(
-  'whitelists',
-  'whitelist',
-  whitelistRuleInputSchema,
-  whitelistRuleInputSchema.extend(firewallRuleId),
-  whitelistRuleSchema,
-  'whitelist',
-);
-const blacklist = firewallRuleRoutes(
-  'blacklists',
-  'blacklist',
-  blacklistRuleInputSchema,
-  blacklistRuleInputSchema.extend(firewallRuleId),
-  blacklistRuleSchema,
-  'blacklist',
-);
-
-export const listWhitelistRules = whitelist.list;
-export const addWhitelistRules = whitelist.add;
-export const updateWhitelistRule = whitelist.update;
-export const deleteWhitelistRules = whitelist.delete;
-export const listBlacklistRules = blacklist.list;
-export const addBlacklistRules = blacklist.add;
-export const updateBlacklistRule = blacklist.update;
-export const deleteBlacklistRules = blacklist.delete;
-
-export const firewallListRoutes = {
-  listWhitelistRules,
-  addWhitelistRules,
-  updateWhitelistRule,
-  deleteWhitelistRules,
-  listBlacklistRules,
-  addBlacklistRules,
-  updateBlacklistRule,
-  deleteBlacklistRules,
-} as const;

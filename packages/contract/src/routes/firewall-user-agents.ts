@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { zMemo } from '../validators/zod.js';
-import {
-  CHALLENGE_OR_BLOCK_TYPES,
-  firewallPattern,
-  firewallRuleId,
-  firewallRuleRoutes,
-  firewallUrlSchema,
-} from './firewall-lists.js';
+import { CHALLENGE_OR_BLOCK_TYPES, firewallPattern, firewallUrlSchema } from './firewall-lists.js';
 
 /**
  * The site firewall's user-agent rules (spec part 1 §2 "User-agent rules: URL, user agent, protection
@@ -53,24 +47,3 @@ export const userAgentRuleSchema = z.object({
   updatedAt: z.string(),
 });
 export type UserAgentRule = z.infer<typeof userAgentRuleSchema>;
-
-const userAgents = firewallRuleRoutes(
-  'userAgents',
-  'userAgent',
-  userAgentRuleInputSchema,
-  userAgentRuleInputSchema.extend(firewallRuleId),
-  userAgentRuleSchema,
-  'user-agent',
-);
-
-export const listUserAgentRules = userAgents.list;
-export const addUserAgentRules = userAgents.add;
-export const updateUserAgentRule = userAgents.update;
-export const deleteUserAgentRules = userAgents.delete;
-
-export const firewallUserAgentRoutes = {
-  listUserAgentRules,
-  addUserAgentRules,
-  updateUserAgentRule,
-  deleteUserAgentRules,
-} as const;

@@ -1,4 +1,12 @@
 import type { AnyRoute } from '../route.js';
+import {
+  firewallAntiCCRoutes,
+  firewallFrequencyRoutes,
+  firewallGeoRoutes,
+  firewallHeaderRoutes,
+  firewallListRoutes,
+  firewallUserAgentRoutes,
+} from '../rule-kinds/site-firewall-routes.js';
 import { accountZoneRoutes } from './account-zones.js';
 import { accountRoutes } from './accounts.js';
 import { analyticsEventRoutes } from './analytics-events.js';
@@ -21,14 +29,9 @@ import { dnsSettingRoutes } from './dns-settings.js';
 import { domainAccessRoutes } from './domain-access.js';
 import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
-import { firewallAntiCCRoutes } from './firewall-anti-cc.js';
-import { firewallFrequencyRoutes } from './firewall-frequency.js';
-import { asnDatabaseRoutes, firewallGeoRoutes, geoDatabaseRoutes } from './firewall-geos.js';
-import { firewallHeaderRoutes } from './firewall-headers.js';
+import { asnDatabaseRoutes, geoDatabaseRoutes } from './firewall-geos.js';
 import { firewallL4Routes, zoneL4ProtectionRoutes } from './firewall-l4.js';
-import { firewallListRoutes } from './firewall-lists.js';
 import { abuseIPRoutes, firewallReputationRoutes } from './firewall-reputation.js';
-import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
 import { l4CounterRoutes } from './l4-counters.js';
@@ -72,6 +75,9 @@ import { zoneSettingRoutes } from './zone-settings.js';
 import { zoneTrustRoutes } from './zone-trust.js';
 import { zoneRoutes } from './zones.js';
 
+export * from '../rule-kinds/rule-kind.js';
+export * from '../rule-kinds/site-firewall.js';
+export * from '../rule-kinds/site-firewall-routes.js';
 export * from './account-zones.js';
 export * from './accounts.js';
 export * from './analytics-aggregates.js';

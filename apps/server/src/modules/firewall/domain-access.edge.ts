@@ -1,8 +1,6 @@
-import type { EdgeDomainAccess } from '@rampart/contract';
+import { type EdgeDomainAccess, edgeActionOf, edgeHeaderRule, type StoredHeaderRule } from '@rampart/contract';
 import type { DomainAccessRepository } from './domain-access.repository.js';
 import type { StoredRefererRule } from './domain-access.service.js';
-import { edgeAction, edgeHeaderRule } from './firewall.edge.js';
-import type { StoredHeaderRule } from './firewall-rules.presenter.js';
 
 /**
  * The edge's anti-referer and anti-header lists of the given domains, by domain id: only domains
@@ -31,7 +29,7 @@ export async function edgeDomainAccess(
       mode: rule.mode,
       hosts: rule.referers,
       allowEmpty: rule.allowEmpty,
-      action: edgeAction(rule.blockType),
+      action: edgeActionOf(rule.blockType) as 'deny' | 'drop',
     });
   }
   return out;

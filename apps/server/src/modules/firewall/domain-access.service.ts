@@ -5,6 +5,8 @@ import {
   DOMAIN_ACCESS_RULES_MAX,
   type HeaderRuleIn,
   type RefererMode,
+  type StoredHeaderRule,
+  storedHeaderRuleSchema,
 } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
@@ -13,7 +15,6 @@ import type { DomainsRepository } from '../domains/domains.repository.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import type { SitesRepository } from '../sites/sites.repository.js';
 import type { DomainAccessKind, DomainAccessRepository, DomainAccessRow } from './domain-access.repository.js';
-import { headerRuleFields, type StoredHeaderRule } from './firewall-rules.presenter.js';
 import type { FirewallRuleValues } from './firewall-rules.repository.js';
 
 /** The fields an anti-referer rule stores in its `rule` column. */
@@ -60,7 +61,14 @@ const KINDS: {
   },
   header: {
     store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredHeaderRule, memo }),
-    present: (row, owner) => ({ ...headerRuleFields(row), ...owner }),
+    present: (row, owner) => ({
+      id: row.id,
+      ...owner,
+      ...storedHeaderRuleSchema.parse(row.rule),
+      memo: row.memo,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    }),
   },
 };
 

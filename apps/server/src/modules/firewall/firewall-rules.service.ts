@@ -1,111 +1,38 @@
 import {
-  type AntiCCRule,
-  type AntiCCRuleIn,
-  type BlacklistRule,
-  type BlacklistRuleIn,
   FIREWALL_LIST_RULES_PER_SITE,
   GEO_RULE_REGIONS_MAX,
-  type GeoRule,
   type GeoRuleIn,
-  type HeaderRule,
-  type HeaderRuleIn,
-  type IntervalLimit,
-  type IntervalLimitIn,
-  type SecondLimit,
-  type SecondLimitIn,
-  type UserAgentRule,
-  type UserAgentRuleIn,
-  type WhitelistRule,
-  type WhitelistRuleIn,
+  SITE_RULE_KINDS,
+  type SiteRuleKind,
 } from '@rampart/contract';
+import type { z } from 'zod';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import type { SitesRepository } from '../sites/sites.repository.js';
-import {
-  presentAntiCCRule,
-  presentBlacklistRule,
-  presentGeoRule,
-  presentHeaderRule,
-  presentIntervalLimit,
-  presentSecondLimit,
-  presentUserAgentRule,
-  presentWhitelistRule,
-  type StoredAntiCCRule,
-  type StoredGeoRule,
-  type StoredHeaderRule,
-  type StoredIntervalLimit,
-  type StoredListRule,
-  type StoredSecondLimit,
-  type StoredUserAgentRule,
-} from './firewall-rules.presenter.js';
 import type { FirewallRuleRow, FirewallRulesRepository, FirewallRuleValues } from './firewall-rules.repository.js';
 
-/** What each rule kind takes and answers. */
-interface Kinds {
-  whitelist: { input: WhitelistRuleIn; output: WhitelistRule };
-  blacklist: { input: BlacklistRuleIn; output: BlacklistRule };
-  userAgent: { input: UserAgentRuleIn; output: UserAgentRule };
-  header: { input: HeaderRuleIn; output: HeaderRule };
-  intervalLimit: { input: IntervalLimitIn; output: IntervalLimit };
-  secondLimit: { input: SecondLimitIn; output: SecondLimit };
-  antiCC: { input: AntiCCRuleIn; output: AntiCCRule };
-  geo: { input: GeoRuleIn; output: GeoRule };
-}
-export type RuleKind = keyof Kinds;
+export type RuleKind = SiteRuleKind;
+type Input<K extends RuleKind> = z.output<(typeof SITE_RULE_KINDS)[K]['input']>;
+type Output<K extends RuleKind> = z.output<(typeof SITE_RULE_KINDS)[K]['output']>;
 
-/** Per kind: the stored form of an input (its memo apart) and the reply for a row. */
+/** Per kind, from its declaration (contract rule-kinds/site-firewall.ts): what an input stores, and a row's reply. */
 const KINDS: {
   [K in RuleKind]: {
-    store(input: Kinds[K]['input']): FirewallRuleValues;
-    present(row: FirewallRuleRow): Kinds[K]['output'];
+    toStored(input: Input<K>): FirewallRuleValues;
+    present(row: FirewallRuleRow): Output<K>;
   };
-} = {
-  whitelist: {
-    store: ({ ips, url, methods, memo }) => ({ rule: { ips, url, methods } satisfies StoredListRule, memo }),
-    present: presentWhitelistRule,
-  },
-  blacklist: {
-    store: ({ ips, url, methods, blockType, memo }) => ({
-      rule: { ips, url, methods, blockType } satisfies StoredListRule,
-      memo,
-    }),
-    present: presentBlacklistRule,
-  },
-  userAgent: {
-    store: ({ urlRegex, userAgentRegex, blockType, enabled, memo }) => ({
-      rule: { urlRegex, userAgentRegex, blockType, enabled } satisfies StoredUserAgentRule,
-      memo,
-    }),
-    present: presentUserAgentRule,
-  },
-  header: {
-    store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredHeaderRule, memo }),
-    present: presentHeaderRule,
-  },
-  intervalLimit: {
-    store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredIntervalLimit, memo }),
-    present: presentIntervalLimit,
-  },
-  secondLimit: {
-    store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredSecondLimit, memo }),
-    present: presentSecondLimit,
-  },
-  antiCC: {
-    store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredAntiCCRule, memo }),
-    present: presentAntiCCRule,
-  },
-  geo: {
-    // Each region once, in the order given.
-    store: ({ memo, geoIDs, ...rule }) => ({
-      rule: { ...rule, geoIDs: [...new Set(geoIDs)] } satisfies StoredGeoRule,
-      memo,
-    }),
-    present: presentGeoRule,
-  },
-};
+} = SITE_RULE_KINDS;
+
+/** One kind's calls, its name bound (firewall-rules.routes.ts binds them to the kind's routes). */
+export interface KindCalls<In, Out> {
+  list(userId: number, siteId: number, page: number, pageSize: number): Promise<{ data: Out[]; total: number }>;
+  add(userId: number, siteId: number, inputs: In[], operatorId: number | null): Promise<Out[]>;
+  update(userId: number, siteId: number, id: number, input: In, operatorId: number | null): Promise<Out>;
+  delete(userId: number, siteId: number, ids: number[]): Promise<void>;
+}
 
 /** The city ids among `ids` the operator's geo database does not know (geo/geo-database.service.ts). */
 export type UnknownCities = (operatorId: number | null, ids: readonly number[]) => Promise<number[]>;
@@ -125,6 +52,16 @@ export class FirewallRulesService {
     private readonly access: SiteAccess,
     private readonly unknownCities: UnknownCities = async () => [],
   ) {}
+
+  /** The calls of one kind. */
+  of<K extends RuleKind>(kind: K): KindCalls<Input<K>, Output<K>> {
+    return {
+      list: (userId, siteId, page, pageSize) => this.list(kind, userId, siteId, page, pageSize),
+      add: (userId, siteId, inputs, operatorId) => this.add(kind, userId, siteId, inputs, operatorId),
+      update: (userId, siteId, id, input, operatorId) => this.update(kind, userId, siteId, id, input, operatorId),
+      delete: (userId, siteId, ids) => this.delete(kind, userId, siteId, ids),
+    };
+  }
 
   /**
    * A geo rule's regions: at most GEO_RULE_REGIONS_MAX (201003), every city one the operator's
@@ -160,7 +97,7 @@ export class FirewallRulesService {
     siteId: number,
     page: number,
     pageSize: number,
-  ): Promise<{ data: Kinds[K]['output'][]; total: number }> {
+  ): Promise<{ data: Output<K>[]; total: number }> {
     await this.access.userSite(userId, siteId);
     const { rows, total } = await this.repo.page(siteId, kind, page, pageSize);
     return { data: rows.map((row) => KINDS[kind].present(row)), total };
@@ -170,9 +107,9 @@ export class FirewallRulesService {
     kind: K,
     userId: number,
     siteId: number,
-    inputs: Kinds[K]['input'][],
+    inputs: Input<K>[],
     operatorId: number | null = null,
-  ): Promise<Kinds[K]['output'][]> {
+  ): Promise<Output<K>[]> {
     await this.access.userSite(userId, siteId);
     await this.checkRegions(kind, operatorId, inputs, true);
     return this.transactions.run(async () => {
@@ -184,7 +121,7 @@ export class FirewallRulesService {
       const rows = await this.repo.insert(
         siteId,
         kind,
-        inputs.map((input) => KINDS[kind].store(input)),
+        inputs.map((input) => KINDS[kind].toStored(input)),
       );
       return rows.map((row) => KINDS[kind].present(row));
     });
@@ -195,12 +132,12 @@ export class FirewallRulesService {
     userId: number,
     siteId: number,
     id: number,
-    input: Kinds[K]['input'],
+    input: Input<K>,
     operatorId: number | null = null,
-  ): Promise<Kinds[K]['output']> {
+  ): Promise<Output<K>> {
     await this.access.userSite(userId, siteId);
     await this.checkRegions(kind, operatorId, [input], false);
-    const row = await this.repo.update(siteId, kind, id, KINDS[kind].store(input));
+    const row = await this.repo.update(siteId, kind, id, KINDS[kind].toStored(input));
     if (!row) throw new AppError(101018);
     return KINDS[kind].present(row);
   }
