@@ -132,6 +132,10 @@ function sitesOfIssue(plane: DataPlane, siteOf: ReadonlyMap<number, number>, pat
       const id = plane.settings[index]?.id;
       return bySite((d) => d.settingsId === id);
     }
+    case 'firewalls': {
+      const id = plane.firewalls[index]?.id;
+      return bySite((d) => d.firewallId === id);
+    }
     case 'modules': {
       const id = plane.modules[index]?.id;
       return bySite((d) => (d.modules ? Object.values(d.modules).includes(id ?? -1) : false));
