@@ -1,0 +1,29 @@
+-- Generated from packages/contract by scripts/lua-limits.mts (apps/edge/src/nginx/lua-limits.ts): do not
+-- edit. `npx tsx scripts/lua-limits.mts` writes it again; apps/edge/test/lua-limits.test.ts checks it is
+-- the contract's. Each name is the contract's constant of that name.
+local _M = {}
+
+_M.FIREWALL_LIST_RULES_PER_SITE = 100
+_M.MAX_IPS = 5000
+_M.FIREWALL_URL_MAX = 256
+_M.USER_AGENT_REGEX_MAX = 256
+_M.HEADER_NAME_MAX = 64
+_M.FREQUENCY_SECONDS_MAX = 86400
+_M.FREQUENCY_TIMES_MAX = 1000000
+_M.SECOND_RATE_MAX = 100000
+_M.SECOND_BURST_MAX = 100000
+_M.BLOCK_SECONDS_MAX = 86400
+_M.GEO_RULE_REGIONS_MAX = 500
+_M.DOMAIN_ACCESS_RULES_MAX = 20
+_M.REFERER_HOSTS_MAX = 100
+
+_M.FIREWALL_URL_RE = [=[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?[\]{}\\#-]+\z]=]
+_M.USER_AGENT_REGEX_RE = [=[^[\x20-\x7e]+\z]=]
+_M.GEO_COUNTRY_ID_RE = [=[^[A-Z]{2}\z]=]
+
+_M.FIREWALL_METHODS = { GET = true, POST = true, PUT = true, DELETE = true, HEAD = true, PATCH = true, OPTIONS = true }
+_M.EDGE_RULE_ACTIONS = { deny = true, drop = true, dropBlacklist = true, shield = true, code = true, click = true, redirect = true, slider = true }
+_M.EDGE_BLOCK_ACTIONS = { deny = true, drop = true, dropBlacklist = true }
+_M.EDGE_CHALLENGES = { shield = true, code = true, click = true, redirect = true, slider = true }
+
+return _M
