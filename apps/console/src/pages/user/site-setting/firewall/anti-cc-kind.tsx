@@ -1,9 +1,4 @@
-import {
-  type AntiCCRule,
-  type AntiCCRuleInput,
-  antiCCRuleInputSchema,
-  firewallAntiCCRoutes as routes,
-} from '@rampart/contract';
+import { type AntiCCRule, type AntiCCRuleInput, SITE_RULE_KINDS } from '@rampart/contract';
 import { AntiCCRuleFields } from './AntiCCRuleFields';
 import {
   type AntiCCRuleValues,
@@ -24,14 +19,9 @@ import type { FirewallKind } from './firewall-kinds';
  */
 export const antiCCKind: FirewallKind<AntiCCRuleInput, AntiCCRule, AntiCCRuleValues> = {
   key: 'antiCC',
-  routes: {
-    list: routes.listAntiCCRules,
-    add: routes.addAntiCCRules,
-    update: routes.updateAntiCCRule,
-    delete: routes.deleteAntiCCRules,
-  },
+  routes: SITE_RULE_KINDS.antiCC.routes,
   resource: 'antiCCRules',
-  schema: antiCCRuleInputSchema,
+  schema: SITE_RULE_KINDS.antiCC.input,
   columns: (context) => {
     const { t } = context;
     return [

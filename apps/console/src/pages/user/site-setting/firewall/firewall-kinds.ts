@@ -9,9 +9,10 @@ import type { FieldNameOf } from '../../../../forms/server-errors';
 
 /**
  * The firewall kinds a site has, in the order of the tab's sub-navigation (the order the edge
- * checks them in, after the whitelist). A new kind is a key
- * here, a {@link FirewallKind} of its own (list-kinds.tsx, user-agent-kind.tsx,
- * frequency-kinds.tsx, anti-cc-kind.tsx), its entry in FirewallTab's panels and its texts under `firewall.kinds`,
+ * checks them in, after the whitelist). A new kind is its declaration in the contract
+ * (rule-kinds/site-firewall.ts: its calls and schema come from there), a key here, a
+ * {@link FirewallKind} of its own (list-kinds.tsx, user-agent-kind.tsx, frequency-kinds.tsx,
+ * anti-cc-kind.tsx), its entry in FirewallTab's panels and its texts under `firewall.kinds`,
  * `hints`, `empty` and `form.*Title`.
  */
 export const FIREWALL_KIND_KEYS = [

@@ -1,11 +1,9 @@
 import {
   type IntervalLimit,
   type IntervalLimitInput,
-  intervalLimitInputSchema,
-  firewallFrequencyRoutes as routes,
   type SecondLimit,
   type SecondLimitInput,
-  secondLimitInputSchema,
+  SITE_RULE_KINDS,
 } from '@rampart/contract';
 import type { ListColumn, ListColumns } from '../../../../components/FitTable';
 import { IntervalLimitCell, SecondLimitCell } from './FrequencyLimitCells';
@@ -50,14 +48,9 @@ function frequencyColumns<B extends object, R extends IntervalLimit | SecondLimi
 
 export const intervalLimitKind: FirewallKind<IntervalLimitInput, IntervalLimit, IntervalLimitValues> = {
   key: 'intervalLimit',
-  routes: {
-    list: routes.listIntervalLimits,
-    add: routes.addIntervalLimits,
-    update: routes.updateIntervalLimit,
-    delete: routes.deleteIntervalLimits,
-  },
+  routes: SITE_RULE_KINDS.intervalLimit.routes,
   resource: 'intervalLimits',
-  schema: intervalLimitInputSchema,
+  schema: SITE_RULE_KINDS.intervalLimit.input,
   columns: (context) =>
     frequencyColumns(intervalLimitKind, context, {
       title: context.t('limit'),
@@ -73,14 +66,9 @@ export const intervalLimitKind: FirewallKind<IntervalLimitInput, IntervalLimit, 
 
 export const secondLimitKind: FirewallKind<SecondLimitInput, SecondLimit, SecondLimitValues> = {
   key: 'secondLimit',
-  routes: {
-    list: routes.listSecondLimits,
-    add: routes.addSecondLimits,
-    update: routes.updateSecondLimit,
-    delete: routes.deleteSecondLimits,
-  },
+  routes: SITE_RULE_KINDS.secondLimit.routes,
   resource: 'secondLimits',
-  schema: secondLimitInputSchema,
+  schema: SITE_RULE_KINDS.secondLimit.input,
   columns: (context) =>
     frequencyColumns(secondLimitKind, context, {
       title: context.t('limit'),

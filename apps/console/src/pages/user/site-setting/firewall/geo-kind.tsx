@@ -1,4 +1,4 @@
-import { type GeoRule, type GeoRuleInput, geoRuleInputSchema, firewallGeoRoutes as routes } from '@rampart/contract';
+import { type GeoRule, type GeoRuleInput, SITE_RULE_KINDS } from '@rampart/contract';
 import {
   blockTypeColumn,
   dateColumns,
@@ -18,14 +18,9 @@ import { type GeoRuleValues, geoRuleBody, geoRuleFieldOf, geoRuleValues, NEW_GEO
  */
 export const geoKind: FirewallKind<GeoRuleInput, GeoRule, GeoRuleValues> = {
   key: 'geo',
-  routes: {
-    list: routes.listGeoRules,
-    add: routes.addGeoRules,
-    update: routes.updateGeoRule,
-    delete: routes.deleteGeoRules,
-  },
+  routes: SITE_RULE_KINDS.geo.routes,
   resource: 'geoRules',
-  schema: geoRuleInputSchema,
+  schema: SITE_RULE_KINDS.geo.input,
   columns: (context) => {
     const { t } = context;
     return [

@@ -4,10 +4,10 @@ import {
   type AntiRefererInput,
   antiRefererInputSchema,
   domainAccessRoutes,
-  firewallHeaderRoutes,
   type HeaderRule,
   type HeaderRuleInput,
   headerRuleInputSchema,
+  SITE_RULE_KINDS,
 } from '@rampart/contract';
 import { Tag } from 'antd';
 import { blockTypeColumn, dateColumns, enabledColumn, memoColumn, patternColumn } from './firewall-columns';
@@ -54,14 +54,9 @@ function headerColumns<R extends HeaderRow>(kind: FirewallKind<HeaderRuleInput, 
 /** Header blocking (routes/firewall-headers.ts): a site firewall kind. */
 export const headerKind: FirewallKind<HeaderRuleInput, HeaderRule, HeaderRuleValues> = {
   key: 'header',
-  routes: {
-    list: firewallHeaderRoutes.listHeaderRules,
-    add: firewallHeaderRoutes.addHeaderRules,
-    update: firewallHeaderRoutes.updateHeaderRule,
-    delete: firewallHeaderRoutes.deleteHeaderRules,
-  },
+  routes: SITE_RULE_KINDS.header.routes,
   resource: 'headerRules',
-  schema: headerRuleInputSchema,
+  schema: SITE_RULE_KINDS.header.input,
   columns: (context) => headerColumns(headerKind)(context),
   Fields: HeaderRuleFields,
   newRule: NEW_HEADER_RULE,

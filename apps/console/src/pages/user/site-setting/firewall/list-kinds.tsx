@@ -1,12 +1,10 @@
 import {
   type BlacklistRule,
   type BlacklistRuleInput,
-  blacklistRuleInputSchema,
   type FirewallMethods,
-  firewallListRoutes as routes,
+  SITE_RULE_KINDS,
   type WhitelistRule,
   type WhitelistRuleInput,
-  whitelistRuleInputSchema,
 } from '@rampart/contract';
 import type { ListColumns } from '../../../../components/FitTable';
 import { IpsCell, MethodsCell } from './FirewallCells';
@@ -44,14 +42,9 @@ function listColumns<R extends WhitelistRule>({ t }: FirewallColumnsContext, mod
 
 export const whitelistKind: FirewallKind<WhitelistRuleInput, WhitelistRule, ListRuleValues> = {
   key: 'whitelist',
-  routes: {
-    list: routes.listWhitelistRules,
-    add: routes.addWhitelistRules,
-    update: routes.updateWhitelistRule,
-    delete: routes.deleteWhitelistRules,
-  },
+  routes: SITE_RULE_KINDS.whitelist.routes,
   resource: 'whitelistRules',
-  schema: whitelistRuleInputSchema,
+  schema: SITE_RULE_KINDS.whitelist.input,
   columns: (context) => listColumns(context, []),
   Fields: WhitelistRuleFields,
   newRule: NEW_LIST_RULE,
@@ -62,14 +55,9 @@ export const whitelistKind: FirewallKind<WhitelistRuleInput, WhitelistRule, List
 
 export const blacklistKind: FirewallKind<BlacklistRuleInput, BlacklistRule, ListRuleValues> = {
   key: 'blacklist',
-  routes: {
-    list: routes.listBlacklistRules,
-    add: routes.addBlacklistRules,
-    update: routes.updateBlacklistRule,
-    delete: routes.deleteBlacklistRules,
-  },
+  routes: SITE_RULE_KINDS.blacklist.routes,
   resource: 'blacklistRules',
-  schema: blacklistRuleInputSchema,
+  schema: SITE_RULE_KINDS.blacklist.input,
   columns: (context) => listColumns(context, [blockTypeColumn(context.t)]),
   Fields: BlacklistRuleFields,
   newRule: NEW_LIST_RULE,

@@ -1,9 +1,4 @@
-import {
-  firewallUserAgentRoutes as routes,
-  type UserAgentRule,
-  type UserAgentRuleInput,
-  userAgentRuleInputSchema,
-} from '@rampart/contract';
+import { SITE_RULE_KINDS, type UserAgentRule, type UserAgentRuleInput } from '@rampart/contract';
 import { blockTypeColumn, dateColumns, enabledColumn, memoColumn, patternColumn } from './firewall-columns';
 import type { FirewallKind } from './firewall-kinds';
 import { UserAgentRuleFields } from './UserAgentRuleFields';
@@ -23,14 +18,9 @@ import {
  */
 export const userAgentKind: FirewallKind<UserAgentRuleInput, UserAgentRule, UserAgentRuleValues> = {
   key: 'userAgent',
-  routes: {
-    list: routes.listUserAgentRules,
-    add: routes.addUserAgentRules,
-    update: routes.updateUserAgentRule,
-    delete: routes.deleteUserAgentRules,
-  },
+  routes: SITE_RULE_KINDS.userAgent.routes,
   resource: 'userAgentRules',
-  schema: userAgentRuleInputSchema,
+  schema: SITE_RULE_KINDS.userAgent.input,
   columns: (context) => {
     const { t } = context;
     return [
