@@ -4,9 +4,9 @@ import type { EdgeFirewall } from '../edge/data-plane-firewall.js';
 import { firewallRuleRoutes } from '../routes/firewall-lists.js';
 
 /**
- * A firewall rule kind declared once (docs/decisions "A rule kind declared once"): what a caller sends
- * (`input`, `update`), what the `rule` JSON column holds (`stored`, read back parsed, never cast), what
- * the API answers (`output`) and what the edge applies (`edge`). From it come the kind's four calls
+ * A firewall rule kind declared once (docs/decisions.md "A firewall rule kind declared once"): what a
+ * caller sends (`input`, `update`), what the `rule` JSON column holds (`stored`, read back parsed,
+ * never cast), what the API answers (`output`) and what the edge applies (`edge`). From it come the kind's four calls
  * (routes/firewall-lists.ts firewallRuleRoutes), the server's store/present/edge code (one generic
  * service binds every kind) and the console's kind.
  */
