@@ -68,7 +68,7 @@ local sub, lower, find, gsub, floor = string.sub, string.lower, string.find, str
 local unescape = ngx.unescape_uri
 local hit, run_list, run_rules, detect, inspect, inspect_name, inspect_args =
   S.hit, D.run_list, D.run_rules, D.detect, I.inspect, I.inspect_name, I.inspect_args
-local PREFILTER = I.PREFILTER
+local prefiltered = I.prefiltered
 
 local GROUPS = { "sqli", "xss", "rce", "traversal", "rfi", "php", "java", "ssti", "ssrf", "xxe", "upload",
   "sensitiveFiles", "scanner", "protocol", "nosql", "ldap", "redirect", "graphql" }
@@ -111,6 +111,9 @@ for _, h in ipairs({ "host", "cookie", "authorization", "proxy-authorization", "
   SKIP_HEADERS[h] = true
 end
 
+-- The query's arguments (parsed only when inspect_args needs them one by one).
+local function uri_args() return ngx.req.get_uri_args(MAX_ARGS) end
+
 local METHODS = { GET = true, HEAD = true, POST = true, PUT = true, PATCH = true, DELETE = true, OPTIONS = true }
 
 -- The whole request. `with_body`: read and inspect the body (rewrite phase only).
@@ -151,7 +154,7 @@ local function inspect_request(m, var, with_body)
         local b = decode.base64(seg)
         if b then
           S.part, S.name, S.value = "path", "", b
-          if re_find(b, PREFILTER, "jo") then detect(decode.decode(b), false) end
+          if prefiltered(b) then detect(decode.decode(b), false) end
           if S.done then break end
         end
       end
@@ -169,7 +172,7 @@ local function inspect_request(m, var, with_body)
       S.part, S.name, S.value = "query", "", args
       hit(RULE.nul, 5, 1)
     end
-    inspect_args("query", args, ngx.req.get_uri_args(MAX_ARGS))
+    inspect_args("query", args, uri_args)
   end
 
   -- headers (the user agent also against scanner signatures)

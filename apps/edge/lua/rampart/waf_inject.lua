@@ -100,7 +100,7 @@ function _M.ldap(l, hit)
       return
     end
   end
-  if not find(l, "[()]") then return end
+  if not (find(l, "(", 1, true) or find(l, ")", 1, true)) then return end
   if find(l, ")", 1, true) and find(l, "(", 1, true) then
     local from = re_find(l, FILTER_BREAK, "jo")
     if from then
