@@ -27,30 +27,10 @@ local CHUNK, OVERLAP = 4096, 256
 -- by their first letter. Apart, each is a fast scan; as one alternation every byte of a value
 -- was a place to try all of them (a 128 KB form cost 1.7 ms of this pattern alone).
 local WORDS = [=[select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:|(?:document|window)\s*\.|ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit]=]
-local function by_first_letter(words)
-  local groups, order, list, depth, from = {}, {}, {}, 0, 1
-  for i = 1, #words + 1 do
-    local b = words:sub(i, i)
-    if b == "(" then depth = depth + 1 elseif b == ")" then depth = depth - 1 end
-    if (b == "|" and depth == 0) or b == "" then
-      list[#list + 1] = words:sub(from, i - 1)
-      from = i + 1
-    end
-  end
-  for _, w in ipairs(list) do
-    local c = w:sub(1, 1)
-    if c == "(" then c = "" end
-    if not groups[c] then groups[c] = {} order[#order + 1] = c end
-    local g = groups[c]
-    g[#g + 1] = c == "" and w or w:sub(2)
-  end
-  local out = {}
-  for _, c in ipairs(order) do
-    out[#out + 1] = c .. "(?:" .. table.concat(groups[c], "|") .. ")"
-  end
-  return table.concat(out, "|")
-end
-local WORDS_RE = [=[\b(?i:]=] .. by_first_letter(WORDS) .. [=[)|(?<![\w.])(?i:com|org)\.[a-zA-Z]|\bdb\.[\w$]{1,64}[.(\s]]=]
+-- (the boundary as a consumed non-word byte or the start: PCRE then tries the words only after
+-- the spaces and punctuation of a value, not at each letter, a third less time than with \b)
+local WORDS_RE = [=[(?:[^A-Za-z0-9_]|^)(?:(?i:]=] .. waf_re.by_first_letter(WORDS)
+  .. [=[)|db\.[\w$]{1,64}[.(\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]]=]
 local SPECIAL = [=[|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:/bin/|/sys/|\.ssh/|\+adw-|\.internal\b|\.svc\b|(?<=lvh|localtest)\.me|(?<=nip|sslip)\.io)|(?<![\d\s])\*|\*(?![\d\s])|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)|\xe2\x80[\xa4\xa5]|\xe2(?:\x88\x95|\x81\x84|\xa7\xb5)|\xef\xb9\x92]=]
 local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=#!^~\r\n\x00]]=] .. SPECIAL
 -- The same without the argument separators ("=", "&"), for a whole query string or form body.
@@ -281,8 +261,13 @@ local function inspect_args(part, raw, args)
       local at, e
       at, _, e = re_find(d, "[A-Z]", "jo")
       b64 = at ~= nil or e ~= nil
-      at, _, e = re_find(d, redirect.NAME_IN_ARGS, "jo")
-      names = redirect_on and (at ~= nil or e ~= nil)
+      -- (with a capital letter every argument is read anyway, is_name() then asks each name)
+      if b64 or not redirect_on then
+        names = redirect_on
+      else
+        at, _, e = re_find(d, redirect.NAME_IN_ARGS, "jo")
+        names = at ~= nil or e ~= nil
+      end
       -- nothing to read argument by argument: the arguments need not even be parsed
       if not b64 and not names then return end
     end

@@ -23,4 +23,31 @@ function _M.failure() return failed_err end
 
 function _M.reset() failed_err = nil end
 
+-- An alternation of words ("a|b|c", a word may hold groups of its own) grouped by their first
+-- letter: PCRE tries the alternatives one after the other at each place a match may start, and a
+-- group whose letter differs fails at once.
+function _M.by_first_letter(words)
+  local groups, order, list, depth, from = {}, {}, {}, 0, 1
+  for i = 1, #words + 1 do
+    local b = words:sub(i, i)
+    if b == "(" then depth = depth + 1 elseif b == ")" then depth = depth - 1 end
+    if (b == "|" and depth == 0) or b == "" then
+      list[#list + 1] = words:sub(from, i - 1)
+      from = i + 1
+    end
+  end
+  for _, w in ipairs(list) do
+    local c = w:sub(1, 1)
+    if c == "(" then c = "" end
+    if not groups[c] then groups[c] = {} order[#order + 1] = c end
+    local g = groups[c]
+    g[#g + 1] = c == "" and w or w:sub(2)
+  end
+  local out = {}
+  for _, c in ipairs(order) do
+    out[#out + 1] = c .. "(?:" .. table.concat(groups[c], "|") .. ")"
+  end
+  return table.concat(out, "|")
+end
+
 return _M

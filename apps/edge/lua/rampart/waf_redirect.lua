@@ -38,7 +38,7 @@ _M.NAMES = NAMES
 local names_list = {}
 for w in pairs(NAMES) do names_list[#names_list + 1] = w end
 table.sort(names_list, function(a, b) return #a > #b end)
-local LIST = table.concat(names_list, "|")
+local LIST = require("rampart.waf_re").by_first_letter(table.concat(names_list, "|"))
 _M.NAME_IN_ARGS = [=[(?i)(?:^|&)(?:(?:]=] .. LIST .. [=[)|[^=&]*[\[.](?:]=] .. LIST .. [=[)\]?)(?=[=&]|$)]=]
 
 -- (answers kept per name: a long form repeats its names)
