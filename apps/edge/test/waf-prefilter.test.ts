@@ -14,6 +14,8 @@ import { blocked, passed, wafSender } from './helpers/waf-send.js';
 // - the named-entity pass behind one PCRE search decodes exactly what the class search let through;
 // - base64 with its PCRE pre-check for long values decodes exactly the same values;
 // - the shell-quoting test with plain searches first answers the same;
+// - the rules' literal guards found by one Aho-Corasick scan (rampart.waf_guard) are those the
+//   plain searches one by one found, for every guard;
 // - the pattern that says whether a clean query or form may hold a redirect parameter finds every
 //   name rampart.waf_redirect's is_name() accepts.
 // Then through a real edge: a long form (past the 4 KB a clean form was once limited to) whose
@@ -32,6 +34,7 @@ let report: {
   base64_decoded: number;
   shell: number;
   names: number;
+  guards: number;
   diffs: string[] | Record<string, never>;
 };
 
@@ -56,7 +59,8 @@ describe('the cheap checks after the CPU pass, beside the ones they replaced', (
   it('answer the same on every generated value', () => {
     process.stderr.write(
       `waf-prefilter: ${report.cases} values, ${report.prefilter_hits} prefilter hits, ${report.args_hits} args hits, ` +
-        `${report.html_changed} changed by entities, ${report.base64_decoded} base64, ${report.shell} shell-quoted\n`,
+        `${report.html_changed} changed by entities, ${report.base64_decoded} base64, ${report.shell} shell-quoted, ` +
+        `${report.guards} guards held\n`,
     );
     // (cjson writes an empty list as {})
     expect(Object.values(report.diffs)).toEqual([]);
@@ -68,6 +72,7 @@ describe('the cheap checks after the CPU pass, beside the ones they replaced', (
     expect(report.base64_decoded).toBeGreaterThan(50);
     expect(report.shell).toBeGreaterThan(100);
     expect(report.names).toBeGreaterThan(400);
+    expect(report.guards).toBeGreaterThan(10000);
   });
 });
 

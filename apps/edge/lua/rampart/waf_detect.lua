@@ -11,12 +11,13 @@ local inject = require "rampart.waf_inject"
 local graphql = require "rampart.waf_graphql"
 local waf_path = require "rampart.waf_path"
 local waf_re = require "rampart.waf_re"
+local waf_guard = require "rampart.waf_guard"
 
 local _M = {}
 
 local re_find = waf_re.find
 local lower, find, gsub = string.lower, string.find, string.gsub
-local guarded = rules.guarded
+local guarded = waf_guard.guarded
 local hit = S.hit
 local RULE = S.RULE
 local EMPTY = {}

@@ -252,13 +252,7 @@ _M.GUARDS = {
   [109001] = { "<!entity" }, [109002] = { "<!doctype", "xi:include", "xinclude" }, [109003] = { "<!entity" },
 }
 
--- Does `s` hold one of the guard's strings?
-function _M.guarded(guard, s)
-  for i = 1, #guard do
-    if find(s, guard[i], 1, true) then return true end
-  end
-  return false
-end
+-- (whether a value holds one of a guard's strings: rampart.waf_guard)
 
 -- PHP calls, read at each "(": the identifier before it (spaces and /* */ comments skipped) looked up
 -- in a set (105003), or ending with one of the names no prose holds (105011, "FOOgzdecode()").

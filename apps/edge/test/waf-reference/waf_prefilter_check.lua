@@ -6,6 +6,10 @@ return function()
   local D = require "rampart.waf_detect"
   local decode = require "rampart.waf_decode"
   local redirect = require "rampart.waf_redirect"
+  local rules = require "rampart.waf_rules"
+  local guard = require "rampart.waf_guard"
+  local GUARDS = {}
+  for _, g in pairs(rules.GUARDS) do GUARDS[#GUARDS + 1] = g end
   local ref = require "waf_reference"
   local char, rep, upper = string.char, string.rep, string.upper
 
@@ -25,6 +29,10 @@ return function()
     "word", "1234", "some text", "Mozilla/5.0", "a.b.c", "x_y", "sel ect", "uni on",
   }
   local AROUND = { "", " ", "a", "Z", "1", "_", ".", "/", "-", "+", "=", "&", "\195\169", "\128", "(", "\n" }
+  -- every guard string of the rules, alone and glued to its neighbours
+  for _, g in pairs(rules.GUARDS) do
+    for _, lit in ipairs(g) do TOKENS[#TOKENS + 1] = lit end
+  end
   local ALPHABET = {}
   for _, t in ipairs(TOKENS) do ALPHABET[#ALPHABET + 1] = t end
   for _, c in ipairs({ "a", "b", "e", "s", "x", "A", "S", "0", "7", " ", " ", ".", "/", "_", "-", ":", "+", "=" }) do
@@ -32,7 +40,7 @@ return function()
   end
 
   local report = { cases = 0, prefilter_hits = 0, args_hits = 0, html_changed = 0, base64_decoded = 0, shell = 0,
-    names = 0, diffs = {} }
+    names = 0, guards = 0, diffs = {} }
   local function diff(kind, s)
     if #report.diffs < 20 then report.diffs[#report.diffs + 1] = kind .. ": " .. ngx.encode_base64(s) end
   end
@@ -51,6 +59,11 @@ return function()
     local b = ref.base64(s)
     if b then report.base64_decoded = report.base64_decoded + 1 end
     if b ~= decode.base64(s) then diff("base64", s) end
+    for i = 1, #GUARDS do
+      local g = ref.guarded(GUARDS[i], s)
+      if g then report.guards = report.guards + 1 end
+      if g ~= guard.guarded(GUARDS[i], s) then diff("guarded", s) end
+    end
     local q = ref.shell_quoted(s)
     if q then report.shell = report.shell + 1 end
     if q ~= D.shell_quoted(s) then diff("shell_quoted", s) end

@@ -1,7 +1,8 @@
 -- The WAF's value checks as they were before the CPU pass (commit 4be78478), kept as the reference
 -- that test/waf-prefilter.test.ts runs beside today's on the same generated material: the
 -- prefilters as one alternation (\b before the words), the named-entity pass guarded by a Lua
--- class search, base64 without its PCRE pre-check, the shell-quoting test as two class searches.
+-- class search, base64 without its PCRE pre-check, the shell-quoting test as two class searches,
+-- the rules' literal guards as plain searches one by one.
 local find, gsub, sub, lower = string.find, string.gsub, string.sub, string.lower
 local decode_base64 = ngx.decode_base64
 
@@ -46,6 +47,14 @@ function _M.base64(s)
     if bad * 10 > #out then return nil end
   end
   return out
+end
+
+-- rampart.waf_rules guarded(), before rampart.waf_guard
+function _M.guarded(guard, s)
+  for i = 1, #guard do
+    if find(s, guard[i], 1, true) then return true end
+  end
+  return false
 end
 
 function _M.shell_quoted(l)
