@@ -20,7 +20,6 @@ local lower, find, gsub = string.lower, string.find, string.gsub
 local guarded = waf_guard.guarded
 local hit = S.hit
 local RULE = S.RULE
-local EMPTY = {}
 
 -- Parameter names that hold a file system path or an include root.
 local PATH_NAME = [=[(?:^|[_\[.-])(?:(?:abs(?:olute)?_?)?path|(?:root|base|inc|include|lib|app|mod|module|plugin|theme|template|tpl|class|conf|config)_?(?:path|dir|root)|dir|include|require|include_once|require_once)\]?$]=]
@@ -46,44 +45,28 @@ local function run_rules(list, s)
   end
 end
 
--- Runs a rule list (rule_list) over l, lower-cased; RFI and SSRF rules not for URL-shaped headers.
+-- The rules of one list over l: each whose group applies here (no RFI or SSRF rule on a
+-- URL-shaped header) and, `with_guards`, whose literal guard l holds. True once S.done.
+local function run_each(list, l, skip_url_rules, with_guards)
+  for i = 1, #list do
+    local r = list[i]
+    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) and (not with_guards or guarded(r.guard, l)) then
+      local from = re_find(l, r.re, "jo")
+      if from then
+        hit(r.id, r.score, from)
+        if S.done then return true end
+      end
+    end
+  end
+  return false
+end
+
+-- Runs a rule list (rule_list) over l, lower-cased: the rules anchored at the start when their
+-- joined pattern matches, the others without a guard when theirs does, the guarded ones.
 local function run_list(rl, l, skip_url_rules)
-  if rl.any_start and re_find(l, rl.any_start, "jo") then
-    local list = rl.starts
-    for i = 1, #list do
-      local r = list[i]
-      if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
-        local from = re_find(l, r.re, "jo")
-        if from then
-          hit(r.id, r.score, from)
-          if S.done then return end
-        end
-      end
-    end
-  end
-  local list = rl.open
-  if rl.any_open and not re_find(l, rl.any_open, "jo") then list = EMPTY end
-  for i = 1, #list do
-    local r = list[i]
-    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
-      local from = re_find(l, r.re, "jo")
-      if from then
-        hit(r.id, r.score, from)
-        if S.done then return end
-      end
-    end
-  end
-  list = rl.guarded
-  for i = 1, #list do
-    local r = list[i]
-    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) and guarded(r.guard, l) then
-      local from = re_find(l, r.re, "jo")
-      if from then
-        hit(r.id, r.score, from)
-        if S.done then return end
-      end
-    end
-  end
+  if rl.any_start and re_find(l, rl.any_start, "jo") and run_each(rl.starts, l, skip_url_rules, false) then return end
+  if (not rl.any_open or re_find(l, rl.any_open, "jo")) and run_each(rl.open, l, skip_url_rules, false) then return end
+  run_each(rl.guarded, l, skip_url_rules, true)
 end
 
 -- A remote URL given to a parameter whose name says it holds a local path (remote file inclusion:
