@@ -214,7 +214,7 @@ async function main() {
       if (process.env.BENCH_PROFILE_VERDICTS) {
         await writeFile(
           process.env.BENCH_PROFILE_VERDICTS,
-          `${rows.map((r) => JSON.stringify({ file: corpus.name, id: r.id, rule: r.rule })).join('\n')}\n`,
+          `${rows.map((r) => JSON.stringify({ file: corpus.name, id: r.id, rule: r.rule, us: Math.round(r.ns / 100) / 10 })).join('\n')}\n`,
           { flag: 'a' },
         );
       }
