@@ -48,7 +48,8 @@ const CASES: { shape: string; benign: string[]; attacks: string[] }[] = [
   {
     shape: 'a recursive glob',
     benign: ['src/**/*.ts', 'packages/*/src/**/*.test.ts', '!**/node_modules/**'],
-    attacks: ['cat /e??/p?ss*', ';/b??/ca* /et*/sh*dow', '/bin/c?t /e*c/p*wd'],
+    // (the second: only "?" wildcards, which the prefilter once let through unread)
+    attacks: ['cat /e??/p?ss*', '/???/c?t /e??/p?sswd', ';/b??/ca* /et*/sh*dow', '/bin/c?t /e*c/p*wd'],
   },
 ];
 

@@ -10,7 +10,8 @@ import { blocked, passed, wafSender } from './helpers/waf-send.js';
 // The WAF's cheap checks after the CPU pass, beside the versions they replaced
 // (waf-reference/waf_reference.lua), on the same generated material inside an nginx worker:
 // - the prefilter split in two patterns (special bytes; words after a boundary) answers exactly
-//   what the one alternation answered, for values and for whole query strings / forms;
+//   what the one alternation answered, for values and for whole query strings / forms, but for
+//   the shell-wildcard path segments ("/???/c?t") it finds since;
 // - the named-entity pass behind one PCRE search decodes exactly what the class search let through;
 // - base64 with its PCRE pre-check for long values decodes exactly the same values;
 // - the shell-quoting test with plain searches first answers the same;
@@ -35,6 +36,7 @@ let report: {
   shell: number;
   names: number;
   guards: number;
+  wildcards: number;
   diffs: string[] | Record<string, never>;
 };
 
@@ -73,6 +75,7 @@ describe('the cheap checks after the CPU pass, beside the ones they replaced', (
     expect(report.shell).toBeGreaterThan(100);
     expect(report.names).toBeGreaterThan(400);
     expect(report.guards).toBeGreaterThan(10000);
+    expect(report.wildcards).toBeGreaterThan(100);
   });
 });
 

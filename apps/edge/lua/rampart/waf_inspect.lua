@@ -31,7 +31,10 @@ local WORDS = [=[select|union|sleep|benchmark|waitfor|having|insert|delete|drop\
 -- the spaces and punctuation of a value, not at each letter, a third less time than with \b)
 local WORDS_RE = [=[(?:[^A-Za-z0-9_]|^)(?:(?i:]=] .. waf_re.by_first_letter(WORDS)
   .. [=[)|db\.[\w$]{1,64}[.(\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]]=]
-local SPECIAL = [=[|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:/bin/|/sys/|\.ssh/|\+adw-|\.internal\b|\.svc\b|(?<=lvh|localtest)\.me|(?<=nip|sslip)\.io)|(?<![\d\s])\*|\*(?![\d\s])|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)|\xe2\x80[\xa4\xa5]|\xe2(?:\x88\x95|\x81\x84|\xa7\xb5)|\xef\xb9\x92]=]
+-- (a path segment of shell wildcards, "/???/c?t", "/e??/": no special byte, words or stars, but a
+-- shell spells a system path with it; WILDCARD_SEGMENT, added after the pre-change prefilter)
+local WILDCARD_SEGMENT = [=[/[\w?]{0,10}\?[\w?]{0,10}/]=]
+local SPECIAL = "|" .. WILDCARD_SEGMENT .. [=[|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:/bin/|/sys/|\.ssh/|\+adw-|\.internal\b|\.svc\b|(?<=lvh|localtest)\.me|(?<=nip|sslip)\.io)|(?<![\d\s])\*|\*(?![\d\s])|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)|\xe2\x80[\xa4\xa5]|\xe2(?:\x88\x95|\x81\x84|\xa7\xb5)|\xef\xb9\x92]=]
 local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=#!^~\r\n\x00]]=] .. SPECIAL
 -- The same without the argument separators ("=", "&"), for a whole query string or form body.
 local ARGS_PREFILTER = [=[[<>'"`;(){}\[\]$|\\%#!^~\r\n\x00]]=] .. SPECIAL
@@ -303,7 +306,7 @@ local function inspect_args(part, raw, args)
 end
 
 _M.PREFILTER, _M.ARGS_PREFILTER, _M.WORDS_RE = PREFILTER, ARGS_PREFILTER, WORDS_RE
-_M.prefiltered, _M.args_prefiltered = prefiltered, args_prefiltered
+_M.prefiltered, _M.args_prefiltered, _M.WILDCARD_SEGMENT = prefiltered, args_prefiltered, WILDCARD_SEGMENT
 _M.inspect, _M.inspect_name, _M.inspect_args, _M.inspect_base64 = inspect, inspect_name, inspect_args, inspect_base64
 
 return _M

@@ -27,6 +27,7 @@ return function()
     "__init__", "db.users.", "db.x(", "db.x ", "db.", "xdb.a.", "\226\128\164", "\226\136\149", "\239\185\146",
     "<", ">", "'", "\"", ";", "(", "{", "[", "$", "|", "&", "\\", "%", "=", "#", "!", "^", "~", "\r", "\n", "\0",
     "word", "1234", "some text", "Mozilla/5.0", "a.b.c", "x_y", "sel ect", "uni on",
+    "/???/", "/c?t", "?", "/e??/p?sswd", "/a?b=c/", "/search?q=1",
   }
   local AROUND = { "", " ", "a", "Z", "1", "_", ".", "/", "-", "+", "=", "&", "\195\169", "\128", "(", "\n" }
   -- every guard string of the rules, alone and glued to its neighbours
@@ -40,19 +41,22 @@ return function()
   end
 
   local report = { cases = 0, prefilter_hits = 0, args_hits = 0, html_changed = 0, base64_decoded = 0, shell = 0,
-    names = 0, guards = 0, diffs = {} }
+    names = 0, guards = 0, wildcards = 0, diffs = {} }
   local function diff(kind, s)
     if #report.diffs < 20 then report.diffs[#report.diffs + 1] = kind .. ": " .. ngx.encode_base64(s) end
   end
 
   local function check(s)
     report.cases = report.cases + 1
+    -- (the same answers, but for the shell-wildcard path segments added since: found now)
+    local wild = ngx.re.find(s, I.WILDCARD_SEGMENT, "jo") ~= nil
+    if wild then report.wildcards = report.wildcards + 1 end
     local old = ngx.re.find(s, ref.PREFILTER, "jo") ~= nil
     if old then report.prefilter_hits = report.prefilter_hits + 1 end
-    if old ~= (I.prefiltered(s) ~= nil) then diff("prefilter", s) end
+    if (old or wild) ~= (I.prefiltered(s) ~= nil) then diff("prefilter", s) end
     old = ngx.re.find(s, ref.ARGS_PREFILTER, "jo") ~= nil
     if old then report.args_hits = report.args_hits + 1 end
-    if old ~= (I.args_prefiltered(s) ~= nil) then diff("args_prefilter", s) end
+    if (old or wild) ~= (I.args_prefiltered(s) ~= nil) then diff("args_prefilter", s) end
     local h = ref.html(s)
     if h ~= s then report.html_changed = report.html_changed + 1 end
     if h ~= decode.html(s) then diff("html", s) end
