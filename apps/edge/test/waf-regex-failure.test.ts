@@ -11,12 +11,17 @@ import { sendFrom } from './helpers/send.js';
 // load, with one that fails as PCRE does ("pcre_exec() failed: -8") on any subject holding a
 // marker, and answers as ngx.re.find everywhere else. A module that fails closed blocks such a
 // request (rule 113002); one that fails open passes it; both say so in the error log; a request
-// without the marker passes both.
+// without the marker passes both. The same for ngx.re.match and ngx.re.gmatch (rampart.waf_re
+// wraps them too).
 
 const waf = (id: number, failMode: 'open' | 'closed') => wafModule(id, { failMode });
 const refs = (id: number) => moduleRefs({ waf: id });
 
 const MARKER = 'zzpcrefailzz';
+// Markers on which only ngx.re.match, or only ngx.re.gmatch, fails (the WAF calls them too: an
+// attribute after a quote, GraphQL aliases): every other pattern answers on those values.
+const MATCH_MARKER = 'zzmatchfailzz';
+const GMATCH_MARKER = 'zzgmatchfailzz';
 let edge: Edge;
 let origin: Origin;
 
@@ -25,7 +30,10 @@ beforeAll(async () => {
   edge = await startEdge(
     {},
     {
-      initLua: `local real = ngx.re.find; ngx.re.find = function(s, re, o, ...) if type(s) == "string" and s:find("${MARKER}", 1, true) then return nil, nil, "pcre_exec() failed: -8" end return real(s, re, o, ...) end;`,
+      initLua:
+        `local real = ngx.re.find; ngx.re.find = function(s, re, o, ...) if type(s) == "string" and s:find("${MARKER}", 1, true) then return nil, nil, "pcre_exec() failed: -8" end return real(s, re, o, ...) end; ` +
+        `local real_m = ngx.re.match; ngx.re.match = function(s, re, o, ...) if type(s) == "string" and s:find("${MATCH_MARKER}", 1, true) then return nil, "pcre_exec() failed: -8" end return real_m(s, re, o, ...) end; ` +
+        `local real_g = ngx.re.gmatch; ngx.re.gmatch = function(s, re, o) if type(s) == "string" and s:find("${GMATCH_MARKER}", 1, true) then local done = false return function() if done then return nil end done = true return nil, "pcre_exec() failed: -8" end end return real_g(s, re, o) end;`,
     },
   );
   await edge.push(
@@ -72,6 +80,21 @@ describe('WAF: a pattern that fails is not a clean value', () => {
     const reply = await get('open.waf-re.example', hard);
     expect(reply !== 'closed' && servedBy(reply.body)).toBe('origin');
   });
+
+  // (each value reaches the call on its own: "on...=" for the attribute reading, aliases with a
+  // call and a brace for the GraphQL reading)
+  for (const [call, value] of [
+    ['ngx.re.match', `x on${MATCH_MARKER}=1`],
+    ['ngx.re.gmatch', `{ ${GMATCH_MARKER} a: f(1) }`],
+  ] as const) {
+    it(`a failure of ${call} too: blocked when failing closed, passed when failing open`, async () => {
+      const path = `/app?q=${encodeURIComponent(value)}`;
+      const closed = await get('closed.waf-re.example', path);
+      expect(closed !== 'closed' && closed.status).toBe(403);
+      const open = await get('open.waf-re.example', path);
+      expect(open !== 'closed' && servedBy(open.body)).toBe('origin');
+    });
+  }
 
   it('a short ordinary request passes both', async () => {
     for (const host of ['closed.waf-re.example', 'open.waf-re.example']) {

@@ -647,7 +647,12 @@ describe('WAF: cost bounds and the fail mode', () => {
     expect(open !== 'closed' && servedBy(open.body)).toBe('origin');
     const line = await logLine('/bulk');
     expect(line).toBeDefined();
-    const closedLines = (await edge.accessLog()).split('\n').filter((l) => l.includes('"fw_rule":"113001"'));
+    // (the closed module's line may come after the open one's: waited for, not assumed)
+    let closedLines: string[] = [];
+    for (let i = 0; i < 40 && closedLines.length === 0; i++) {
+      closedLines = (await edge.accessLog()).split('\n').filter((l) => l.includes('"fw_rule":"113001"'));
+      if (closedLines.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
     expect(closedLines.length).toBeGreaterThan(0);
     expect(closedLines[0]).toContain('"waf_part":"body"');
   });

@@ -14,12 +14,15 @@
 -- decoding is inspected too.
 --
 -- Cheap first: a value is looked at only when it holds a byte or word some detector needs
--- (PREFILTER, one JIT regex, for header values too, where "(", ")" and ";" are normal and read
--- as spaces); most values of real traffic (ids, words, numbers, tokens) stop there. A value already
--- read under the same name and part is not read again. Values longer than CHUNK are read in
--- overlapping windows, each pre-filtered on its own, so 128 KB of padding costs one regex pass.
--- Each pattern rule has a literal guard (rampart.waf_rules GUARDS: plain string searches) tried
--- before its regex. The Referer is read by its query arguments (the rest is another page's URL).
+-- (rampart.waf_inspect prefiltered(): two JIT regexes, special bytes and words, for header values
+-- too, where "(", ")" and ";" are normal and read as spaces); most values of real traffic (ids,
+-- words, numbers, tokens) stop there; a query string or form with none in any argument is not
+-- even parsed unless a capital letter (base64) or a redirect parameter's name is in it. A value
+-- already read under the same name and part is not read again. Values longer than CHUNK are read
+-- in overlapping windows, each pre-filtered on its own, so 128 KB of padding costs one regex pass.
+-- Each pattern rule has a literal guard (rampart.waf_rules GUARDS) tried before its regex: every
+-- guard of a value answered by one Aho-Corasick scan (rampart.waf_guard). The Referer is read by
+-- its query arguments (the rest is another page's URL).
 --
 -- Detectors by group (ids in WAF_GROUP_RULE_BASE ranges): sqli and xss are tokenizers
 -- (rampart.waf_sqli with rampart.waf_sqli_lex, rampart.waf_xss); nosql and ldap
@@ -45,7 +48,8 @@
 --
 -- Budget: at most BYTES_BUDGET bytes of values are inspected per request and at most
 -- TIME_BUDGET seconds of the worker's CPU time (os.clock: a busy machine does not shorten it)
--- spent, checked every 32 values and between the windows of a long value; a request that runs out
+-- spent, checked every 8 KB or 64 values and between the windows of a long value (the clock is a
+-- system call); a request that runs out
 -- is "not fully inspected", as is a body over WAF_BODY_LIMIT_BYTES or in a declared charset that
 -- cannot be decoded: failMode "closed" blocks it (rule 113001 body over the limit, 113002 budget
 -- exhausted, 113012 undecodable charset; logged like any block), "open" lets it through (after
@@ -68,7 +72,7 @@ local sub, lower, find, gsub, floor = string.sub, string.lower, string.find, str
 local unescape = ngx.unescape_uri
 local hit, run_list, run_rules, detect, inspect, inspect_name, inspect_args =
   S.hit, D.run_list, D.run_rules, D.detect, I.inspect, I.inspect_name, I.inspect_args
-local PREFILTER = I.PREFILTER
+local prefiltered = I.prefiltered
 
 local GROUPS = { "sqli", "xss", "rce", "traversal", "rfi", "php", "java", "ssti", "ssrf", "xxe", "upload",
   "sensitiveFiles", "scanner", "protocol", "nosql", "ldap", "redirect", "graphql" }
@@ -111,6 +115,9 @@ for _, h in ipairs({ "host", "cookie", "authorization", "proxy-authorization", "
   SKIP_HEADERS[h] = true
 end
 
+-- The query's arguments (parsed only when inspect_args needs them one by one).
+local function uri_args() return ngx.req.get_uri_args(MAX_ARGS) end
+
 local METHODS = { GET = true, HEAD = true, POST = true, PUT = true, PATCH = true, DELETE = true, OPTIONS = true }
 
 -- The whole request. `with_body`: read and inspect the body (rewrite phase only).
@@ -151,7 +158,7 @@ local function inspect_request(m, var, with_body)
         local b = decode.base64(seg)
         if b then
           S.part, S.name, S.value = "path", "", b
-          if re_find(b, PREFILTER, "jo") then detect(decode.decode(b), false) end
+          if prefiltered(b) then detect(decode.decode(b), false) end
           if S.done then break end
         end
       end
@@ -169,7 +176,7 @@ local function inspect_request(m, var, with_body)
       S.part, S.name, S.value = "query", "", args
       hit(RULE.nul, 5, 1)
     end
-    inspect_args("query", args, ngx.req.get_uri_args(MAX_ARGS))
+    inspect_args("query", args, uri_args)
   end
 
   -- headers (the user agent also against scanner signatures)

@@ -207,6 +207,22 @@ local function inspect_json_fragment(s)
   end
 end
 
+-- A form's arguments; values %-encoded in a wide charset the form declares ("q=%FF%FE%3C%00..."),
+-- `wide`, decoded.
+local function form_args(body, wide)
+  local args = ngx.decode_args(body, MAX_ARGS)
+  if wide then
+    for k, v in pairs(args) do
+      if type(v) == "string" then
+        args[k] = (charset.decode(v, wide))
+      elseif type(v) == "table" then
+        for i, x in ipairs(v) do if type(x) == "string" then v[i] = (charset.decode(x, wide)) end end
+      end
+    end
+  end
+  return args
+end
+
 -- A body (or the end of one: `fragment`) read by its type.
 local function inspect_as(body, ctype, lctype, declared, decoded, fragment)
   local first = byte(body, (find(body, "%S")) or 1)
@@ -253,18 +269,13 @@ local function inspect_as(body, ctype, lctype, declared, decoded, fragment)
       S.part, S.name, S.value = "body", "", body
       hit(RULE.bad_encoding, 3, (re_find(body, [=[%(?![0-9a-fA-F]{2})]=], "jo")))
     end
-    local args = ngx.decode_args(body, MAX_ARGS)
-    -- values %-encoded in a wide charset the form declares ("q=%FF%FE%3C%00..."): decoded
-    if declared and charset.DECLARED[declared] and not decoded then
-      for k, v in pairs(args) do
-        if type(v) == "string" then
-          args[k] = (charset.decode(v, declared))
-        elseif type(v) == "table" then
-          for i, x in ipairs(v) do if type(x) == "string" then v[i] = (charset.decode(x, declared)) end end
-        end
-      end
+    local wide = declared and charset.DECLARED[declared] and not decoded
+    if wide then
+      inspect_args("body", body, form_args(body, declared))
+    else
+      -- (parsed only when inspect_args needs the arguments one by one)
+      inspect_args("body", body, function() return form_args(body) end)
     end
-    inspect_args("body", body, args)
   else
     -- Any other body: as text when it is text, else its printable runs (protobuf, binary beacons).
     local _, bad = gsub(sub(body, 1, 2048), "[^\9\10\13\32-\126\128-\255]", "")

@@ -17,6 +17,7 @@ local byte, char, find, gsub, sub, lower = string.byte, string.char, string.find
 local tonumber, floor = tonumber, math.floor
 local unescape = ngx.unescape_uri
 local decode_base64 = ngx.decode_base64
+local re_find = require("rampart.waf_re").find
 
 local ROUNDS = 3
 
@@ -48,11 +49,17 @@ local NAMED = {
   nbsp = " ", vert = "|", verbar = "|", hat = "^", lowbar = "_", dash = "-", hyphen = "-", commat = "@",
 }
 
-local function named(name, semi)
-  local c = NAMED[lower(name)]
-  if c then return c end
-  return nil
+local function named(name)
+  return NAMED[lower(name)]
 end
+-- "&" and a whole run of letters that is one of NAMED (what the gsub below replaces; any other
+-- "&word" it leaves as it is): one PCRE pass instead of a Lua call per "&word" of a long value
+-- (the query strings and URLs in beacons are full of them).
+local named_list = {}
+for k in pairs(NAMED) do named_list[#named_list + 1] = k end
+table.sort(named_list, function(a, b) return #a > #b end)
+local NAMED_RE = "&(?i:" .. table.concat(named_list, "|") .. ")(?![a-zA-Z])"
+_M.NAMED, _M.NAMED_RE = NAMED, NAMED_RE
 
 -- URL decoding with %uXXXX. Invalid escapes stay as they are.
 -- Each decoder looks for its trigger with a plain search before any pattern pass.
@@ -68,7 +75,7 @@ function _M.html(s)
     s = gsub(s, "&#[xX]0*(%x%x?%x?%x?%x?%x?);?", hex_cp)
     s = gsub(s, "&#0*(%d%d?%d?%d?%d?%d?%d?);?", dec_cp)
   end
-  if find(s, "&%a%a") then s = gsub(s, "&(%a%a+);?", named) end
+  if re_find(s, NAMED_RE, "jo") then s = gsub(s, "&(%a%a+);?", named) end
   return s
 end
 
@@ -128,6 +135,8 @@ function _M.base64(s)
   -- "+" read as a space by a query or form parser
   -- Plain words and numbers are valid base64 too: ask for a mix of cases (tested first: cheaper
   -- than the pattern, and most tokens of real traffic stop here)
+  -- (a long value: one PCRE scan for a byte base64 cannot hold, which prose shows at once)
+  if n > 64 and re_find(s, [=[[^\w+/\- =]]=], "jo") then return nil end
   if not (find(s, "%u") and find(s, "%l")) then return nil end
   if find(s, " ", 1, true) and not find(s, "  ", 1, true) then s = gsub(s, " ", "+") end
   -- (a Lua pattern: one PCRE program fewer on the path of every token)

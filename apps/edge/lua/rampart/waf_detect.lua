@@ -11,15 +11,15 @@ local inject = require "rampart.waf_inject"
 local graphql = require "rampart.waf_graphql"
 local waf_path = require "rampart.waf_path"
 local waf_re = require "rampart.waf_re"
+local waf_guard = require "rampart.waf_guard"
 
 local _M = {}
 
 local re_find = waf_re.find
 local lower, find, gsub = string.lower, string.find, string.gsub
-local guarded = rules.guarded
+local guarded = waf_guard.guarded
 local hit = S.hit
 local RULE = S.RULE
-local EMPTY = {}
 
 -- Parameter names that hold a file system path or an include root.
 local PATH_NAME = [=[(?:^|[_\[.-])(?:(?:abs(?:olute)?_?)?path|(?:root|base|inc|include|lib|app|mod|module|plugin|theme|template|tpl|class|conf|config)_?(?:path|dir|root)|dir|include|require|include_once|require_once)\]?$]=]
@@ -45,44 +45,28 @@ local function run_rules(list, s)
   end
 end
 
--- Runs a rule list (rule_list) over l, lower-cased; RFI and SSRF rules not for URL-shaped headers.
+-- The rules of one list over l: each whose group applies here (no RFI or SSRF rule on a
+-- URL-shaped header) and, `with_guards`, whose literal guard l holds. True once S.done.
+local function run_each(list, l, skip_url_rules, with_guards)
+  for i = 1, #list do
+    local r = list[i]
+    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) and (not with_guards or guarded(r.guard, l)) then
+      local from = re_find(l, r.re, "jo")
+      if from then
+        hit(r.id, r.score, from)
+        if S.done then return true end
+      end
+    end
+  end
+  return false
+end
+
+-- Runs a rule list (rule_list) over l, lower-cased: the rules anchored at the start when their
+-- joined pattern matches, the others without a guard when theirs does, the guarded ones.
 local function run_list(rl, l, skip_url_rules)
-  if rl.any_start and re_find(l, rl.any_start, "jo") then
-    local list = rl.starts
-    for i = 1, #list do
-      local r = list[i]
-      if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
-        local from = re_find(l, r.re, "jo")
-        if from then
-          hit(r.id, r.score, from)
-          if S.done then return end
-        end
-      end
-    end
-  end
-  local list = rl.open
-  if rl.any_open and not re_find(l, rl.any_open, "jo") then list = EMPTY end
-  for i = 1, #list do
-    local r = list[i]
-    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
-      local from = re_find(l, r.re, "jo")
-      if from then
-        hit(r.id, r.score, from)
-        if S.done then return end
-      end
-    end
-  end
-  list = rl.guarded
-  for i = 1, #list do
-    local r = list[i]
-    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) and guarded(r.guard, l) then
-      local from = re_find(l, r.re, "jo")
-      if from then
-        hit(r.id, r.score, from)
-        if S.done then return end
-      end
-    end
-  end
+  if rl.any_start and re_find(l, rl.any_start, "jo") and run_each(rl.starts, l, skip_url_rules, false) then return end
+  if (not rl.any_open or re_find(l, rl.any_open, "jo")) and run_each(rl.open, l, skip_url_rules, false) then return end
+  run_each(rl.guarded, l, skip_url_rules, true)
 end
 
 -- A remote URL given to a parameter whose name says it holds a local path (remote file inclusion:
@@ -92,6 +76,19 @@ local function path_param_url(l)
     and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") and re_find(S.name, PATH_NAME, "joi") then
     hit(104005, 5, 1)
   end
+end
+
+-- Shell quoting inside a word ("c''at", "/e\\tc", "[c]at")? (plain searches for the bytes each
+-- pattern needs first: a class pattern costs a few ns a byte of a long value)
+local function shell_quoted(l)
+  local q = find(l, "'", 1, true) or find(l, '"', 1, true) or find(l, "\\", 1, true)
+  if q then
+    local q2, q3 = find(l, '"', 1, true), find(l, "\\", 1, true)
+    if q2 and q2 < q then q = q2 end
+    if q3 and q3 < q then q = q3 end
+    if find(l, "%w['\"\\]+[%w/]", q > 1 and q - 1 or 1) then return true end
+  end
+  return find(l, "[", 1, true) ~= nil and find(l, "%[%w%]") ~= nil
 end
 
 -- Every detector over one decoded candidate.
@@ -125,7 +122,7 @@ local function detect(d, skip_url_rules, inner, quotes)
     if S.done then return end
   end
   -- shell quoting inside words ("c''at /e\tc/pa\"ss\"wd") folded away: a second reading for the rules
-  if find(l, "%w['\"\\]+[%w/]") or find(l, "%[%w%]") then
+  if shell_quoted(l) then
     local shell = gsub(gsub(l, "(%w)['\"\\]+", "%1"), "%[(%w)%]", "%1")
     if shell ~= l then
       S.value = shell
@@ -137,7 +134,8 @@ local function detect(d, skip_url_rules, inner, quotes)
   run_list(m.value_rules, l, skip_url_rules)
   if S.done then return end
   -- the value as a path the server would open (look-alike dots, backslashes, "..;/", "/./")
-  if groups.traversal and find(l, "[\\;/.\226\239]") then
+  if groups.traversal and (find(l, "/", 1, true) or find(l, ".", 1, true) or find(l, "\\", 1, true)
+    or find(l, ";", 1, true) or find(l, "\226", 1, true) or find(l, "\239", 1, true)) then
     local n = waf_path.normalise(l)
     if n then
       S.value = n
@@ -152,7 +150,7 @@ local function detect(d, skip_url_rules, inner, quotes)
   end
   -- CR/LF followed by a request or status line (smuggling, response splitting) anywhere, or by a
   -- header (header injection) where a value never spans lines: the query, path, headers, cookies.
-  if groups.protocol and find(d, "[\r\n]") then
+  if groups.protocol and (find(d, "\n", 1, true) or find(d, "\r", 1, true)) then
     local from = re_find(l, [=[[\r\n]\s{0,4}(?:(?:get|post|head|put|delete|options|patch|connect|trace|propfind)\s{1,4}\S{1,512}\s{1,4}http/\d|http/\d(?:\.\d)?\s{1,4}\d{3})]=], "jo")
     if not from and S.part ~= "body" and S.part ~= "file" then
       from = re_find(l, [=[[\r\n]\s{0,4}[\w-]{2,40}\s{0,4}:]=], "jo")
@@ -179,6 +177,7 @@ local function detect(d, skip_url_rules, inner, quotes)
   end
 end
 
+_M.shell_quoted = shell_quoted
 _M.run_rules, _M.run_list, _M.detect, _M.path_param_url, _M.PATH_NAME = run_rules, run_list, detect, path_param_url, PATH_NAME
 
 return _M

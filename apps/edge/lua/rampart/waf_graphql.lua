@@ -8,7 +8,8 @@
 --     or lookups past per-request rate limits; and JSON batches of many operations.
 -- Sources: OWASP GraphQL Cheat Sheet; PayloadsAllTheThings "GraphQL Injection"; the GraphQL
 -- specification §4 (introspection); Escape's and Doyensec's write-ups on alias-based batching.
-local re_find = require("rampart.waf_re").find
+local waf_re = require "rampart.waf_re"
+local re_find, re_gmatch = waf_re.find, waf_re.gmatch
 
 local _M = {}
 
@@ -33,7 +34,7 @@ function _M.check(l, hit)
   -- the same field under many aliases
   if find(l, ":", 1, true) and find(l, "(", 1, true) and find(l, "{", 1, true) then
     local counts, n = {}, 0
-    for field in ngx.re.gmatch(l, ALIAS_CALL, "jo") do
+    for field in re_gmatch(l, ALIAS_CALL, "jo") do
       local f = field[1]
       counts[f] = (counts[f] or 0) + 1
       if counts[f] >= ALIASES_MIN then

@@ -74,7 +74,8 @@ function _M.nosql(l, hit)
     local from = re_find(l, DB_CALL, "jo")
     if from then hit(R.db_call, 8, from) end
   end
-  if find(l, "[;|&]") and find(l, "['\"]") then
+  if (find(l, ";", 1, true) or find(l, "|", 1, true) or find(l, "&", 1, true))
+    and (find(l, "'", 1, true) or find(l, '"', 1, true)) then
     local from = re_find(l, JS_BREAK, "jo")
     if from then hit(R.js, 8, from) end
   end
@@ -100,7 +101,7 @@ function _M.ldap(l, hit)
       return
     end
   end
-  if not find(l, "[()]") then return end
+  if not (find(l, "(", 1, true) or find(l, ")", 1, true)) then return end
   if find(l, ")", 1, true) and find(l, "(", 1, true) then
     local from = re_find(l, FILTER_BREAK, "jo")
     if from then

@@ -21,7 +21,7 @@ local LOOKALIKE = {
 -- The normalised path, or nil when it reads as it is written.
 function _M.normalise(l)
   local n = l
-  if find(n, "[\226\239]") then n = gsub(n, "[\226\239][\128-\191][\128-\191]", LOOKALIKE) end
+  if find(n, "\226", 1, true) or find(n, "\239", 1, true) then n = gsub(n, "[\226\239][\128-\191][\128-\191]", LOOKALIKE) end
   if find(n, "\\", 1, true) then n = gsub(n, "\\", "/") end
   if find(n, ";", 1, true) then n = gsub(n, "(%.%.?);[^/]*", "%1") end
   if find(n, "//", 1, true) or find(n, "/./", 1, true) then

@@ -1,11 +1,11 @@
--- ngx.re.find for the WAF (rampart.waf, rampart.waf_sqli, rampart.waf_xss). A pattern that fails
+-- ngx.re.find, match and gmatch for the WAF (every waf_*.lua module uses these, never ngx.re). A pattern that fails
 -- on a value (PCRE's backtracking bound, lua_regex_match_limit, or any other error) cannot say
 -- whether the value holds what it looks for. It answers "no match" to its caller, as ngx.re.find
 -- does, but the failure is remembered for the request: rampart.waf then counts the request as not
 -- fully inspected, as past its budget, and the module's fail mode decides (docs/decisions.md "The
 -- WAF"). So a value crafted to make a rule's pattern give up is never read as clean by a module
 -- that fails closed, and is logged either way.
-local ngx_re_find = ngx.re.find
+local ngx_re_find, ngx_re_match, ngx_re_gmatch = ngx.re.find, ngx.re.match, ngx.re.gmatch
 
 local _M = {}
 
@@ -18,9 +18,58 @@ function _M.find(s, re, opts)
   return from, to, err
 end
 
+function _M.match(s, re, opts, ctx)
+  local m, err = ngx_re_match(s, re, opts, ctx)
+  if err and not failed_err then failed_err = err end
+  return m, err
+end
+
+local function no_more() return nil end
+
+-- An iterator over the matches; a failure (at the start or at any step) ends it and is remembered.
+function _M.gmatch(s, re, opts)
+  local it, err = ngx_re_gmatch(s, re, opts)
+  if not it then
+    if not failed_err then failed_err = err end
+    return no_more
+  end
+  return function()
+    local m, e = it()
+    if e and not failed_err then failed_err = e end
+    return m
+  end
+end
+
 -- The first error of this request's patterns, or nil.
 function _M.failure() return failed_err end
 
 function _M.reset() failed_err = nil end
+
+-- An alternation of words ("a|b|c", a word may hold groups of its own) grouped by their first
+-- letter: PCRE tries the alternatives one after the other at each place a match may start, and a
+-- group whose letter differs fails at once.
+function _M.by_first_letter(words)
+  local groups, order, list, depth, from = {}, {}, {}, 0, 1
+  for i = 1, #words + 1 do
+    local b = words:sub(i, i)
+    if b == "(" then depth = depth + 1 elseif b == ")" then depth = depth - 1 end
+    if (b == "|" and depth == 0) or b == "" then
+      list[#list + 1] = words:sub(from, i - 1)
+      from = i + 1
+    end
+  end
+  for _, w in ipairs(list) do
+    local c = w:sub(1, 1)
+    if c == "(" then c = "" end
+    if not groups[c] then groups[c] = {} order[#order + 1] = c end
+    local g = groups[c]
+    g[#g + 1] = c == "" and w or w:sub(2)
+  end
+  local out = {}
+  for _, c in ipairs(order) do
+    out[#out + 1] = c .. "(?:" .. table.concat(groups[c], "|") .. ")"
+  end
+  return table.concat(out, "|")
+end
 
 return _M

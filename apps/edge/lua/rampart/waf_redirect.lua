@@ -33,6 +33,13 @@ for w in ([[redirect redirect_uri redirect_url redirecturi redirecturl redirectt
   NAMES[w] = true
 end
 _M.NAMES = NAMES
+-- Where a decoded query string or form ("a=1&b=2", its separators only separators) may hold an
+-- argument is_name() accepts: never misses one (it may find a name is_name() turns down).
+local names_list = {}
+for w in pairs(NAMES) do names_list[#names_list + 1] = w end
+table.sort(names_list, function(a, b) return #a > #b end)
+local LIST = require("rampart.waf_re").by_first_letter(table.concat(names_list, "|"))
+_M.NAME_IN_ARGS = [=[(?i)(?:^|&)(?:(?:]=] .. LIST .. [=[)|[^=&]*[\[.](?:]=] .. LIST .. [=[)\]?)(?=[=&]|$)]=]
 
 -- (answers kept per name: a long form repeats its names)
 local seen, seen_n = {}, 0

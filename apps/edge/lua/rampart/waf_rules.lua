@@ -51,8 +51,9 @@ _M.RULES = {
     { id = 102005, score = 8, re = [=[<!--\s{0,4}#\s{0,4}(?:exec|include|echo|config|printenv|fsize|flastmod|set|if)\b]=] },
     -- Windows: FOR /F loops and %VAR% expansion used to run commands.
     { id = 102006, score = 8, re = [=[\bfor\s{1,40}(?:/[a-z]\s{1,40}(?:"[^"]{0,80}"\s{1,40}|[a-z]:\\\S{0,80}\s{1,40})?){0,4}%{1,2}[^\s%]{0,20}\s{1,40}in\s{0,40}\([^)]{0,200}\)\s{0,40}do\b|^\s{0,4}if\s{1,40}(?:/i\s{1,40})?(?:not\s{1,40})?(?:(?:exist|defined|errorlevel|cmdextversion)\s{1,40}\S{1,200}\s{1,40}[("\w]|\S{1,60}?\s{0,40}(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s)\s{0,40}\S{0,60}\s{1,40}[("\w])|\balias\s{1,8}[\w'"-]{1,40}\s{0,4}=]=] },
-    -- Shell globbing and brace expansion that spell a path ("/e??/p?ss*", "{cat,/etc/passwd}").
-    { id = 102007, score = 8, re = [=[/[\w?*\[\]]{0,10}[?*\[][\w?*\[\]]{0,10}/[\w?*\[\]]{0,10}[?*]|\{\s{0,2}[a-z]{2,12},[^{}\s]{1,60}\}|\b(?:cat|ls|nc|wget|curl|id)\$\{?ifs]=] },
+    -- Shell globbing and brace expansion that spell a path ("/e??/p?ss*", "{cat,/etc/passwd}"); a
+    -- "**" segment is a build tool's recursive glob ("src/**/*.ts"), which no shell expands so.
+    { id = 102007, score = 8, re = [=[/(?!\*\*/)[\w?*\[\]]{0,10}[?*\[][\w?*\[\]]{0,10}/[\w?*\[\]]{0,10}[?*]|\{\s{0,2}[a-z]{2,12},[^{}\s]{1,60}\}|\b(?:cat|ls|nc|wget|curl|id)\$\{?ifs]=] },
     -- Unix commands reading system files.
     { id = 102008, score = 5, re = [=[\b(?:cat|more|less|head|tail|nl|tac|strings|od|xxd|base64|grep|sed|awk|vi|vim|nano)\s{1,8}(?:-\S{1,8}\s{1,8}){0,3}/(?:etc|proc|var|root|home|tmp|dev|usr|bin|sys|opt|boot)/]=] },
     -- A command run through a wrapper ("time", "nohup", "strace" ...).
@@ -252,13 +253,7 @@ _M.GUARDS = {
   [109001] = { "<!entity" }, [109002] = { "<!doctype", "xi:include", "xinclude" }, [109003] = { "<!entity" },
 }
 
--- Does `s` hold one of the guard's strings?
-function _M.guarded(guard, s)
-  for i = 1, #guard do
-    if find(s, guard[i], 1, true) then return true end
-  end
-  return false
-end
+-- (whether a value holds one of a guard's strings: rampart.waf_guard)
 
 -- PHP calls, read at each "(": the identifier before it (spaces and /* */ comments skipped) looked up
 -- in a set (105003), or ending with one of the names no prose holds (105011, "FOOgzdecode()").

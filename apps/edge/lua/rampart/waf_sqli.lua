@@ -177,7 +177,9 @@ local function analyse(toks, n, quoted, hit)
     elseif tt == "k" and v == "as" and toks[i - 1] and (toks[i - 1].t == "w" or toks[i - 1].t == "s" or toks[i - 1].t == "n")
       and toks[i + 1] and (toks[i + 1].t == "w" or toks[i + 1].t == "s") and toks[i + 2] and toks[i + 2].v == "from" then
       found("statement", 5, t.p) -- "<expr> AS <alias> FROM": a select list spliced in
-    elseif tt == "k" and (v == "outfile" or v == "dumpfile") and toks[i - 1] and toks[i - 1].v == "into" then
+    elseif tt == "k" and (v == "outfile" or v == "dumpfile") and toks[i - 1] and toks[i - 1].v == "into"
+      and toks[i + 1] and toks[i + 1].t == "s" then
+      -- (the file is a string literal in MySQL's grammar: "INTO OUTFILE, but ..." in prose names it)
       found("func", 8, t.p)
     end
   end

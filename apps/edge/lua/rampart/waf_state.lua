@@ -31,6 +31,7 @@ local function reset(m, uri)
   S.best, S.best_rule, S.best_part, S.best_excerpt, S.rules_hit, S.second = 0, nil, nil, nil, nil, false
   S.bytes, S.values, S.over, S.done = 0, 0, false, false
   S.started = cpu_clock()
+  S.clock_bytes, S.clock_values = 0, 0
   waf_re.reset()
   -- the exclusions whose path covers this request
   local ex = nil
@@ -81,7 +82,17 @@ local function hit(id, score, offset)
   if S.best >= 8 then S.done = true end
 end
 
-local function over_budget()
+-- The CPU clock is a system call (os.clock: CLOCK_PROCESS_CPUTIME_ID has no vDSO path): it is
+-- read only once CLOCK_EVERY_BYTES bytes or CLOCK_EVERY_VALUES values were inspected since it was
+-- last read (or when `now`), which bounds how far past the budget a request can run to the cost
+-- of that much inspection.
+local CLOCK_EVERY_BYTES, CLOCK_EVERY_VALUES = 8192, 64
+local function over_budget(now)
+  if S.over then return true end
+  if not now and S.bytes - S.clock_bytes < CLOCK_EVERY_BYTES and S.values - S.clock_values < CLOCK_EVERY_VALUES then
+    return false
+  end
+  S.clock_bytes, S.clock_values = S.bytes, S.values
   if cpu_clock() - S.started > S.TIME_BUDGET then S.over = true end
   return S.over
 end

@@ -15,7 +15,8 @@ local _M = {}
 
 local byte, sub, lower, find, gsub = string.byte, string.sub, string.lower, string.find, string.gsub
 -- through rampart.waf_re: a failing pattern leaves the request not fully inspected
-local re_find = require("rampart.waf_re").find
+local waf_re = require "rampart.waf_re"
+local re_find, re_match = waf_re.find, waf_re.match
 
 local R = {
   tag = 101001, event = 101002, js_url = 101003, css = 101004, attr_break = 101005, js_call = 101006,
@@ -246,7 +247,7 @@ function _M.check(s, hit)
   local ctx = { pos = 1 }
   local has_eq = find(l, "=", 1, true) ~= nil
   for _ = 1, has_eq and find(l, "on", 1, true) and 16 or 0 do
-    local m = ngx.re.match(l, ATTR_RE, "jo", ctx)
+    local m = re_match(l, ATTR_RE, "jo", ctx)
     if not m then break end
     local name = m[1]
     local at = ctx.pos - #m[0] + (find(m[0], name, 1, true) or 1) - 1

@@ -1,0 +1,131 @@
+-- The material and the comparisons of test/waf-prefilter.test.ts (run inside an nginx worker):
+-- today's cheap checks of the WAF beside the reference (waf_reference.lua) on generated values, and
+-- the redirect-name pattern against every name rampart.waf_redirect accepts. Returns a report.
+return function()
+  local I = require "rampart.waf_inspect"
+  local D = require "rampart.waf_detect"
+  local decode = require "rampart.waf_decode"
+  local redirect = require "rampart.waf_redirect"
+  local rules = require "rampart.waf_rules"
+  local guard = require "rampart.waf_guard"
+  local GUARDS = {}
+  for _, g in pairs(rules.GUARDS) do GUARDS[#GUARDS + 1] = g end
+  local ref = require "waf_reference"
+  local char, rep, upper = string.char, string.rep, string.upper
+
+  local TOKENS = {
+    "select", "union", "sleep", "benchmark", "waitfor", "having", "insert", "delete", "drop ", "drop", "exec",
+    "shutdown", "information_schema", "jndi", "javascript", "vbscript", "file:", "php:", "data:", "gopher:", "dict:",
+    "java.", "javax.", "processbuilder", "runtime", "transformer", "pg_", "xp_", "sp_", "sqlite_", "process",
+    "function", "module.", "require", "child_", "alias", "tempdb", "msdb", "mysql.", "docker.internal", "ip6-",
+    "sh -c ", "sh  -c", "sh -cx", "whoami", "ifconfig", "ipconfig", "if exist", "if /i not defined", "if errorlevel",
+    "if cmdextversionx", "constructor", "prototype", "localhost", "127.0", "169.254", "passwd", "system32",
+    "win.ini", "ftp:", "ftps:", "http:", "https:", "document.", "window .", "documentx", "ansible", "chef-", "visudo",
+    "cscli", "bsdtar", "mkfifo", "busybox", "regedit", "..", "/.", "/etc", "/etcx", "/proc/", "/bin/", "/sys/",
+    ".ssh/", "+adw-", "+ADw-", ".internal", ".internals", ".svc", "lvh.me", "localtest.me", "nip.io", "sslip.io",
+    "xnip.io", "*", "a*", "*a", "1*2", " * ", "com.x", "org.Y", ".com.x", "_com.x", "com.1", "__proto", "__PROTO",
+    "__init__", "db.users.", "db.x(", "db.x ", "db.", "xdb.a.", "\226\128\164", "\226\136\149", "\239\185\146",
+    "<", ">", "'", "\"", ";", "(", "{", "[", "$", "|", "&", "\\", "%", "=", "#", "!", "^", "~", "\r", "\n", "\0",
+    "word", "1234", "some text", "Mozilla/5.0", "a.b.c", "x_y", "sel ect", "uni on",
+    "/???/", "/c?t", "?", "/e??/p?sswd", "/a?b=c/", "/search?q=1",
+  }
+  local AROUND = { "", " ", "a", "Z", "1", "_", ".", "/", "-", "+", "=", "&", "\195\169", "\128", "(", "\n" }
+  -- every guard string of the rules, alone and glued to its neighbours
+  for _, g in pairs(rules.GUARDS) do
+    for _, lit in ipairs(g) do TOKENS[#TOKENS + 1] = lit end
+  end
+  local ALPHABET = {}
+  for _, t in ipairs(TOKENS) do ALPHABET[#ALPHABET + 1] = t end
+  for _, c in ipairs({ "a", "b", "e", "s", "x", "A", "S", "0", "7", " ", " ", ".", "/", "_", "-", ":", "+", "=" }) do
+    ALPHABET[#ALPHABET + 1] = c
+  end
+
+  local report = { cases = 0, prefilter_hits = 0, args_hits = 0, html_changed = 0, base64_decoded = 0, shell = 0,
+    names = 0, guards = 0, wildcards = 0, diffs = {} }
+  local function diff(kind, s)
+    if #report.diffs < 20 then report.diffs[#report.diffs + 1] = kind .. ": " .. ngx.encode_base64(s) end
+  end
+
+  local function check(s)
+    report.cases = report.cases + 1
+    -- (the same answers, but for the shell-wildcard path segments added since: found now)
+    local wild = ngx.re.find(s, I.WILDCARD_SEGMENT, "jo") ~= nil
+    if wild then report.wildcards = report.wildcards + 1 end
+    local old = ngx.re.find(s, ref.PREFILTER, "jo") ~= nil
+    if old then report.prefilter_hits = report.prefilter_hits + 1 end
+    if (old or wild) ~= (I.prefiltered(s) ~= nil) then diff("prefilter", s) end
+    old = ngx.re.find(s, ref.ARGS_PREFILTER, "jo") ~= nil
+    if old then report.args_hits = report.args_hits + 1 end
+    if (old or wild) ~= (I.args_prefiltered(s) ~= nil) then diff("args_prefilter", s) end
+    local h = ref.html(s)
+    if h ~= s then report.html_changed = report.html_changed + 1 end
+    if h ~= decode.html(s) then diff("html", s) end
+    local b = ref.base64(s)
+    if b then report.base64_decoded = report.base64_decoded + 1 end
+    if b ~= decode.base64(s) then diff("base64", s) end
+    for i = 1, #GUARDS do
+      local g = ref.guarded(GUARDS[i], s)
+      if g then report.guards = report.guards + 1 end
+      if g ~= guard.guarded(GUARDS[i], s) then diff("guarded", s) end
+    end
+    local q = ref.shell_quoted(s)
+    if q then report.shell = report.shell + 1 end
+    if q ~= D.shell_quoted(s) then diff("shell_quoted", s) end
+  end
+
+  -- every token, in three casings, between every pair of neighbours
+  for _, t in ipairs(TOKENS) do
+    for _, v in ipairs({ t, upper(t), upper(t:sub(1, 1)) .. t:sub(2) }) do
+      for _, a in ipairs(AROUND) do
+        for _, z in ipairs(AROUND) do check(a .. v .. z) end
+      end
+    end
+  end
+  -- entities, named and numeric, whole and cut
+  for name in pairs(decode.NAMED) do
+    for _, v in ipairs({ "&" .. name, "&" .. name .. ";", "&" .. upper(name) .. ";", "&" .. name .. "x", "a&&" .. name,
+      "&" .. name .. "1", "q=1&" .. name .. "=2" }) do
+      check(v)
+    end
+  end
+  for _, v in ipairs({ "&#60;", "&#x3c", "&amp;lt;", "&foo;", "a&b", "&&", "&#", "&x", "&ab" }) do check(v) end
+  -- base64 of text and of binary, with and without padding, spaces for "+", url-safe, long and short
+  math.randomseed(20261129)
+  for n = 4, 160, 3 do
+    local text, bin = {}, {}
+    for i = 1, n do
+      text[i] = char(math.random(32, 126))
+      bin[i] = char(math.random(0, 255))
+    end
+    for _, raw in ipairs({ table.concat(text), table.concat(bin), "<script>alert(" .. n .. ")</script>" }) do
+      local e = ngx.encode_base64(raw)
+      check(e)
+      check((e:gsub("=+$", "")))
+      check((e:gsub("%+", " ")))
+      check((e:gsub("%+", "-"):gsub("/", "_")))
+      check(e .. "!")
+      check(rep(e, 3))
+    end
+  end
+  -- random strings of tokens and bytes
+  for _ = 1, 40000 do
+    local parts = {}
+    for i = 1, math.random(1, 12) do parts[i] = ALPHABET[math.random(#ALPHABET)] end
+    check(table.concat(parts))
+  end
+
+  -- every redirect parameter name, as a clean query or form holds it
+  for name in pairs(redirect.NAMES) do
+    for _, v in ipairs({ name .. "=x", "a=1&" .. name .. "=x", "a=1&" .. upper(name) .. "=x&b=2", "f[" .. name .. "]=x",
+      "a=1&f.b." .. name .. "=x", "f[" .. name .. "]", "a&" .. name }) do
+      report.names = report.names + 1
+      local at = ngx.re.find(v, redirect.NAME_IN_ARGS, "jo")
+      if not at then diff("redirect name not found", v) end
+    end
+  end
+  -- and not where no argument is named so
+  for _, v in ipairs({ "a=1&b=2", "page=next", "returned=1", "a=redirect", "xurl=1" }) do
+    if ngx.re.find(v, redirect.NAME_IN_ARGS, "jo") then diff("redirect name found", v) end
+  end
+  return report
+end
