@@ -256,7 +256,7 @@ export function isEdgeEventBatch(value: unknown): value is EdgeEventBatch {
   for (const key in b) if (Object.hasOwn(b, key)) keys++;
   if (b.statistics !== undefined && b.statistics !== false) return false;
   if (
-    keys !== (b.statistics === undefined ? 3 : 4) ||
+    keys !== (Object.hasOwn(b, 'statistics') ? 4 : 3) ||
     typeof b.batchId !== 'string' ||
     !BATCH_ID.test(b.batchId) ||
     !isInt(b.dropped, 0)
