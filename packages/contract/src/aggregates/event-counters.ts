@@ -59,12 +59,21 @@ const FILE_TYPE_OF: ReadonlyMap<string, string> = new Map(
 
 /** The path of a request URI (the query cut off: what URL tops count) and its file-type group. */
 export function pathOf(uri: string): { path: string; fileType: string } {
+  const path = pathPart(uri);
+  return { path, fileType: fileTypeOf(path) };
+}
+
+/** The path of a request URI: the query cut off. */
+export function pathPart(uri: string): string {
   const q = uri.indexOf('?');
-  const path = q < 0 ? uri : uri.slice(0, q);
+  return q < 0 ? uri : uri.slice(0, q);
+}
+
+/** The file-type group of a path ("" none). */
+export function fileTypeOf(path: string): string {
   const slash = path.lastIndexOf('/');
   const dot = path.lastIndexOf('.');
-  const ext = dot > slash ? path.slice(dot + 1).toLowerCase() : '';
-  return { path, fileType: FILE_TYPE_OF.get(ext) ?? '' };
+  return dot > slash ? (FILE_TYPE_OF.get(path.slice(dot + 1).toLowerCase()) ?? '') : '';
 }
 
 const BLACKLIST_KINDS: ReadonlySet<string> = new Set(['blacklist', 'blockList']);
@@ -79,13 +88,22 @@ export interface EventFlags {
 
 /** An event's flags from its cache status and decision (kind and action). */
 export function eventFlags(cacheStatus: string, fwKind: string, fwAction: string): EventFlags {
+  return eventFlagsInto({ hit: 0, blocked: 0, blacklisted: 0, waf: 0 }, cacheStatus, fwKind, fwAction);
+}
+
+/** eventFlags into `into` (no object per request); answers it. */
+export function eventFlagsInto<T extends EventFlags>(
+  into: T,
+  cacheStatus: string,
+  fwKind: string,
+  fwAction: string,
+): T {
   const blocked = BLOCKING_DECISION_ACTIONS.has(fwAction as EventDecisionAction) || fwKind === 'blockList' ? 1 : 0;
-  return {
-    hit: CACHE_HIT_STATUSES.has(cacheStatus as EventCacheStatus) ? 1 : 0,
-    blocked,
-    blacklisted: blocked && BLACKLIST_KINDS.has(fwKind) ? 1 : 0,
-    waf: blocked && fwKind === 'waf' ? 1 : 0,
-  };
+  into.hit = CACHE_HIT_STATUSES.has(cacheStatus as EventCacheStatus) ? 1 : 0;
+  into.blocked = blocked;
+  into.blacklisted = blocked && BLACKLIST_KINDS.has(fwKind) ? 1 : 0;
+  into.waf = blocked && fwKind === 'waf' ? 1 : 0;
+  return into;
 }
 
 /** What a rollup row's counters read of a request. */

@@ -37,13 +37,25 @@ export interface HeavyHittersData {
   entries: (string | number)[][];
 }
 
-/** A listed value: [low, high, ...aux] (one array each: a busy node lists and drops many). */
-type Entry = number[];
+/** Slot layout in the slab: [low, high, ...aux] per listed value. */
 const LOW = 0;
 const HIGH = 1;
+/** Slots a summary starts with (it grows by doubling up to its buffer). */
+const FIRST_SLOTS = 8;
+/** Scratch of prune(): the lows of the listed values. */
+let lowsScratch = new Float64Array(256);
 
 export class HeavyHitters {
-  private entries = new Map<string, Entry>();
+  /** value → its slot. */
+  private readonly index = new Map<string, number>();
+  /** The listed values' numbers, `stride` per slot (no object per value: a busy node lists and drops many). */
+  private slab: Float64Array;
+  /** slot → value ("" with `used` 0 for a free slot). */
+  private values: string[] = [];
+  private used: Uint8Array;
+  /** Free slots, a stack. */
+  private free: number[] = [];
+  private readonly stride: number;
   n = 0;
   floor = 0;
 
@@ -58,27 +70,61 @@ export class HeavyHitters {
     private readonly buffer = Math.max(k, 4 * k),
   ) {
     if (!Number.isSafeInteger(k) || k < 1) throw new Error(`bad capacity: ${k}`);
+    this.stride = 2 + auxSize;
+    this.slab = new Float64Array(FIRST_SLOTS * this.stride);
+    this.used = new Uint8Array(FIRST_SLOTS);
+    for (let i = FIRST_SLOTS - 1; i >= 0; i--) this.free.push(i);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.index.size;
+  }
+
+  /** A free slot, zeroed (the slab doubles when none is left). */
+  private take(): number {
+    let slot = this.free.pop();
+    if (slot === undefined) {
+      const slots = this.used.length;
+      const slab = new Float64Array(slots * 2 * this.stride);
+      slab.set(this.slab);
+      this.slab = slab;
+      const used = new Uint8Array(slots * 2);
+      used.set(this.used);
+      this.used = used;
+      for (let i = slots * 2 - 1; i > slots; i--) this.free.push(i);
+      slot = slots;
+    } else {
+      this.slab.fill(0, slot * this.stride, (slot + 1) * this.stride);
+    }
+    this.used[slot] = 1;
+    return slot;
+  }
+
+  private release(slot: number): void {
+    this.index.delete(this.values[slot]!);
+    this.values[slot] = '';
+    this.used[slot] = 0;
+    this.free.push(slot);
   }
 
   /** Counts `weight` for `value` (and its side sums). A weight of 0 only adds the side sums of a listed value. */
   add(value: string, weight = 1, aux?: readonly number[]): void {
     this.n += weight;
-    let e = this.entries.get(value);
-    if (e === undefined) {
+    let slot = this.index.get(value);
+    if (slot === undefined) {
       if (weight <= 0) return;
       // Unlisted so far: it weighed at most `floor` before (the upper bound takes that).
-      e = new Array<number>(2 + this.auxSize).fill(0);
-      e[HIGH] = this.floor;
-      this.entries.set(value, e);
+      slot = this.take();
+      this.slab[slot * this.stride + HIGH] = this.floor;
+      this.values[slot] = value;
+      this.index.set(value, slot);
     }
-    e[LOW]! += weight;
-    e[HIGH]! += weight;
-    if (aux) for (let i = 0; i < this.auxSize; i++) e[2 + i]! += aux[i] ?? 0;
-    if (this.entries.size > this.buffer) this.prune(this.k);
+    const o = slot * this.stride;
+    const slab = this.slab;
+    slab[o + LOW]! += weight;
+    slab[o + HIGH]! += weight;
+    if (aux) for (let i = 0; i < this.auxSize; i++) slab[o + 2 + i]! += aux[i] ?? 0;
+    if (this.index.size > this.buffer) this.prune(this.k);
   }
 
   /**
@@ -89,19 +135,28 @@ export class HeavyHitters {
    */
   merge(other: HeavyHitters): this {
     if (other.auxSize !== this.auxSize || other.k !== this.k) throw new Error('merging summaries of different shapes');
-    for (const [value, o] of other.entries) {
-      const e = this.entries.get(value);
-      if (e === undefined) {
-        // Unlisted here: it weighed at most this floor in this summary's stream.
-        const copy = [...o];
-        copy[HIGH]! += this.floor;
-        this.entries.set(value, copy);
-      } else {
-        for (let i = 0; i < e.length; i++) e[i]! += o[i]!;
+    const stride = this.stride;
+    // Values listed here and not there weighed at most the other's floor there.
+    if (other.floor > 0) {
+      for (let s = 0; s < this.used.length; s++) {
+        if (this.used[s] === 1 && !other.index.has(this.values[s]!)) this.slab[s * stride + HIGH]! += other.floor;
       }
     }
-    // Values listed here and not there weighed at most the other's floor there.
-    if (other.floor > 0) for (const [value, e] of this.entries) if (!other.entries.has(value)) e[HIGH]! += other.floor;
+    for (let t = 0; t < other.used.length; t++) {
+      if (other.used[t] !== 1) continue;
+      const value = other.values[t]!;
+      const from = t * stride;
+      let slot = this.index.get(value);
+      if (slot === undefined) {
+        // Unlisted here: it weighed at most this floor in this summary's stream.
+        slot = this.take();
+        this.values[slot] = value;
+        this.index.set(value, slot);
+        this.slab[slot * stride + HIGH] = this.floor;
+      }
+      const o = slot * stride;
+      for (let i = 0; i < stride; i++) this.slab[o + i]! += other.slab[from + i]!;
+    }
     this.n += other.n;
     this.floor += other.floor;
     this.prune(this.k);
@@ -110,12 +165,22 @@ export class HeavyHitters {
 
   /** Keeps the `k` largest lows: the (k+1)-th is subtracted from every low and added to the floor. */
   private prune(k: number): void {
-    if (this.entries.size <= k) return;
-    const lows = Array.from(this.entries.values(), (e) => e[LOW]!).sort((a, b) => b - a);
-    const cut = lows[k]!;
-    for (const [value, e] of this.entries) {
-      e[LOW]! -= cut;
-      if (e[LOW]! <= 0) this.entries.delete(value);
+    const size = this.index.size;
+    if (size <= k) return;
+    if (lowsScratch.length < size) lowsScratch = new Float64Array(size * 2);
+    const stride = this.stride;
+    const slab = this.slab;
+    const used = this.used;
+    let n = 0;
+    for (let s = 0; s < used.length; s++) if (used[s] === 1) lowsScratch[n++] = slab[s * stride + LOW]!;
+    const lows = lowsScratch.subarray(0, n).sort();
+    // Ascending: the (k+1)-th largest.
+    const cut = lows[n - 1 - k]!;
+    for (let s = 0; s < used.length; s++) {
+      if (used[s] !== 1) continue;
+      const o = s * stride + LOW;
+      slab[o]! -= cut;
+      if (slab[o]! <= 0) this.release(s);
     }
     this.floor += cut;
   }
@@ -123,10 +188,20 @@ export class HeavyHitters {
   /** The listed values, the largest count first (ties by value), each with count, error and side sums. */
   list(): { value: string; count: number; error: number; aux: number[] }[] {
     this.prune(this.k);
-    const out = Array.from(this.entries, ([value, e]) => {
-      const count = Math.min(e[HIGH]!, e[LOW]! + this.floor);
-      return { value, count, error: count - e[LOW]!, aux: e.slice(2) };
-    });
+    const out: { value: string; count: number; error: number; aux: number[] }[] = [];
+    const stride = this.stride;
+    for (let s = 0; s < this.used.length; s++) {
+      if (this.used[s] !== 1) continue;
+      const o = s * stride;
+      const low = this.slab[o + LOW]!;
+      const count = Math.min(this.slab[o + HIGH]!, low + this.floor);
+      out.push({
+        value: this.values[s]!,
+        count,
+        error: count - low,
+        aux: Array.from(this.slab.subarray(o + 2, o + stride)),
+      });
+    }
     return out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
   }
 
@@ -142,7 +217,17 @@ export class HeavyHitters {
     h.floor = data.floor;
     for (const [value, count, error, ...aux] of data.entries) {
       const c = count as number;
-      h.entries.set(value as string, [c - (error as number), c, ...(aux as number[])]);
+      // A value given twice: the last one stands.
+      let slot = h.index.get(value as string);
+      if (slot === undefined) {
+        slot = h.take();
+        h.values[slot] = value as string;
+        h.index.set(value as string, slot);
+      }
+      const o = slot * h.stride;
+      h.slab[o + LOW] = c - (error as number);
+      h.slab[o + HIGH] = c;
+      for (let i = 0; i < auxSize; i++) h.slab[o + 2 + i] = (aux[i] as number | undefined) ?? 0;
     }
     return h;
   }

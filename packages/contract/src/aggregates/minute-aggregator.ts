@@ -5,11 +5,12 @@ import {
   addCounters,
   type CountedRequest,
   DIM_COUNTERS,
-  eventFlags,
+  eventFlagsInto,
+  fileTypeOf,
   type HIGH_DIM_NAMES,
   LOW_DIM_NAMES,
   methodBucket,
-  pathOf,
+  pathPart,
   ROLLUP_COUNTERS,
 } from './event-counters.js';
 import { HeavyHitters } from './heavy-hitters.js';
@@ -50,6 +51,17 @@ const UNKNOWN = { country: '', city: 0 };
 
 /** The side sums a heavy hitter keeps (DIM_COUNTERS: requests, bytes out, blocked, blacklisted, WAF). */
 const AUX = DIM_COUNTERS.length;
+
+/** A dimension value's sums, plus one request's. */
+function addLow(values: Map<string, number[]>, v: string, dim: readonly number[]): void {
+  const sums = values.get(v);
+  if (sums === undefined) values.set(v, dim.slice());
+  else for (let i = 0; i < AUX; i++) sums[i]! += dim[i]!;
+}
+
+/** Status codes as text, made once. */
+const STATUS_TEXT: string[] = Array.from({ length: 1000 }, (_, i) => String(i));
+const statusText = (status: number) => STATUS_TEXT[status] ?? String(status);
 
 /** One minute of one domain while it is being counted. */
 class DomainMinute {
@@ -181,12 +193,7 @@ export class MinuteAggregator {
   }
 
   private count(m: DomainMinute, e: EdgeEvent): void {
-    const flags = eventFlags(e.cacheStatus, e.fwKind, e.fwAction);
-    const counted = this.counted;
-    counted.hit = flags.hit;
-    counted.blocked = flags.blocked;
-    counted.blacklisted = flags.blacklisted;
-    counted.waf = flags.waf;
+    const counted = eventFlagsInto(this.counted, e.cacheStatus, e.fwKind, e.fwAction);
     counted.status = e.status;
     counted.bytesIn = e.bytesIn;
     counted.bytesOut = e.bytesOut;
@@ -196,33 +203,20 @@ export class MinuteAggregator {
     // The dimension rows' counters of this request (DIM_COUNTERS), reused: the sums copy them.
     const dim = this.dim;
     dim[1] = e.bytesOut;
-    dim[2] = flags.blocked;
-    dim[3] = flags.blacklisted;
-    dim[4] = flags.waf;
+    dim[2] = counted.blocked;
+    dim[3] = counted.blacklisted;
+    dim[4] = counted.waf;
     const where = this.locate(e.ip);
-    const { path, fileType } = pathOf(e.path);
-    for (let d = 0; d < LOW_DIM_NAMES.length; d++) {
-      const values = m.low[d]!;
-      const v =
-        d === 0
-          ? String(e.status)
-          : d === 1
-            ? methodBucket(e.method)
-            : d === 2
-              ? e.httpVersion
-              : d === 3
-                ? e.scheme
-                : d === 4
-                  ? where.country
-                  : d === 5
-                    ? where.city > 0
-                      ? String(where.city)
-                      : ''
-                    : fileType;
-      const sums = values.get(v);
-      if (sums === undefined) values.set(v, [...dim]);
-      else for (let i = 0; i < AUX; i++) sums[i]! += dim[i]!;
-    }
+    const path = pathPart(e.path);
+    const low = m.low;
+    addLow(low[0]!, statusText(e.status), dim);
+    addLow(low[1]!, methodBucket(e.method), dim);
+    addLow(low[2]!, e.httpVersion, dim);
+    addLow(low[3]!, e.scheme, dim);
+    addLow(low[4]!, where.country, dim);
+    addLow(low[5]!, where.city > 0 ? String(where.city) : '', dim);
+    addLow(low[6]!, fileTypeOf(path), dim);
+    const flags = counted;
     m.top.url.add(path, 1, dim);
     m.top.referer.add(e.referer, 1, dim);
     m.top.userAgent.add(e.userAgent, 1, dim);
