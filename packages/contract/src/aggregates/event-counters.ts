@@ -117,26 +117,27 @@ export interface CountedRequest extends EventFlags {
 
 /**
  * Adds one request's counters to `into`, a rollup row's counters in ROLLUP_COUNTERS order (the
- * edge's aggregates count so, without an object per request).
+ * edge's aggregates count so, without an object per request). `times`: that many alike requests,
+ * whose bytes `e` gives summed (a tally of refusals, edge/refusal-tally.ts).
  */
-export function addCounters(into: number[], e: CountedRequest): void {
+export function addCounters(into: number[], e: CountedRequest, times = 1): void {
   const klass = Math.floor(e.status / 100);
-  const upstream = e.upstreamMs >= 0 || e.upstreamStatus > 0 ? 1 : 0;
-  into[0]! += 1;
+  const upstream = e.upstreamMs >= 0 || e.upstreamStatus > 0 ? times : 0;
+  into[0]! += times;
   into[1]! += e.bytesIn;
   into[2]! += e.bytesOut;
-  into[3]! += e.hit;
+  into[3]! += e.hit * times;
   into[4]! += e.hit ? e.bytesOut : 0;
-  into[5]! += e.blocked;
-  into[6]! += e.blacklisted;
-  into[7]! += e.status === 444 ? 1 : 0;
-  into[8]! += e.waf;
+  into[5]! += e.blocked * times;
+  into[6]! += e.blacklisted * times;
+  into[7]! += e.status === 444 ? times : 0;
+  into[8]! += e.waf * times;
   into[9]! += upstream;
-  into[10]! += upstream && e.upstreamStatus >= 500 ? 1 : 0;
-  into[11]! += klass === 2 ? 1 : 0;
-  into[12]! += klass === 3 ? 1 : 0;
-  into[13]! += klass === 4 ? 1 : 0;
-  into[14]! += klass === 5 ? 1 : 0;
+  into[10]! += upstream && e.upstreamStatus >= 500 ? times : 0;
+  into[11]! += klass === 2 ? times : 0;
+  into[12]! += klass === 3 ? times : 0;
+  into[13]! += klass === 4 ? times : 0;
+  into[14]! += klass === 5 ? times : 0;
 }
 
 /** The counters one request adds to a rollup row. */

@@ -1,3 +1,4 @@
+import type { RefusalTally } from '../edge/refusal-tally.js';
 import type { AggregateMinute, CollapsedBlocks } from '../routes/analytics-aggregates.js';
 import { AGGREGATE_TOP_K } from '../routes/analytics-aggregates.js';
 import type { EdgeEvent } from '../routes/analytics-events.js';
@@ -58,6 +59,9 @@ function addLow(values: Map<string, number[]>, v: string, dim: readonly number[]
   if (sums === undefined) values.set(v, dim.slice());
   else for (let i = 0; i < AUX; i++) sums[i]! += dim[i]!;
 }
+
+/** The collapsed record's key of an address ("" the overflow record) and decision. */
+const collapseKey = (ip: string, kind: string, rule: number, action: string) => `${ip}|${kind}|${rule}|${action}`;
 
 /** Status codes as text, made once. */
 const STATUS_TEXT: string[] = Array.from({ length: 1000 }, (_, i) => String(i));
@@ -176,6 +180,13 @@ export class MinuteAggregator {
   /** Counts one event. */
   add(e: EdgeEvent): void {
     const minute = e.time - (e.time % MINUTE);
+    const m = this.domainMinute(minute, e.domainId);
+    this.count(m, e, 1, e.status, e.bytesIn, e.bytesOut, e.time);
+    if (e.time > this.watermark) this.advance(e.time);
+  }
+
+  /** The minute (or its correction) of `domainId` at `minute`, made if new. */
+  private domainMinute(minute: number, domainId: number): DomainMinute {
     const isLate = minute < this.closedBefore;
     const table = isLate ? this.late : this.open;
     let domains = table.get(minute);
@@ -183,71 +194,125 @@ export class MinuteAggregator {
       domains = new Map();
       table.set(minute, domains);
     }
-    let m = domains.get(e.domainId);
+    let m = domains.get(domainId);
     if (m === undefined) {
-      m = new DomainMinute(minute, e.domainId, isLate, this.k);
-      domains.set(e.domainId, m);
+      m = new DomainMinute(minute, domainId, isLate, this.k);
+      domains.set(domainId, m);
     }
-    this.count(m, e);
-    if (e.time > this.watermark) this.advance(e.time);
+    return m;
   }
 
-  private count(m: DomainMinute, e: EdgeEvent): void {
+  /**
+   * Folds a tally of refusals nginx counted without logging them (edge/refusal-tally.ts): `count`
+   * requests like the logged first one of its (minute, domain, address, decision), whose collapsed
+   * record carries it, with the tally's status and bytes. What a tally does not carry is taken
+   * from that first request (method, URL, user agent, referer, HTTP version, scheme, file type,
+   * request time) and its requests count in the second of the last one (the minute's per-second
+   * peak can read high). Without a logged first request in this minute (logged in the minute
+   * before, or not read), a sample is made of the tally alone (no URL, method OTHER). A tally of a
+   * minute already closed is a correction. The log's time does not move.
+   */
+  addRefusals(t: RefusalTally): void {
+    const m = this.domainMinute(t.minute, t.domainId);
+    const logged = m.collapsed.get(collapseKey(t.ip, t.fwKind, t.fwRule, t.fwAction));
+    const sample: EdgeEvent = logged?.sample ?? {
+      id: 'tally',
+      time: t.last,
+      domainId: t.domainId,
+      ip: t.ip,
+      method: '',
+      scheme: 'http',
+      httpVersion: '',
+      host: '',
+      path: '',
+      status: t.status,
+      bytesIn: 0,
+      bytesOut: 0,
+      requestMs: 0,
+      upstreamMs: -1,
+      upstreamStatus: 0,
+      cacheStatus: '',
+      userAgent: '',
+      referer: '',
+      fwKind: t.fwKind,
+      fwRule: t.fwRule,
+      fwAction: t.fwAction,
+      wafPart: '',
+      wafExcerpt: '',
+      wafName: '',
+    };
+    const time = Math.min(Math.max(t.last, t.minute), t.minute + MINUTE - 1);
+    this.count(m, sample, t.count, t.status, t.bytesIn, t.bytesOut, time);
+  }
+
+  /**
+   * Counts `n` requests like `e` with the status, summed bytes and time given (an event: 1 and its
+   * own; a tally: its count, status, bytes and last time).
+   */
+  private count(
+    m: DomainMinute,
+    e: EdgeEvent,
+    n: number,
+    status: number,
+    bytesIn: number,
+    bytesOut: number,
+    time: number,
+  ): void {
     const counted = eventFlagsInto(this.counted, e.cacheStatus, e.fwKind, e.fwAction);
-    counted.status = e.status;
-    counted.bytesIn = e.bytesIn;
-    counted.bytesOut = e.bytesOut;
+    counted.status = status;
+    counted.bytesIn = bytesIn;
+    counted.bytesOut = bytesOut;
     counted.upstreamMs = e.upstreamMs;
     counted.upstreamStatus = e.upstreamStatus;
-    addCounters(m.counters, counted);
-    // The dimension rows' counters of this request (DIM_COUNTERS), reused: the sums copy them.
+    addCounters(m.counters, counted, n);
+    // The dimension rows' counters of these requests (DIM_COUNTERS), reused: the sums copy them.
     const dim = this.dim;
-    dim[1] = e.bytesOut;
-    dim[2] = counted.blocked;
-    dim[3] = counted.blacklisted;
-    dim[4] = counted.waf;
+    dim[0] = n;
+    dim[1] = bytesOut;
+    dim[2] = counted.blocked * n;
+    dim[3] = counted.blacklisted * n;
+    dim[4] = counted.waf * n;
     const where = this.locate(e.ip);
     const path = pathPart(e.path);
     const low = m.low;
-    addLow(low[0]!, statusText(e.status), dim);
+    addLow(low[0]!, statusText(status), dim);
     addLow(low[1]!, methodBucket(e.method), dim);
     addLow(low[2]!, e.httpVersion, dim);
     addLow(low[3]!, e.scheme, dim);
     addLow(low[4]!, where.country, dim);
     addLow(low[5]!, where.city > 0 ? String(where.city) : '', dim);
     addLow(low[6]!, fileTypeOf(path), dim);
-    const flags = counted;
-    m.top.url.add(path, 1, dim);
-    m.top.referer.add(e.referer, 1, dim);
-    m.top.userAgent.add(e.userAgent, 1, dim);
-    m.top.ip.add(e.ip, 1, dim);
+    const top = m.top;
+    top.url.add(path, n, dim);
+    top.referer.add(e.referer, n, dim);
+    top.userAgent.add(e.userAgent, n, dim);
+    top.ip.add(e.ip, n, dim);
     const address = hash52(e.ip);
     m.ips.addHash(address);
-    if (flags.blocked) {
+    if (counted.blocked) {
       if (m.blockedIps === null) m.blockedIps = new HyperLogLog();
       m.blockedIps.addHash(address);
-      this.collapse(m, e);
+      this.collapse(m, e, n, bytesIn, bytesOut, time);
     }
-    if (flags.blacklisted) {
+    if (counted.blacklisted) {
       if (m.blacklistedIps === null) m.blacklistedIps = new HyperLogLog();
       m.blacklistedIps.addHash(address);
-      m.top.ipBlacklisted.add(e.ip, 1, dim);
+      top.ipBlacklisted.add(e.ip, n, dim);
     }
-    if (flags.waf) m.top.ipWaf.add(e.ip, 1, dim);
-    m.requestMs.add(e.requestMs);
-    if (e.upstreamMs >= 0) m.upstreamMs.add(e.upstreamMs);
-    const second = Math.floor((e.time - m.minute) / 1000);
-    m.secondRequests[second]! += 1;
-    m.secondBytes[second]! += e.bytesOut;
+    if (counted.waf) top.ipWaf.add(e.ip, n, dim);
+    m.requestMs.add(e.requestMs, n);
+    if (e.upstreamMs >= 0) m.upstreamMs.add(e.upstreamMs, n);
+    const second = Math.floor((time - m.minute) / 1000);
+    m.secondRequests[second]! += n;
+    m.secondBytes[second]! += bytesOut;
   }
 
-  /** A blocked request into its collapsed record (or the minute's overflow record of its decision). */
-  private collapse(m: DomainMinute, e: EdgeEvent): void {
-    const decision = `${e.fwKind}|${e.fwRule}|${e.fwAction}`;
-    let key = `${e.ip}|${decision}`;
+  /** Blocked requests into their collapsed record (or the minute's overflow record of their decision). */
+  private collapse(m: DomainMinute, e: EdgeEvent, n: number, bytesIn: number, bytesOut: number, time: number): void {
+    let key = collapseKey(e.ip, e.fwKind, e.fwRule, e.fwAction);
     let record = m.collapsed.get(key);
     if (record === undefined && m.collapsed.size >= this.collapseMax) {
-      key = `|${decision}`;
+      key = collapseKey('', e.fwKind, e.fwRule, e.fwAction);
       record = m.collapsed.get(key);
     }
     if (record === undefined) {
@@ -259,20 +324,20 @@ export class MinuteAggregator {
         fwKind: e.fwKind,
         fwRule: e.fwRule,
         fwAction: e.fwAction,
-        count: 1,
-        first: e.time,
-        last: e.time,
-        bytesIn: e.bytesIn,
-        bytesOut: e.bytesOut,
+        count: n,
+        first: time,
+        last: time,
+        bytesIn,
+        bytesOut,
         sample: e,
       });
       return;
     }
-    record.count += 1;
-    if (e.time < record.first) record.first = e.time;
-    if (e.time > record.last) record.last = e.time;
-    record.bytesIn += e.bytesIn;
-    record.bytesOut += e.bytesOut;
+    record.count += n;
+    if (time < record.first) record.first = time;
+    if (time > record.last) record.last = time;
+    record.bytesIn += bytesIn;
+    record.bytesOut += bytesOut;
   }
 
   /** Moves the log's time to `time` (unix ms) if later, closing the minutes it has passed by the grace. */
@@ -295,6 +360,11 @@ export class MinuteAggregator {
     this.open.clear();
     const last = Math.max(this.closedBefore, this.watermark - (this.watermark % MINUTE) + MINUTE);
     this.closedBefore = last;
+  }
+
+  /** Every minute before this (unix ms) is closed: later requests of those minutes are corrections. */
+  get closedThrough(): number {
+    return this.closedBefore;
   }
 
   /** Minutes being counted, and corrections waiting. */
