@@ -2,21 +2,16 @@ import type { RefusalTally } from '../edge/refusal-tally.js';
 import type { AggregateMinute, CollapsedBlocks } from '../routes/analytics-aggregates.js';
 import { AGGREGATE_TOP_K } from '../routes/analytics-aggregates.js';
 import type { EdgeEvent } from '../routes/analytics-events.js';
+import { addLow, collapseKey, DomainMinute, MinuteValues, statusText } from './domain-minute.js';
 import {
   addCounters,
   type CountedRequest,
-  DIM_COUNTERS,
   eventFlagsInto,
   fileTypeOf,
-  type HIGH_DIM_NAMES,
-  LOW_DIM_NAMES,
   methodBucket,
   pathPart,
-  ROLLUP_COUNTERS,
 } from './event-counters.js';
-import { HeavyHitters } from './heavy-hitters.js';
-import { Histogram } from './histogram.js';
-import { HyperLogLog, hash52 } from './hyperloglog.js';
+import { HyperLogLog } from './hyperloglog.js';
 
 /**
  * Turns a node's request events, in the order its access log has them, into minute aggregates
@@ -49,89 +44,6 @@ export const DEFAULT_GRACE_MS = 5000;
 export const DEFAULT_COLLAPSE_MAX = 1000;
 const MINUTE = 60_000;
 const UNKNOWN = { country: '', city: 0 };
-
-/** The side sums a heavy hitter keeps (DIM_COUNTERS: requests, bytes out, blocked, blacklisted, WAF). */
-const AUX = DIM_COUNTERS.length;
-
-/** A dimension value's sums, plus one request's. */
-function addLow(values: Map<string, number[]>, v: string, dim: readonly number[]): void {
-  const sums = values.get(v);
-  if (sums === undefined) values.set(v, dim.slice());
-  else for (let i = 0; i < AUX; i++) sums[i]! += dim[i]!;
-}
-
-/** The collapsed record's key of an address ("" the overflow record) and decision. */
-const collapseKey = (ip: string, kind: string, rule: number, action: string) => `${ip}|${kind}|${rule}|${action}`;
-
-/** Status codes as text, made once. */
-const STATUS_TEXT: string[] = Array.from({ length: 1000 }, (_, i) => String(i));
-const statusText = (status: number) => STATUS_TEXT[status] ?? String(status);
-
-/** One minute of one domain while it is being counted. */
-class DomainMinute {
-  readonly counters = new Array<number>(ROLLUP_COUNTERS.length).fill(0);
-  /** Per LOW_DIM_NAMES, in its order: value → DIM_COUNTERS. */
-  readonly low: Map<string, number[]>[] = LOW_DIM_NAMES.map(() => new Map());
-  readonly top: Record<(typeof HIGH_DIM_NAMES)[number] | 'ipBlacklisted' | 'ipWaf', HeavyHitters>;
-  readonly ips = new HyperLogLog();
-  blockedIps: HyperLogLog | null = null;
-  blacklistedIps: HyperLogLog | null = null;
-  readonly requestMs = new Histogram();
-  readonly upstreamMs = new Histogram();
-  readonly secondRequests = new Array<number>(60).fill(0);
-  readonly secondBytes = new Array<number>(60).fill(0);
-  readonly collapsed = new Map<string, CollapsedBlocks>();
-
-  constructor(
-    readonly minute: number,
-    readonly domainId: number,
-    readonly late: boolean,
-    k: number,
-  ) {
-    this.top = {
-      url: new HeavyHitters(k, AUX),
-      referer: new HeavyHitters(k, AUX),
-      userAgent: new HeavyHitters(k, AUX),
-      ip: new HeavyHitters(k, AUX),
-      ipBlacklisted: new HeavyHitters(k, AUX),
-      ipWaf: new HeavyHitters(k, AUX),
-    };
-  }
-
-  toRecord(): AggregateMinute {
-    const low = Object.fromEntries(
-      LOW_DIM_NAMES.map((d, i) => [
-        d,
-        [...(this.low[i] ?? [])]
-          .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-          .map(([value, c]) => [value, ...c]),
-      ]),
-    ) as AggregateMinute['low'];
-    const top = this.top;
-    return {
-      minute: this.minute,
-      domainId: this.domainId,
-      late: this.late,
-      counters: [...this.counters] as AggregateMinute['counters'],
-      low,
-      top: {
-        url: top.url.toJSON(),
-        referer: top.referer.toJSON(),
-        userAgent: top.userAgent.toJSON(),
-        ip: top.ip.toJSON(),
-        ...(top.ipBlacklisted.n > 0 ? { ipBlacklisted: top.ipBlacklisted.toJSON() } : {}),
-        ...(top.ipWaf.n > 0 ? { ipWaf: top.ipWaf.toJSON() } : {}),
-      } as AggregateMinute['top'],
-      ips: this.ips.toJSON(),
-      ...(this.blockedIps ? { blockedIps: this.blockedIps.toJSON() } : {}),
-      ...(this.blacklistedIps ? { blacklistedIps: this.blacklistedIps.toJSON() } : {}),
-      requestMs: this.requestMs.toJSON(),
-      ...(this.upstreamMs.count > 0 ? { upstreamMs: this.upstreamMs.toJSON() } : {}),
-      peakRequests: Math.max(...this.secondRequests),
-      peakBytesOut: Math.max(...this.secondBytes),
-    };
-  }
-}
 
 /** Finished minutes: their records and their collapsed blocks. */
 export interface TakenAggregates {
@@ -196,7 +108,8 @@ export class MinuteAggregator {
     }
     let m = domains.get(domainId);
     if (m === undefined) {
-      m = new DomainMinute(minute, domainId, isLate, this.k);
+      const first = domains.values().next().value;
+      m = new DomainMinute(minute, domainId, isLate, this.k, first?.values ?? new MinuteValues());
       domains.set(domainId, m);
     }
     return m;
@@ -283,11 +196,13 @@ export class MinuteAggregator {
     addLow(low[5]!, where.city > 0 ? String(where.city) : '', dim);
     addLow(low[6]!, fileTypeOf(path), dim);
     const top = m.top;
-    top.url.add(path, n, dim);
-    top.referer.add(e.referer, n, dim);
-    top.userAgent.add(e.userAgent, n, dim);
-    top.ip.add(e.ip, n, dim);
-    const address = hash52(e.ip);
+    const values = m.values;
+    const ip = values.ip.id(e.ip);
+    top.url.addId(values.url.id(path), n, dim);
+    top.referer.addId(values.referer.id(e.referer), n, dim);
+    top.userAgent.addId(values.userAgent.id(e.userAgent), n, dim);
+    top.ip.addId(ip, n, dim);
+    const address = values.ipHash(ip);
     m.ips.addHash(address);
     if (counted.blocked) {
       if (m.blockedIps === null) m.blockedIps = new HyperLogLog();
@@ -297,9 +212,9 @@ export class MinuteAggregator {
     if (counted.blacklisted) {
       if (m.blacklistedIps === null) m.blacklistedIps = new HyperLogLog();
       m.blacklistedIps.addHash(address);
-      top.ipBlacklisted.add(e.ip, n, dim);
+      top.ipBlacklisted.addId(ip, n, dim);
     }
-    if (counted.waf) top.ipWaf.add(e.ip, n, dim);
+    if (counted.waf) top.ipWaf.addId(ip, n, dim);
     m.requestMs.add(e.requestMs, n);
     if (e.upstreamMs >= 0) m.upstreamMs.add(e.upstreamMs, n);
     const second = Math.floor((time - m.minute) / 1000);
