@@ -15,6 +15,7 @@ export * from './edge/nginx-tuning.js';
 export * from './edge/node-exporter.js';
 export * from './edge/plane.js';
 export * from './edge/real-ip.js';
+export * from './edge/refusal-tally.js';
 export * from './edge/reputation.js';
 export * from './edge/stream-ports.js';
 export * from './edge/waf.js';

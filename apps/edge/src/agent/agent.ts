@@ -87,6 +87,11 @@ export interface AgentOptions {
   eventSpoolMegabytes?: number;
   /** How long a batch of request events collects before it is cut (event-collector.ts; tests shorten it). */
   eventCutMs?: number;
+  /**
+   * Ship the statistics as minute aggregates (POST /aggregates, aggregate-feed.ts) and the request
+   * events for the logs only. Off until the control plane merges aggregates into its rollups.
+   */
+  eventAggregates?: boolean;
   /** How the request events' process is started (event-process.ts): this bundle unless given (tests run the sources). */
   eventWorker?: EventWorkerCommand;
   /** The nice value the request events' process runs at (process-priority.ts). */
@@ -385,6 +390,7 @@ export class Agent {
         eventsDir: this.state.eventsDir,
         spoolBytes: (config.eventSpoolMegabytes ?? SPOOL_DEFAULT_MEGABYTES) * 1024 * 1024,
         ...(config.eventCutMs !== undefined ? { cutMs: config.eventCutMs } : {}),
+        ...(config.eventAggregates ? { aggregates: true } : {}),
         nice: config.eventsNice ?? EVENTS_NICE_DEFAULT,
         backoffMinMs: this.options.backoffMinMs,
         backoffMaxMs: this.options.backoffMaxMs,

@@ -1,9 +1,11 @@
 import { type EdgeEvent, EVENT_BATCH_MAX } from '@rampart/contract';
 import { AccessLogReader, type LogCursor, NO_FILE, type ReaderNotice } from './access-log-reader.js';
+import type { AggregateFeed } from './aggregate-feed.js';
 import { pause } from './backoff.js';
 import { parseEventLine } from './event-line.js';
 import { BatchTooLargeError, EventSpool } from './event-spool.js';
 import { errorText, type Logger } from './log.js';
+import { LogMark } from './log-mark.js';
 
 /**
  * Turns nginx's access log into spooled batches (docs/decisions.md "Traffic analytics at the
@@ -35,6 +37,11 @@ export interface EventCollectorOptions {
   now?: () => number;
   /** Told of each event read (the node's request counters, node-metrics.ts). */
   onEvent?: (event: EdgeEvent) => void;
+  /**
+   * The node's statistics as minute aggregates (aggregate-feed.ts): every event is counted there,
+   * and the event batches are marked for the logs only (`statistics: false`).
+   */
+  aggregates?: AggregateFeed;
 }
 
 /** Invalid lines are summed up in one warning at most this often. */
@@ -45,6 +52,8 @@ export class EventCollector {
   /** Events read and not yet in a batch, each with the log position after its line. */
   private pending: { event: EdgeEvent; end: LogCursor }[] = [];
   private firstPendingAt = 0;
+  /** After a restart that reads again for the aggregates: the end of the lines already spooled as events. */
+  private eventMark: LogMark | null = null;
   /** Whether the spool failed (said once per failing stretch). */
   private spoolFailing = false;
   private invalid = { count: 0, reason: '', loggedAt: Number.NEGATIVE_INFINITY };
@@ -74,15 +83,20 @@ export class EventCollector {
   async prepare(): Promise<boolean> {
     if (this.reader !== null) return true;
     try {
-      await this.options.spool.open();
-      const reader = new AccessLogReader(this.options.logFile, this.options.spool.cursor, {
+      const { spool, aggregates } = this.options;
+      await spool.open();
+      // The aggregates may need lines from before the events' cursor read again (aggregate-feed.ts).
+      const replayFrom = (await aggregates?.open()) ?? null;
+      const reader = new AccessLogReader(this.options.logFile, replayFrom ?? spool.cursor, {
         graceMs: this.options.graceMs,
         now: this.options.now,
         notice: (notice) => this.notice(notice),
       });
       await reader.open();
       // Saved at once: a restart must not take lines nginx writes from now on for old ones.
-      if (this.options.spool.cursor === null) await this.options.spool.saveCursor(reader.cursor ?? NO_FILE);
+      if (spool.cursor === null) await spool.saveCursor(reader.cursor ?? NO_FILE);
+      if (aggregates !== undefined && replayFrom === null) await aggregates.start(spool.cursor ?? NO_FILE);
+      this.eventMark = replayFrom === null ? null : new LogMark(replayFrom, spool.cursor);
       this.reader = reader;
       this.spoolOk();
       return true;
@@ -109,6 +123,10 @@ export class EventCollector {
       else await pause(interval, signal);
     }
     if (this.pending.length > 0) await this.cut();
+    if (this.options.aggregates !== undefined) {
+      this.options.aggregates.closeAll();
+      await this.cutAggregates();
+    }
     await this.close();
   }
 
@@ -135,6 +153,10 @@ export class EventCollector {
       for (const line of lines) {
         if (line.text.trim() === '') continue;
         const parsed = parseEventLine(line.text, () => `${spool.spoolId}.${spool.nextSeq}.${this.pending.length}`);
+        if (parsed.ok) this.options.aggregates?.add(parsed.event, line.end);
+        // Read again for the aggregates only: already spooled as events.
+        if (this.eventMark !== null && !this.eventMark.after(line.end)) continue;
+        this.eventMark = null;
         if (parsed.ok) {
           if (this.pending.length === 0) this.firstPendingAt = this.now();
           this.pending.push({ event: parsed.event, end: line.end });
@@ -150,12 +172,40 @@ export class EventCollector {
     const cutMs = this.options.cutMs ?? 1000;
     if (this.pending.length >= this.max || (this.pending.length > 0 && this.now() - this.firstPendingAt >= cutMs)) {
       await this.cut();
-    } else if (this.pending.length === 0 && reader.cursor !== null) {
+    } else if (this.pending.length === 0 && reader.cursor !== null && this.eventMark === null) {
       // Only skipped lines, or a finished file: remember the position so they are not read again.
       await spool.saveCursor(reader.cursor).catch(() => undefined);
     }
+    const aggregates = this.options.aggregates;
+    if (aggregates !== undefined) {
+      // Read to its end: the log's time is now (a quiet log's minutes close too).
+      if (!full) aggregates.advance(this.now());
+      if (aggregates.ready) await this.cutAggregates();
+    }
     this.logInvalid();
     return full;
+  }
+
+  /**
+   * Spools the closed minutes' aggregates, after the pending events (so that reading again after a
+   * restart never starts past an event not spooled).
+   */
+  private async cutAggregates(): Promise<void> {
+    const aggregates = this.options.aggregates as AggregateFeed;
+    if (this.pending.length > 0) await this.cut();
+    if (this.pending.length > 0) return;
+    try {
+      const { droppedNow, boundError } = await aggregates.cut();
+      if (droppedNow > 0) {
+        this.options.log('warn', 'aggregates.spool_full', { dropped: droppedNow, spoolBytes: aggregates.spool.bytes });
+      }
+      if (boundError !== undefined) {
+        this.options.log('warn', 'aggregates.spool_trim_failed', { error: errorText(boundError) });
+      }
+    } catch (err) {
+      // Held: spooled with the next cut.
+      this.spoolFailed(err);
+    }
   }
 
   /** Spools the pending events (halved while a batch would be over the route's limits). */
@@ -163,7 +213,10 @@ export class EventCollector {
     const spool = this.options.spool;
     let take = this.pending.length;
     while (take > 0) {
-      const batch = spool.nextBatch(this.pending.slice(0, take).map((p) => p.event));
+      const batch = spool.nextBatch(
+        this.pending.slice(0, take).map((p) => p.event),
+        this.options.aggregates === undefined ? undefined : false,
+      );
       let bytes: Buffer;
       try {
         bytes = await EventSpool.encode(batch);

@@ -38,15 +38,27 @@ const gzip = promisify(gzipCallback);
 
 export const SPOOL_DEFAULT_MEGABYTES = 512;
 const STATE_FILE = 'spool.json';
-const BATCH_RE = /^(\d{16})-(\d{1,5})-(\d{1,16})-(\d{1,20})-(\d{1,16})\.gz$/;
+const BATCH_RE = /^(\d{16})-(\d{1,16})-(\d{1,16})-(\d{1,20})-(\d{1,16})\.gz$/;
 
 const cursorSchema = z.object({ inode: z.string().regex(/^\d{1,20}$/), offset: z.number().int().min(0) });
+/**
+ * Where reading must start again so that what a group of batches (appendGroup) left out is counted
+ * after a restart: from `from`, skipping the lines up to `fedThrough` whose minute is before
+ * `closedThrough` (those are in the batches). The aggregate spool's (aggregate-feed.ts).
+ */
+const replaySchema = z.object({
+  from: cursorSchema,
+  fedThrough: cursorSchema,
+  closedThrough: z.number().int().min(0),
+});
+export type SpoolReplay = z.infer<typeof replaySchema>;
 const stateSchema = z.object({
   spoolId: z.string().regex(/^[a-z0-9]{1,32}$/),
   nextSeq: z.number().int().min(1),
   dropped: z.number().int().min(0),
   dropping: z.array(z.number().int().min(1)).max(100_000),
   cursor: cursorSchema.nullable(),
+  replay: replaySchema.nullable().optional(),
 });
 type SpoolState = z.infer<typeof stateSchema>;
 
@@ -80,10 +92,22 @@ export class EventSpool {
   /** The batch the shipper is sending: never dropped. */
   private shipping: number | null = null;
 
+  /**
+   * `commit`: what makes a batch spooled. "file" (event batches): its file, so a batch newer than
+   * spool.json is taken on open (see above). "state" (groups of aggregate batches, appendGroup):
+   * spool.json naming it, so a group is spooled whole or not at all, and files newer than
+   * spool.json are removed on open, never shipped (the lines they counted are read again).
+   */
   constructor(
     readonly dir: string,
     private readonly maxBytes: number = SPOOL_DEFAULT_MEGABYTES * 1024 * 1024,
+    private readonly commit: 'file' | 'state' = 'file',
   ) {}
+
+  /** Where reading starts again for what the batches do not hold (commit "state"; null: none saved). */
+  get replay(): SpoolReplay | null {
+    return this.state.replay ?? null;
+  }
 
   get spoolId(): string {
     return this.state.spoolId;
@@ -141,6 +165,11 @@ export class EventSpool {
         await rm(file, { force: true });
         continue;
       }
+      if (this.commit === 'state' && seq >= (saved?.nextSeq ?? 1)) {
+        // Of a group spool.json never named: not spooled.
+        await rm(file, { force: true });
+        continue;
+      }
       const count = Number(match[2]);
       batches.push({ seq, file, count, carried: Number(match[3]), bytes: (await stat(file)).size });
       newest = { seq, count, cursor: { inode: match[4] as string, offset: Number(match[5]) } };
@@ -148,7 +177,7 @@ export class EventSpool {
     this.batches = batches;
     this.state = saved ?? { spoolId: newSpoolId(), nextSeq: 1, dropped: 0, dropping: [], cursor: null };
     this.state.dropping = [];
-    if (newest !== null && newest.seq >= this.state.nextSeq) {
+    if (this.commit === 'file' && newest !== null && newest.seq >= this.state.nextSeq) {
       // The last cut's file was written and spool.json not: the file says where it ended.
       this.state.nextSeq = newest.seq + 1;
       this.state.cursor = newest.cursor;
@@ -177,8 +206,15 @@ export class EventSpool {
   }
 
   /** The batch `events` would be if cut now (with the dropped count it would carry). */
-  nextBatch(events: EdgeEvent[]): EdgeEventBatch {
-    return { batchId: `${this.state.spoolId}-${this.state.nextSeq}`, dropped: this.state.dropped, events };
+  nextBatch(events: EdgeEvent[], statistics?: false): EdgeEventBatch {
+    const batch: EdgeEventBatch = { batchId: this.batchIdAt(0), dropped: this.state.dropped, events };
+    if (statistics === false) batch.statistics = false;
+    return batch;
+  }
+
+  /** The id of the batch `i` after the next one (the batches of a group, appendGroup). */
+  batchIdAt(i: number): string {
+    return `${this.state.spoolId}-${this.state.nextSeq + i}`;
   }
 
   /**
@@ -205,6 +241,55 @@ export class EventSpool {
     } catch (err) {
       return { seq, droppedNow: 0, boundError: err };
     }
+  }
+
+  /**
+   * Writes a group of batches (commit "state") ending at `cursor`, then spool.json naming them
+   * with `replay`: only then are they spooled (shipped, counted). Throws when they could not be
+   * written; nothing is spooled then (the files written are removed, or removed on the next open).
+   */
+  async appendGroup(
+    batches: { dropped: number; count: number; bytes: Buffer }[],
+    cursor: LogCursor,
+    replay: SpoolReplay,
+  ): Promise<{ seqs: number[]; droppedNow: number; boundError?: unknown }> {
+    if (this.commit !== 'state') throw new Error('appendGroup needs a spool committed by its state');
+    const first = this.state.nextSeq;
+    const written: SpooledBatch[] = [];
+    let carried = 0;
+    try {
+      for (const [i, batch] of batches.entries()) {
+        const file = path.join(this.dir, batchName(first + i, batch.count, batch.dropped, cursor));
+        await writeFileAtomic(file, batch.bytes, 0o600);
+        written.push({ seq: first + i, file, count: batch.count, carried: batch.dropped, bytes: batch.bytes.length });
+        carried += batch.dropped;
+      }
+      const next = {
+        ...this.state,
+        nextSeq: first + batches.length,
+        dropped: this.state.dropped - carried,
+        cursor,
+        replay,
+      };
+      await this.save(next);
+      this.state = next;
+    } catch (err) {
+      for (const b of written) await rm(b.file, { force: true }).catch(() => undefined);
+      throw err;
+    }
+    this.batches.push(...written);
+    try {
+      return { seqs: written.map((b) => b.seq), droppedNow: await this.enforceBound() };
+    } catch (err) {
+      return { seqs: written.map((b) => b.seq), droppedNow: 0, boundError: err };
+    }
+  }
+
+  /** Saves where reading starts again (commit "state") when no group was cut (the first start). */
+  async saveReplay(replay: SpoolReplay): Promise<void> {
+    const next = { ...this.state, replay };
+    await this.save(next);
+    this.state = next;
   }
 
   /** Records the cursor when lines were read that made no batch (invalid ones, an empty file finished). */

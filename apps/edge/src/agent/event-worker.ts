@@ -1,4 +1,6 @@
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { AggregateFeed } from './aggregate-feed.js';
 import { CpuGauge } from './cpu-gauge.js';
 import { EventCollector } from './event-collector.js';
 import { EventShipper } from './event-shipper.js';
@@ -34,6 +36,11 @@ export interface EventWorkerSettings {
   eventsDir: string;
   spoolBytes: number;
   cutMs?: number;
+  /**
+   * Ship the statistics as minute aggregates (aggregate-feed.ts, spooled in `<eventsDir>/aggregates`,
+   * bounded by `spoolBytes` too) and the events for the logs only.
+   */
+  aggregates?: boolean;
   /** The nice value the worker runs at (0–19). */
   nice: number;
   backoffMinMs: number;
@@ -128,6 +135,9 @@ export async function runEventWorker(): Promise<number> {
     }, STATS_EVERY_MS);
     stats.unref();
     signal.addEventListener('abort', () => clearInterval(stats), { once: true });
+    const feed = settings.aggregates
+      ? new AggregateFeed({ dir: path.join(settings.eventsDir, 'aggregates'), maxBytes: settings.spoolBytes })
+      : undefined;
     const collector = new EventCollector({
       logFile: settings.logFile,
       spool,
@@ -136,6 +146,7 @@ export async function runEventWorker(): Promise<number> {
       onEvent: (event) => countEvent(counts, event),
       busy: () => gauge.othersBusy(),
       ...(settings.cutMs !== undefined ? { cutMs: settings.cutMs } : {}),
+      ...(feed !== undefined ? { aggregates: feed } : {}),
     });
     const shipper = new EventShipper({
       spool,
@@ -145,9 +156,22 @@ export async function runEventWorker(): Promise<number> {
       backoffMinMs: settings.backoffMinMs,
       backoffMaxMs: settings.backoffMaxMs,
     });
+    const aggregateShipper =
+      feed === undefined
+        ? null
+        : new EventShipper({
+            spool: feed.spool,
+            name: 'aggregates',
+            ship: (c, bytes, abort) => c.shipAggregates(bytes, abort),
+            client: () => client,
+            log,
+            signal,
+            backoffMinMs: settings.backoffMinMs,
+            backoffMaxMs: settings.backoffMaxMs,
+          });
     const ok = await collector.prepare();
     await send({ type: 'prepared', ok, nice: priority.nice, autogroupNice: priority.autogroupNice });
-    await Promise.all([collector.run(), shipper.run()]);
+    await Promise.all([collector.run(), shipper.run(), aggregateShipper?.run()]);
   } finally {
     await lock.release();
   }

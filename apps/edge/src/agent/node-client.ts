@@ -34,6 +34,7 @@ import {
   reportNodeUpgradeProgress,
   reportProbeResults,
   routeUrl,
+  shipNodeAggregates,
   shipNodeEvents,
   shipNodeL4Counters,
 } from '@rampart/contract';
@@ -393,32 +394,35 @@ export class NodeClient {
    * batch's JSON), sent and signed as they are. Resolves once the control plane acknowledged it
    * (stored now, or taken before: a retry after a lost answer).
    */
-  async shipEvents(gzip: Uint8Array, signal?: AbortSignal): Promise<{ stored: number; duplicate: boolean }> {
-    if (gzip.byteLength > EVENT_BATCH_GZIP_MAX_BYTES) {
-      throw new NodeApiError(413, `event batch of ${gzip.byteLength} bytes over ${EVENT_BATCH_GZIP_MAX_BYTES}`);
-    }
-    const reply = await this.call(
-      shipNodeEvents,
-      { raw: { bytes: gzip, contentType: EVENT_BATCH_CONTENT_TYPE }, signed: true, signal, timeoutMs: 60_000 },
-      (text) => NodeClient.json(shipNodeEvents, text),
-    );
-    return (reply as z.output<(typeof shipNodeEvents)['response']>).data;
+  shipEvents(gzip: Uint8Array, signal?: AbortSignal): Promise<{ stored: number; duplicate: boolean }> {
+    return this.shipGzip(shipNodeEvents, 'event', gzip, signal);
   }
 
-  /**
-   * Ships one spooled batch of layer-4 counter records (l4-counter-spool.ts): `gzip` is the batch
-   * file's bytes, sent and signed as they are, as an event batch is.
-   */
-  async shipL4Counters(gzip: Uint8Array, signal?: AbortSignal): Promise<{ stored: number; duplicate: boolean }> {
+  /** Ships one spooled batch of minute aggregates (aggregate-feed.ts), as an event batch is. */
+  shipAggregates(gzip: Uint8Array, signal?: AbortSignal): Promise<{ stored: number; duplicate: boolean }> {
+    return this.shipGzip(shipNodeAggregates, 'aggregate', gzip, signal);
+  }
+
+  /** Ships one spooled batch of layer-4 counter records (l4-counter-spool.ts), as an event batch is. */
+  shipL4Counters(gzip: Uint8Array, signal?: AbortSignal): Promise<{ stored: number; duplicate: boolean }> {
+    return this.shipGzip(shipNodeL4Counters, 'counter', gzip, signal);
+  }
+
+  private async shipGzip(
+    route: typeof shipNodeEvents | typeof shipNodeAggregates | typeof shipNodeL4Counters,
+    what: string,
+    gzip: Uint8Array,
+    signal?: AbortSignal,
+  ): Promise<{ stored: number; duplicate: boolean }> {
     if (gzip.byteLength > EVENT_BATCH_GZIP_MAX_BYTES) {
-      throw new NodeApiError(413, `counter batch of ${gzip.byteLength} bytes over ${EVENT_BATCH_GZIP_MAX_BYTES}`);
+      throw new NodeApiError(413, `${what} batch of ${gzip.byteLength} bytes over ${EVENT_BATCH_GZIP_MAX_BYTES}`);
     }
     const reply = await this.call(
-      shipNodeL4Counters,
+      route,
       { raw: { bytes: gzip, contentType: EVENT_BATCH_CONTENT_TYPE }, signed: true, signal, timeoutMs: 60_000 },
-      (text) => NodeClient.json(shipNodeL4Counters, text),
+      (text) => NodeClient.json(route, text),
     );
-    return (reply as z.output<(typeof shipNodeL4Counters)['response']>).data;
+    return (reply as { data: { stored: number; duplicate: boolean } }).data;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { type EdgeEventBatch, edgeEventBatchSchema } from '@rampart/contract';
+import { type EdgeEvent, type EdgeEventBatch, edgeEventBatchSchema } from '@rampart/contract';
 
 /** An access-log line as nginx writes it (render.ts accessLogFormat) for request `id`. */
 export function logLine(id: string, fields: Record<string, string> = {}): string {
@@ -31,6 +31,40 @@ export function logLine(id: string, fields: Record<string, string> = {}): string
     user_agent: 'test',
     referer: '',
     ...fields,
+  })}\n`;
+}
+
+/** The access-log line nginx writes for a request that parseEventLine reads as `e` (render.ts accessLogFormat). */
+export function eventLine(e: EdgeEvent): string {
+  const seconds = (ms: number) => (ms / 1000).toFixed(3);
+  return `${JSON.stringify({
+    time: new Date(e.time).toISOString(),
+    msec: seconds(e.time),
+    request_id: e.id,
+    remote_addr: e.ip,
+    scheme: e.scheme,
+    server_port: e.scheme === 'https' ? '443' : '80',
+    host: e.host,
+    method: e.method,
+    uri: e.path,
+    protocol: e.httpVersion === '' ? '' : `HTTP/${e.httpVersion.includes('.') ? e.httpVersion : `${e.httpVersion}.0`}`,
+    status: String(e.status),
+    request_length: String(e.bytesIn),
+    bytes_sent: String(e.bytesOut),
+    request_time: seconds(e.requestMs),
+    upstream_addr: e.upstreamMs < 0 ? '' : '127.0.0.1:9000',
+    upstream_status: e.upstreamStatus > 0 ? String(e.upstreamStatus) : '',
+    upstream_response_time: e.upstreamMs < 0 ? '-' : seconds(e.upstreamMs),
+    cache_status: e.cacheStatus,
+    domain_id: String(e.domainId),
+    fw_kind: e.fwKind,
+    fw_rule: e.fwRule > 0 ? String(e.fwRule) : '',
+    fw_action: e.fwAction,
+    waf_part: e.wafPart,
+    waf_excerpt: e.wafExcerpt,
+    waf_name: e.wafName,
+    user_agent: e.userAgent,
+    referer: e.referer,
   })}\n`;
 }
 

@@ -3,6 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import {
+  AGGREGATE_BATCH_JSON_MAX_BYTES,
+  type AggregateBatch,
+  aggregateBatchSchema,
   type DataPlane,
   dataPlaneSchema,
   EDGE_API_BASE,
@@ -37,6 +40,7 @@ import {
   reportNodeStatus,
   reportNodeUpgradeProgress,
   reportProbeResults,
+  shipNodeAggregates,
   shipNodeEvents,
 } from '@rampart/contract';
 import { entryHash, planeHash } from '@rampart/contract/plane-hash';
@@ -129,6 +133,11 @@ export interface FakeControlPlane {
   eventAttempts: { batchId: string; sha256: string; status: number }[];
   /** Answers the next `count` event batches with 500 (the agent keeps and resends them). */
   failEvents(count: number): void;
+  /** Aggregate batches taken (POST /aggregates, each batchId once, in order), and every attempt with its answer. */
+  aggregateBatches: (AggregateBatch & { nodeId: number })[];
+  aggregateAttempts: { batchId: string; sha256: string; status: number }[];
+  /** Answers the next `count` aggregate batches with 500 (the agent keeps and resends them). */
+  failAggregates(count: number): void;
   /** The secret the fake gave a node (tests sign their own requests with it). */
   secretOf(nodeId: number): string | undefined;
   /** Resolves with the first status report (already received or to come) that matches. */
@@ -289,6 +298,9 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const eventBatches: FakeControlPlane['eventBatches'] = [];
   const eventAttempts: FakeControlPlane['eventAttempts'] = [];
   let eventFailures = 0;
+  const aggregateBatches: FakeControlPlane['aggregateBatches'] = [];
+  const aggregateAttempts: FakeControlPlane['aggregateAttempts'] = [];
+  let aggregateFailures = 0;
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -527,6 +539,39 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         eventBatches.push({ ...input.data, nodeId });
         return answer(200, { data: { stored: input.data.events.length, duplicate: false } });
       }
+      if (route === `POST ${EDGE_API_BASE}${shipNodeAggregates.path}`) {
+        // As events: signed over the gzip bytes, inflated with a bound, deduplicated by batchId.
+        const nodeId = verify(req, raw);
+        if (nodeId === null) return invalidToken(res);
+        const attempt = { batchId: '', sha256: createHash('sha256').update(raw).digest('hex'), status: 200 };
+        aggregateAttempts.push(attempt);
+        const answer = (status: number, value: unknown) => {
+          attempt.status = status;
+          send(res, status, value);
+        };
+        if (req.headers['content-type'] !== EVENT_BATCH_CONTENT_TYPE) {
+          return answer(415, { code: 101003, message: 'content type', extra: null });
+        }
+        let input: ReturnType<typeof aggregateBatchSchema.safeParse>;
+        try {
+          const json = gunzipSync(raw, { maxOutputLength: AGGREGATE_BATCH_JSON_MAX_BYTES }).toString('utf8');
+          input = aggregateBatchSchema.safeParse(JSON.parse(json));
+        } catch {
+          return answer(400, { code: 101003, message: 'not a gzip JSON batch', extra: null });
+        }
+        if (!input.success) return answer(400, { code: 101003, message: 'invalid', extra: input.error.issues });
+        attempt.batchId = input.data.batchId;
+        if (aggregateFailures > 0) {
+          aggregateFailures--;
+          return answer(500, { code: 100001, message: 'failing on purpose', extra: null });
+        }
+        if (aggregateBatches.some((b) => b.nodeId === nodeId && b.batchId === input.data.batchId)) {
+          return answer(200, { data: { stored: 0, duplicate: true } });
+        }
+        aggregateBatches.push({ ...input.data, nodeId });
+        const stored = input.data.minutes.length + input.data.collapsed.length;
+        return answer(200, { data: { stored, duplicate: false } });
+      }
       if (route === `POST ${EDGE_API_BASE}${reportNodeUpgradeProgress.path}`) {
         const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
@@ -643,6 +688,11 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     eventAttempts,
     failEvents(count) {
       eventFailures = count;
+    },
+    aggregateBatches,
+    aggregateAttempts,
+    failAggregates(count) {
+      aggregateFailures = count;
     },
     secretOf: (nodeId) => secrets.get(nodeId),
     waitForReport(match, timeoutMs = 15_000) {

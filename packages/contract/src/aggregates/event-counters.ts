@@ -59,12 +59,21 @@ const FILE_TYPE_OF: ReadonlyMap<string, string> = new Map(
 
 /** The path of a request URI (the query cut off: what URL tops count) and its file-type group. */
 export function pathOf(uri: string): { path: string; fileType: string } {
+  const path = pathPart(uri);
+  return { path, fileType: fileTypeOf(path) };
+}
+
+/** The path of a request URI: the query cut off. */
+export function pathPart(uri: string): string {
   const q = uri.indexOf('?');
-  const path = q < 0 ? uri : uri.slice(0, q);
+  return q < 0 ? uri : uri.slice(0, q);
+}
+
+/** The file-type group of a path ("" none). */
+export function fileTypeOf(path: string): string {
   const slash = path.lastIndexOf('/');
   const dot = path.lastIndexOf('.');
-  const ext = dot > slash ? path.slice(dot + 1).toLowerCase() : '';
-  return { path, fileType: FILE_TYPE_OF.get(ext) ?? '' };
+  return dot > slash ? (FILE_TYPE_OF.get(path.slice(dot + 1).toLowerCase()) ?? '') : '';
 }
 
 const BLACKLIST_KINDS: ReadonlySet<string> = new Set(['blacklist', 'blockList']);
@@ -79,13 +88,22 @@ export interface EventFlags {
 
 /** An event's flags from its cache status and decision (kind and action). */
 export function eventFlags(cacheStatus: string, fwKind: string, fwAction: string): EventFlags {
+  return eventFlagsInto({ hit: 0, blocked: 0, blacklisted: 0, waf: 0 }, cacheStatus, fwKind, fwAction);
+}
+
+/** eventFlags into `into` (no object per request); answers it. */
+export function eventFlagsInto<T extends EventFlags>(
+  into: T,
+  cacheStatus: string,
+  fwKind: string,
+  fwAction: string,
+): T {
   const blocked = BLOCKING_DECISION_ACTIONS.has(fwAction as EventDecisionAction) || fwKind === 'blockList' ? 1 : 0;
-  return {
-    hit: CACHE_HIT_STATUSES.has(cacheStatus as EventCacheStatus) ? 1 : 0,
-    blocked,
-    blacklisted: blocked && BLACKLIST_KINDS.has(fwKind) ? 1 : 0,
-    waf: blocked && fwKind === 'waf' ? 1 : 0,
-  };
+  into.hit = CACHE_HIT_STATUSES.has(cacheStatus as EventCacheStatus) ? 1 : 0;
+  into.blocked = blocked;
+  into.blacklisted = blocked && BLACKLIST_KINDS.has(fwKind) ? 1 : 0;
+  into.waf = blocked && fwKind === 'waf' ? 1 : 0;
+  return into;
 }
 
 /** What a rollup row's counters read of a request. */
@@ -99,26 +117,27 @@ export interface CountedRequest extends EventFlags {
 
 /**
  * Adds one request's counters to `into`, a rollup row's counters in ROLLUP_COUNTERS order (the
- * edge's aggregates count so, without an object per request).
+ * edge's aggregates count so, without an object per request). `times`: that many alike requests,
+ * whose bytes `e` gives summed (a tally of refusals, edge/refusal-tally.ts).
  */
-export function addCounters(into: number[], e: CountedRequest): void {
+export function addCounters(into: number[], e: CountedRequest, times = 1): void {
   const klass = Math.floor(e.status / 100);
-  const upstream = e.upstreamMs >= 0 || e.upstreamStatus > 0 ? 1 : 0;
-  into[0]! += 1;
+  const upstream = e.upstreamMs >= 0 || e.upstreamStatus > 0 ? times : 0;
+  into[0]! += times;
   into[1]! += e.bytesIn;
   into[2]! += e.bytesOut;
-  into[3]! += e.hit;
+  into[3]! += e.hit * times;
   into[4]! += e.hit ? e.bytesOut : 0;
-  into[5]! += e.blocked;
-  into[6]! += e.blacklisted;
-  into[7]! += e.status === 444 ? 1 : 0;
-  into[8]! += e.waf;
+  into[5]! += e.blocked * times;
+  into[6]! += e.blacklisted * times;
+  into[7]! += e.status === 444 ? times : 0;
+  into[8]! += e.waf * times;
   into[9]! += upstream;
-  into[10]! += upstream && e.upstreamStatus >= 500 ? 1 : 0;
-  into[11]! += klass === 2 ? 1 : 0;
-  into[12]! += klass === 3 ? 1 : 0;
-  into[13]! += klass === 4 ? 1 : 0;
-  into[14]! += klass === 5 ? 1 : 0;
+  into[10]! += upstream && e.upstreamStatus >= 500 ? times : 0;
+  into[11]! += klass === 2 ? times : 0;
+  into[12]! += klass === 3 ? times : 0;
+  into[13]! += klass === 4 ? times : 0;
+  into[14]! += klass === 5 ? times : 0;
 }
 
 /** The counters one request adds to a rollup row. */

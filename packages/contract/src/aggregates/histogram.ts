@@ -40,19 +40,29 @@ export interface HistogramData {
 }
 
 export class Histogram {
-  private readonly counts = new Map<number, number>();
+  /** Count per bucket, as far as the largest bucket counted (grown by doubling). */
+  private counts = new Float64Array(0);
   count = 0;
   sum = 0;
 
+  private bucket(b: number): void {
+    if (b < this.counts.length) return;
+    const counts = new Float64Array(Math.min(HISTOGRAM_BUCKETS, Math.max(64, this.counts.length * 2, b + 1)));
+    counts.set(this.counts);
+    this.counts = counts;
+  }
+
   add(value: number, times = 1): void {
     const b = bucketOf(value);
-    this.counts.set(b, (this.counts.get(b) ?? 0) + times);
+    if (b >= this.counts.length) this.bucket(b);
+    this.counts[b]! += times;
     this.count += times;
     this.sum += Math.min(Math.max(0, Math.floor(value)), HISTOGRAM_MAX_VALUE) * times;
   }
 
   merge(other: Histogram): this {
-    for (const [b, n] of other.counts) this.counts.set(b, (this.counts.get(b) ?? 0) + n);
+    this.bucket(other.counts.length - 1);
+    for (let b = 0; b < other.counts.length; b++) this.counts[b]! += other.counts[b]!;
     this.count += other.count;
     this.sum += other.sum;
     return this;
@@ -66,9 +76,9 @@ export class Histogram {
     if (this.count === 0) return Number.NaN;
     const rank = Math.max(1, Math.ceil(Math.min(1, Math.max(0, q)) * this.count));
     let seen = 0;
-    for (const b of [...this.counts.keys()].sort((x, y) => x - y)) {
-      seen += this.counts.get(b) ?? 0;
-      if (seen >= rank) {
+    for (let b = 0; b < this.counts.length; b++) {
+      seen += this.counts[b]!;
+      if (seen >= rank && this.counts[b]! > 0) {
         const { lo, width } = bucketRange(b);
         return lo + (width - 1) / 2;
       }
@@ -81,13 +91,17 @@ export class Histogram {
   }
 
   toJSON(): HistogramData {
-    const buckets = [...this.counts].sort((x, y) => x[0] - y[0]);
+    const buckets: [number, number][] = [];
+    for (let b = 0; b < this.counts.length; b++) if (this.counts[b]! > 0) buckets.push([b, this.counts[b]!]);
     return { count: this.count, sum: this.sum, buckets };
   }
 
   static from(data: HistogramData): Histogram {
     const h = new Histogram();
-    for (const [b, n] of data.buckets) h.counts.set(b, (h.counts.get(b) ?? 0) + n);
+    for (const [b, n] of data.buckets) {
+      h.bucket(b);
+      h.counts[b]! += n;
+    }
     h.count = data.count;
     h.sum = data.sum;
     return h;

@@ -64,8 +64,74 @@ function tau(x: number): number {
   return z / 3;
 }
 
+/**
+ * The hashes of a sparse sketch: an open-addressing table of 52-bit hashes in a Float64Array (no
+ * object per address), 0 marking a free cell (the hash 0 itself is held apart).
+ */
+class HashSet {
+  table = new Float64Array(32);
+  size = 0;
+  zero = false;
+
+  add(h: number): void {
+    if (h === 0) {
+      if (!this.zero) {
+        this.zero = true;
+        this.size++;
+      }
+      return;
+    }
+    let table = this.table;
+    if ((this.size + 1) * 2 > table.length) {
+      this.grow();
+      table = this.table;
+    }
+    const mask = table.length - 1;
+    let i = (h >>> 0) & mask;
+    for (;;) {
+      const v = table[i]!;
+      if (v === h) return;
+      if (v === 0) {
+        table[i] = h;
+        this.size++;
+        return;
+      }
+      i = (i + 1) & mask;
+    }
+  }
+
+  private grow(): void {
+    const old = this.table;
+    const table = new Float64Array(old.length * 2);
+    const mask = table.length - 1;
+    for (let j = 0; j < old.length; j++) {
+      const h = old[j]!;
+      if (h === 0) continue;
+      let i = (h >>> 0) & mask;
+      while (table[i] !== 0) i = (i + 1) & mask;
+      table[i] = h;
+    }
+    this.table = table;
+  }
+
+  /** The hashes, ascending. */
+  sorted(): Float64Array {
+    const out = new Float64Array(this.size);
+    let n = 0;
+    if (this.zero) out[n++] = 0;
+    for (const h of this.table) if (h !== 0) out[n++] = h;
+    return out.sort();
+  }
+
+  /** The hashes, in no order. */
+  *values(): Generator<number> {
+    if (this.zero) yield 0;
+    for (const h of this.table) if (h !== 0) yield h;
+  }
+}
+
 export class HyperLogLog {
-  private sparse: Set<number> | null = new Set();
+  private sparse: HashSet | null = new HashSet();
   private registers: Uint8Array | null = null;
 
   get exact(): boolean {
@@ -98,15 +164,15 @@ export class HyperLogLog {
   }
 
   private densify(): void {
-    const hashes = this.sparse ?? [];
+    const hashes = this.sparse;
     this.sparse = null;
     this.registers = new Uint8Array(M);
-    for (const h of hashes) this.addHash(h);
+    if (hashes !== null) for (const h of hashes.values()) this.addHash(h);
   }
 
   merge(other: HyperLogLog): this {
     if (other.sparse !== null) {
-      for (const h of other.sparse) this.addHash(h);
+      for (const h of other.sparse.values()) this.addHash(h);
       return this;
     }
     if (this.sparse !== null) this.densify();
@@ -130,15 +196,15 @@ export class HyperLogLog {
 
   toJSON(): HyperLogLogData {
     if (this.sparse !== null) {
-      const sorted = [...this.sparse].sort((a, b) => a - b);
+      const sorted = this.sparse.sorted();
       const bytes = new Uint8Array(sorted.length * 7);
-      sorted.forEach((h, i) => {
-        let v = h;
+      for (let i = 0; i < sorted.length; i++) {
+        let v = sorted[i]!;
         for (let j = 6; j >= 0; j--) {
           bytes[i * 7 + j] = v % 256;
           v = Math.floor(v / 256);
         }
-      });
+      }
       return { sparse: toBase64(bytes) };
     }
     const registers = this.registers as Uint8Array;

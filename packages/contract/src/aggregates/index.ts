@@ -4,4 +4,5 @@ export * from './hash.js';
 export * from './heavy-hitters.js';
 export * from './histogram.js';
 export * from './hyperloglog.js';
+export * from './interner.js';
 export * from './minute-aggregator.js';

@@ -1,20 +1,17 @@
+import type { RefusalTally } from '../edge/refusal-tally.js';
 import type { AggregateMinute, CollapsedBlocks } from '../routes/analytics-aggregates.js';
 import { AGGREGATE_TOP_K } from '../routes/analytics-aggregates.js';
 import type { EdgeEvent } from '../routes/analytics-events.js';
+import { addLow, collapseKey, DomainMinute, MinuteValues, statusText } from './domain-minute.js';
 import {
   addCounters,
   type CountedRequest,
-  DIM_COUNTERS,
-  eventFlags,
-  type HIGH_DIM_NAMES,
-  LOW_DIM_NAMES,
+  eventFlagsInto,
+  fileTypeOf,
   methodBucket,
-  pathOf,
-  ROLLUP_COUNTERS,
+  pathPart,
 } from './event-counters.js';
-import { HeavyHitters } from './heavy-hitters.js';
-import { Histogram } from './histogram.js';
-import { HyperLogLog, hash52 } from './hyperloglog.js';
+import { HyperLogLog } from './hyperloglog.js';
 
 /**
  * Turns a node's request events, in the order its access log has them, into minute aggregates
@@ -47,75 +44,6 @@ export const DEFAULT_GRACE_MS = 5000;
 export const DEFAULT_COLLAPSE_MAX = 1000;
 const MINUTE = 60_000;
 const UNKNOWN = { country: '', city: 0 };
-
-/** The side sums a heavy hitter keeps (DIM_COUNTERS: requests, bytes out, blocked, blacklisted, WAF). */
-const AUX = DIM_COUNTERS.length;
-
-/** One minute of one domain while it is being counted. */
-class DomainMinute {
-  readonly counters = new Array<number>(ROLLUP_COUNTERS.length).fill(0);
-  /** Per LOW_DIM_NAMES, in its order: value → DIM_COUNTERS. */
-  readonly low: Map<string, number[]>[] = LOW_DIM_NAMES.map(() => new Map());
-  readonly top: Record<(typeof HIGH_DIM_NAMES)[number] | 'ipBlacklisted' | 'ipWaf', HeavyHitters>;
-  readonly ips = new HyperLogLog();
-  blockedIps: HyperLogLog | null = null;
-  blacklistedIps: HyperLogLog | null = null;
-  readonly requestMs = new Histogram();
-  readonly upstreamMs = new Histogram();
-  readonly secondRequests = new Array<number>(60).fill(0);
-  readonly secondBytes = new Array<number>(60).fill(0);
-  readonly collapsed = new Map<string, CollapsedBlocks>();
-
-  constructor(
-    readonly minute: number,
-    readonly domainId: number,
-    readonly late: boolean,
-    k: number,
-  ) {
-    this.top = {
-      url: new HeavyHitters(k, AUX),
-      referer: new HeavyHitters(k, AUX),
-      userAgent: new HeavyHitters(k, AUX),
-      ip: new HeavyHitters(k, AUX),
-      ipBlacklisted: new HeavyHitters(k, AUX),
-      ipWaf: new HeavyHitters(k, AUX),
-    };
-  }
-
-  toRecord(): AggregateMinute {
-    const low = Object.fromEntries(
-      LOW_DIM_NAMES.map((d, i) => [
-        d,
-        [...(this.low[i] ?? [])]
-          .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-          .map(([value, c]) => [value, ...c]),
-      ]),
-    ) as AggregateMinute['low'];
-    const top = this.top;
-    return {
-      minute: this.minute,
-      domainId: this.domainId,
-      late: this.late,
-      counters: [...this.counters] as AggregateMinute['counters'],
-      low,
-      top: {
-        url: top.url.toJSON(),
-        referer: top.referer.toJSON(),
-        userAgent: top.userAgent.toJSON(),
-        ip: top.ip.toJSON(),
-        ...(top.ipBlacklisted.n > 0 ? { ipBlacklisted: top.ipBlacklisted.toJSON() } : {}),
-        ...(top.ipWaf.n > 0 ? { ipWaf: top.ipWaf.toJSON() } : {}),
-      } as AggregateMinute['top'],
-      ips: this.ips.toJSON(),
-      ...(this.blockedIps ? { blockedIps: this.blockedIps.toJSON() } : {}),
-      ...(this.blacklistedIps ? { blacklistedIps: this.blacklistedIps.toJSON() } : {}),
-      requestMs: this.requestMs.toJSON(),
-      ...(this.upstreamMs.count > 0 ? { upstreamMs: this.upstreamMs.toJSON() } : {}),
-      peakRequests: Math.max(...this.secondRequests),
-      peakBytesOut: Math.max(...this.secondBytes),
-    };
-  }
-}
 
 /** Finished minutes: their records and their collapsed blocks. */
 export interface TakenAggregates {
@@ -164,6 +92,13 @@ export class MinuteAggregator {
   /** Counts one event. */
   add(e: EdgeEvent): void {
     const minute = e.time - (e.time % MINUTE);
+    const m = this.domainMinute(minute, e.domainId);
+    this.count(m, e, 1, e.status, e.bytesIn, e.bytesOut, e.time);
+    if (e.time > this.watermark) this.advance(e.time);
+  }
+
+  /** The minute (or its correction) of `domainId` at `minute`, made if new. */
+  private domainMinute(minute: number, domainId: number): DomainMinute {
     const isLate = minute < this.closedBefore;
     const table = isLate ? this.late : this.open;
     let domains = table.get(minute);
@@ -171,89 +106,128 @@ export class MinuteAggregator {
       domains = new Map();
       table.set(minute, domains);
     }
-    let m = domains.get(e.domainId);
+    let m = domains.get(domainId);
     if (m === undefined) {
-      m = new DomainMinute(minute, e.domainId, isLate, this.k);
-      domains.set(e.domainId, m);
+      const first = domains.values().next().value;
+      m = new DomainMinute(minute, domainId, isLate, this.k, first?.values ?? new MinuteValues());
+      domains.set(domainId, m);
     }
-    this.count(m, e);
-    if (e.time > this.watermark) this.advance(e.time);
+    return m;
   }
 
-  private count(m: DomainMinute, e: EdgeEvent): void {
-    const flags = eventFlags(e.cacheStatus, e.fwKind, e.fwAction);
-    const counted = this.counted;
-    counted.hit = flags.hit;
-    counted.blocked = flags.blocked;
-    counted.blacklisted = flags.blacklisted;
-    counted.waf = flags.waf;
-    counted.status = e.status;
-    counted.bytesIn = e.bytesIn;
-    counted.bytesOut = e.bytesOut;
+  /**
+   * Folds a tally of refusals nginx counted without logging them (edge/refusal-tally.ts): `count`
+   * requests like the logged first one of its (minute, domain, address, decision), whose collapsed
+   * record carries it, with the tally's status and bytes. What a tally does not carry is taken
+   * from that first request (method, URL, user agent, referer, HTTP version, scheme, file type,
+   * request time) and its requests count in the second of the last one (the minute's per-second
+   * peak can read high). Without a logged first request in this minute (logged in the minute
+   * before, or not read), a sample is made of the tally alone (no URL, method OTHER). A tally of a
+   * minute already closed is a correction. The log's time does not move.
+   */
+  addRefusals(t: RefusalTally): void {
+    const m = this.domainMinute(t.minute, t.domainId);
+    const logged = m.collapsed.get(collapseKey(t.ip, t.fwKind, t.fwRule, t.fwAction));
+    const sample: EdgeEvent = logged?.sample ?? {
+      id: 'tally',
+      time: t.last,
+      domainId: t.domainId,
+      ip: t.ip,
+      method: '',
+      scheme: 'http',
+      httpVersion: '',
+      host: '',
+      path: '',
+      status: t.status,
+      bytesIn: 0,
+      bytesOut: 0,
+      requestMs: 0,
+      upstreamMs: -1,
+      upstreamStatus: 0,
+      cacheStatus: '',
+      userAgent: '',
+      referer: '',
+      fwKind: t.fwKind,
+      fwRule: t.fwRule,
+      fwAction: t.fwAction,
+      wafPart: '',
+      wafExcerpt: '',
+      wafName: '',
+    };
+    const time = Math.min(Math.max(t.last, t.minute), t.minute + MINUTE - 1);
+    this.count(m, sample, t.count, t.status, t.bytesIn, t.bytesOut, time);
+  }
+
+  /**
+   * Counts `n` requests like `e` with the status, summed bytes and time given (an event: 1 and its
+   * own; a tally: its count, status, bytes and last time).
+   */
+  private count(
+    m: DomainMinute,
+    e: EdgeEvent,
+    n: number,
+    status: number,
+    bytesIn: number,
+    bytesOut: number,
+    time: number,
+  ): void {
+    const counted = eventFlagsInto(this.counted, e.cacheStatus, e.fwKind, e.fwAction);
+    counted.status = status;
+    counted.bytesIn = bytesIn;
+    counted.bytesOut = bytesOut;
     counted.upstreamMs = e.upstreamMs;
     counted.upstreamStatus = e.upstreamStatus;
-    addCounters(m.counters, counted);
-    // The dimension rows' counters of this request (DIM_COUNTERS), reused: the sums copy them.
+    addCounters(m.counters, counted, n);
+    // The dimension rows' counters of these requests (DIM_COUNTERS), reused: the sums copy them.
     const dim = this.dim;
-    dim[1] = e.bytesOut;
-    dim[2] = flags.blocked;
-    dim[3] = flags.blacklisted;
-    dim[4] = flags.waf;
+    dim[0] = n;
+    dim[1] = bytesOut;
+    dim[2] = counted.blocked * n;
+    dim[3] = counted.blacklisted * n;
+    dim[4] = counted.waf * n;
     const where = this.locate(e.ip);
-    const { path, fileType } = pathOf(e.path);
-    for (let d = 0; d < LOW_DIM_NAMES.length; d++) {
-      const values = m.low[d]!;
-      const v =
-        d === 0
-          ? String(e.status)
-          : d === 1
-            ? methodBucket(e.method)
-            : d === 2
-              ? e.httpVersion
-              : d === 3
-                ? e.scheme
-                : d === 4
-                  ? where.country
-                  : d === 5
-                    ? where.city > 0
-                      ? String(where.city)
-                      : ''
-                    : fileType;
-      const sums = values.get(v);
-      if (sums === undefined) values.set(v, [...dim]);
-      else for (let i = 0; i < AUX; i++) sums[i]! += dim[i]!;
-    }
-    m.top.url.add(path, 1, dim);
-    m.top.referer.add(e.referer, 1, dim);
-    m.top.userAgent.add(e.userAgent, 1, dim);
-    m.top.ip.add(e.ip, 1, dim);
-    const address = hash52(e.ip);
+    const path = pathPart(e.path);
+    const low = m.low;
+    addLow(low[0]!, statusText(status), dim);
+    addLow(low[1]!, methodBucket(e.method), dim);
+    addLow(low[2]!, e.httpVersion, dim);
+    addLow(low[3]!, e.scheme, dim);
+    addLow(low[4]!, where.country, dim);
+    addLow(low[5]!, where.city > 0 ? String(where.city) : '', dim);
+    addLow(low[6]!, fileTypeOf(path), dim);
+    const top = m.top;
+    const values = m.values;
+    const ip = values.ip.id(e.ip);
+    top.url.addId(values.url.id(path), n, dim);
+    top.referer.addId(values.referer.id(e.referer), n, dim);
+    top.userAgent.addId(values.userAgent.id(e.userAgent), n, dim);
+    top.ip.addId(ip, n, dim);
+    const address = values.ipHash(ip);
     m.ips.addHash(address);
-    if (flags.blocked) {
+    if (counted.blocked) {
       if (m.blockedIps === null) m.blockedIps = new HyperLogLog();
       m.blockedIps.addHash(address);
-      this.collapse(m, e);
+      this.collapse(m, e, n, bytesIn, bytesOut, time);
     }
-    if (flags.blacklisted) {
+    if (counted.blacklisted) {
       if (m.blacklistedIps === null) m.blacklistedIps = new HyperLogLog();
       m.blacklistedIps.addHash(address);
-      m.top.ipBlacklisted.add(e.ip, 1, dim);
+      top.ipBlacklisted.addId(ip, n, dim);
     }
-    if (flags.waf) m.top.ipWaf.add(e.ip, 1, dim);
-    m.requestMs.add(e.requestMs);
-    if (e.upstreamMs >= 0) m.upstreamMs.add(e.upstreamMs);
-    const second = Math.floor((e.time - m.minute) / 1000);
-    m.secondRequests[second]! += 1;
-    m.secondBytes[second]! += e.bytesOut;
+    if (counted.waf) top.ipWaf.addId(ip, n, dim);
+    m.requestMs.add(e.requestMs, n);
+    if (e.upstreamMs >= 0) m.upstreamMs.add(e.upstreamMs, n);
+    const second = Math.floor((time - m.minute) / 1000);
+    m.secondRequests[second]! += n;
+    m.secondBytes[second]! += bytesOut;
   }
 
-  /** A blocked request into its collapsed record (or the minute's overflow record of its decision). */
-  private collapse(m: DomainMinute, e: EdgeEvent): void {
-    const decision = `${e.fwKind}|${e.fwRule}|${e.fwAction}`;
-    let key = `${e.ip}|${decision}`;
+  /** Blocked requests into their collapsed record (or the minute's overflow record of their decision). */
+  private collapse(m: DomainMinute, e: EdgeEvent, n: number, bytesIn: number, bytesOut: number, time: number): void {
+    let key = collapseKey(e.ip, e.fwKind, e.fwRule, e.fwAction);
     let record = m.collapsed.get(key);
     if (record === undefined && m.collapsed.size >= this.collapseMax) {
-      key = `|${decision}`;
+      key = collapseKey('', e.fwKind, e.fwRule, e.fwAction);
       record = m.collapsed.get(key);
     }
     if (record === undefined) {
@@ -265,20 +239,20 @@ export class MinuteAggregator {
         fwKind: e.fwKind,
         fwRule: e.fwRule,
         fwAction: e.fwAction,
-        count: 1,
-        first: e.time,
-        last: e.time,
-        bytesIn: e.bytesIn,
-        bytesOut: e.bytesOut,
+        count: n,
+        first: time,
+        last: time,
+        bytesIn,
+        bytesOut,
         sample: e,
       });
       return;
     }
-    record.count += 1;
-    if (e.time < record.first) record.first = e.time;
-    if (e.time > record.last) record.last = e.time;
-    record.bytesIn += e.bytesIn;
-    record.bytesOut += e.bytesOut;
+    record.count += n;
+    if (time < record.first) record.first = time;
+    if (time > record.last) record.last = time;
+    record.bytesIn += bytesIn;
+    record.bytesOut += bytesOut;
   }
 
   /** Moves the log's time to `time` (unix ms) if later, closing the minutes it has passed by the grace. */
@@ -301,6 +275,11 @@ export class MinuteAggregator {
     this.open.clear();
     const last = Math.max(this.closedBefore, this.watermark - (this.watermark % MINUTE) + MINUTE);
     this.closedBefore = last;
+  }
+
+  /** Every minute before this (unix ms) is closed: later requests of those minutes are corrections. */
+  get closedThrough(): number {
+    return this.closedBefore;
   }
 
   /** Minutes being counted, and corrections waiting. */

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { HISTOGRAM_BUCKETS } from '../aggregates/histogram.js';
 import { HLL_EXACT_MAX, HLL_PRECISION } from '../aggregates/hyperloglog.js';
+import { dataOf, defineRoute, nodeAccess } from '../route.js';
 import { isIP } from '../validators/ip.js';
 import {
+  EVENT_BATCH_CONTENT_TYPE,
   EVENT_DECISION_ACTIONS,
   EVENT_DECISION_KINDS,
   EVENT_LIMITS,
@@ -188,3 +190,31 @@ export const aggregateBatchSchema = z.strictObject({
   collapsed: z.array(collapsedBlocksSchema).max(AGGREGATE_BATCH_COLLAPSED_MAX),
 });
 export type AggregateBatch = z.infer<typeof aggregateBatchSchema>;
+
+/**
+ * A node ships a batch of aggregates as it ships event batches: gzip of the batch's JSON (the
+ * events' content type), signed over the gzip bytes, acknowledged once merged, a batch sent again
+ * counted once (the control plane's ledger of batch ids). The control plane places each minute's
+ * domain itself (its site, only a site of the node's operator; the node's zone), as for events.
+ */
+export const shipNodeAggregates = defineRoute({
+  id: 'edge.aggregates',
+  api: 'edge',
+  method: 'POST',
+  path: '/aggregates',
+  access: nodeAccess,
+  codes: [],
+  summary: `A node ships a batch of per-minute aggregates (${EVENT_BATCH_CONTENT_TYPE}: gzip of the batch's JSON, signed over the gzip bytes); the answer acknowledges it, and a batch sent again counts once`,
+  tags: ['edge'],
+  request: { body: aggregateBatchSchema },
+  response: dataOf(
+    z.object({
+      /** Minute records and collapsed records merged by this call (0 for a batch already taken). */
+      stored: z.number().int(),
+      /** The batch had been taken before (a retry after a lost answer). */
+      duplicate: z.boolean(),
+    }),
+  ),
+});
+
+export const analyticsAggregateRoutes = { shipNodeAggregates } as const;

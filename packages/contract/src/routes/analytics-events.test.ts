@@ -144,10 +144,15 @@ describe('isEdgeEventBatch', () => {
       agree(batch([valid], { batchId: odd }));
       agree(batch([valid], { dropped: odd }));
       agree(batch([valid], { events: odd }));
+      agree(batch([valid], { statistics: odd }));
       agree(batch([odd]));
       agree(odd);
     }
     expect(agree(batch([valid], { extra: true }))).toBe(false);
+    // An agent that ships its statistics as aggregates marks its events as for the logs only.
+    expect(agree(batch([valid], { statistics: false }))).toBe(true);
+    expect(agree(batch([valid], { statistics: true }))).toBe(false);
+    expect(agree(batch([valid], { statistics: false, extra: 1 }))).toBe(false);
     expect(agree({ batchId: 'a1b2c3-42', events: [] })).toBe(false);
     expect(agree(batch(Array.from({ length: EVENT_BATCH_MAX + 1 }, () => valid)))).toBe(false);
     expect(agree(batch([valid], { batchId: 'A1-1' }))).toBe(false);

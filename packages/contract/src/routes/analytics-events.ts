@@ -167,6 +167,12 @@ export const edgeEventBatchSchema = z.strictObject({
   /** Events the spool dropped (full) since the previous batch was cut: counted once with the batch. */
   dropped: z.number().int().min(0),
   events: z.array(edgeEventSchema).max(EVENT_BATCH_MAX),
+  /**
+   * `false` from an agent that ships the statistics of these requests as aggregates
+   * (analytics-aggregates.ts): the events are kept for the logs only and add nothing to the rollups.
+   * Absent (an older agent): the events feed the logs and the rollups, as before.
+   */
+  statistics: z.literal(false).optional(),
 });
 export type EdgeEventBatch = z.infer<typeof edgeEventBatchSchema>;
 
@@ -248,7 +254,14 @@ export function isEdgeEventBatch(value: unknown): value is EdgeEventBatch {
   const b = value as Record<string, unknown>;
   let keys = 0;
   for (const key in b) if (Object.hasOwn(b, key)) keys++;
-  if (keys !== 3 || typeof b.batchId !== 'string' || !BATCH_ID.test(b.batchId) || !isInt(b.dropped, 0)) return false;
+  if (b.statistics !== undefined && b.statistics !== false) return false;
+  if (
+    keys !== (Object.hasOwn(b, 'statistics') ? 4 : 3) ||
+    typeof b.batchId !== 'string' ||
+    !BATCH_ID.test(b.batchId) ||
+    !isInt(b.dropped, 0)
+  )
+    return false;
   const events = b.events;
   if (!Array.isArray(events) || events.length > EVENT_BATCH_MAX) return false;
   for (const e of events) if (!isEdgeEvent(e)) return false;

@@ -9,6 +9,7 @@ import {
 } from '../rule-kinds/site-firewall-routes.js';
 import { accountZoneRoutes } from './account-zones.js';
 import { accountRoutes } from './accounts.js';
+import { analyticsAggregateRoutes } from './analytics-aggregates.js';
 import { analyticsEventRoutes } from './analytics-events.js';
 import { announcementRoutes } from './announcements.js';
 import { auditRoutes } from './audit.js';
@@ -229,6 +230,7 @@ export const ROUTE_GROUPS = {
   dashboard: dashboardRoutes,
   analyticsEvents: analyticsEventRoutes,
   l4Counters: l4CounterRoutes,
+  analyticsAggregates: analyticsAggregateRoutes,
   networkStatistics: networkStatisticsRoutes,
   l4AttackPageSetting: l4AttackPageSettingRoutes,
   licenses: licenseRoutes,

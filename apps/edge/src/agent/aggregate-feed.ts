@@ -1,0 +1,163 @@
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+import {
+  AGGREGATE_BATCH_LIMITS,
+  type AggregateBatch,
+  type EdgeEvent,
+  EVENT_BATCH_GZIP_MAX_BYTES,
+  MinuteAggregator,
+  type MinuteAggregatorOptions,
+  packAggregates,
+  type RefusalTally,
+  type TakenAggregates,
+} from '@rampart/contract';
+import type { LogCursor } from './access-log-reader.js';
+import { EventSpool, type SpoolReplay } from './event-spool.js';
+import { LogMark } from './log-mark.js';
+
+const gzip = promisify(gzipCallback);
+const MINUTE = 60_000;
+
+/**
+ * The node's statistics as minute aggregates (contract aggregates/minute-aggregator.ts): every
+ * event the collector reads is counted here, and each time minutes close they are cut into
+ * batches and spooled (event-spool.ts, committed by its state: a group of batches is spooled whole
+ * or not at all), shipped by their own shipper (POST /aggregates).
+ *
+ * Counted once across a crash: the lines of minutes still open live in memory only, so each group
+ * saves where reading must start again (`from`: before the first line of the earliest minute still
+ * open, or after the last line read) and what it holds (the lines up to `fedThrough` whose minute
+ * is before `closedThrough`). After a restart the reader starts at `from`, and this feed skips the
+ * lines up to `fedThrough` of minutes before `closedThrough` and counts the others again: what a
+ * killed worker had in memory is counted once, what was spooled is not counted twice.
+ */
+
+export interface AggregateFeedOptions {
+  dir: string;
+  maxBytes?: number;
+  aggregator?: Omit<MinuteAggregatorOptions, 'closedBefore'>;
+}
+
+/** Batches far below the route's gzip bound: gzip never outgrows JSON by more than a few bytes a block. */
+const LIMITS = { ...AGGREGATE_BATCH_LIMITS, maxJsonBytes: EVENT_BATCH_GZIP_MAX_BYTES - 64 * 1024 };
+
+export class AggregateFeed {
+  readonly spool: EventSpool;
+  private aggregator: MinuteAggregator;
+  /** While reading again after a restart: the lines already in the spool. */
+  private skip: { mark: LogMark; closedThrough: number } | null = null;
+  /** The end of the last line counted (or the start). */
+  private lastEnd: LogCursor | null = null;
+  /** Open minutes, in the order their first line came: the position before that line. */
+  private readonly openFrom = new Map<number, LogCursor>();
+  /** Taken from the aggregator and not spooled yet (the spool failed): spooled with the next group. */
+  private held: TakenAggregates[] = [];
+  /** Requests counted since the agent started (the replayed ones again). */
+  counted = 0;
+
+  constructor(private readonly options: AggregateFeedOptions) {
+    this.spool = new EventSpool(options.dir, options.maxBytes, 'state');
+    this.aggregator = new MinuteAggregator(options.aggregator);
+  }
+
+  /**
+   * Opens the spool; answers the cursor reading must start from (null: none saved, the caller's
+   * own, then given to `start`).
+   */
+  async open(): Promise<LogCursor | null> {
+    await this.spool.open();
+    const replay = this.spool.replay;
+    if (replay === null) return null;
+    this.aggregator = new MinuteAggregator(this.options.aggregator);
+    // Closed as they were when the group was cut: later lines of those minutes are corrections.
+    this.aggregator.advance(replay.closedThrough + (this.options.aggregator?.graceMs ?? 5000));
+    this.skip = { mark: new LogMark(replay.from, replay.fedThrough), closedThrough: replay.closedThrough };
+    this.lastEnd = replay.from;
+    return replay.from;
+  }
+
+  /** The first start of this spool: reading begins at `cursor`. */
+  async start(cursor: LogCursor): Promise<void> {
+    this.lastEnd = cursor;
+    await this.spool.saveReplay({ from: cursor, fedThrough: cursor, closedThrough: 0 });
+  }
+
+  /** Counts one event, read from the line that ends at `end`. */
+  add(event: EdgeEvent, end: LogCursor): void {
+    const minute = event.time - (event.time % MINUTE);
+    const skip = this.skip;
+    if (skip !== null) {
+      if (!skip.mark.after(end)) {
+        if (minute < skip.closedThrough) {
+          this.lastEnd = end;
+          return;
+        }
+      } else {
+        this.skip = null;
+      }
+    }
+    if (!this.openFrom.has(minute) && minute >= this.aggregator.closedThrough) {
+      this.openFrom.set(minute, this.lastEnd ?? end);
+    }
+    this.aggregator.add(event);
+    this.lastEnd = end;
+    this.counted++;
+  }
+
+  /** Folds a tally of refusals nginx counted without logging them (refusal-tally.ts). */
+  addRefusals(tally: RefusalTally): void {
+    this.aggregator.addRefusals(tally);
+    this.counted += tally.count;
+  }
+
+  /** The log's time has reached `time` (read to its end while quiet): closes the minutes it passed. */
+  advance(time: number): void {
+    this.aggregator.advance(time);
+  }
+
+  /** Closes every minute (the worker stopping): they are cut with the next `cut`. */
+  closeAll(): void {
+    this.aggregator.closeAll();
+  }
+
+  /** Whether closed minutes or corrections wait to be cut. */
+  get ready(): boolean {
+    const pending = this.aggregator.pending;
+    return this.held.length > 0 || pending.closed > 0 || (pending.late > 0 && pending.open === 0);
+  }
+
+  /**
+   * Cuts what is closed into a group of batches and spools it with where reading starts again.
+   * Throws when the spool could not be written (what was taken is held for the next cut).
+   */
+  async cut(): Promise<{ batches: number; droppedNow: number; boundError?: unknown }> {
+    const taken = this.aggregator.take();
+    for (const minute of this.openFrom.keys()) if (minute < taken.closedThrough) this.openFrom.delete(minute);
+    const all = [...this.held, taken];
+    this.held = all;
+    const whole: TakenAggregates = {
+      minutes: all.flatMap((t) => t.minutes),
+      collapsed: all.flatMap((t) => t.collapsed),
+      closedThrough: taken.closedThrough,
+    };
+    const end = this.lastEnd;
+    if (end === null) throw new Error('cut before the feed started');
+    const replay: SpoolReplay = {
+      from: this.openFrom.values().next().value ?? end,
+      fedThrough: end,
+      closedThrough: taken.closedThrough,
+    };
+    const bodies = packAggregates(whole, LIMITS);
+    const group: { dropped: number; count: number; bytes: Buffer }[] = [];
+    for (const [i, body] of bodies.entries()) {
+      const dropped = i === 0 ? this.spool.dropped : 0;
+      const batch: AggregateBatch = { batchId: this.spool.batchIdAt(i), dropped, ...body };
+      const count = body.minutes.reduce((n, m) => n + m.counters[0], 0);
+      // Level 1, as event batches: the agent shares the node's cores with nginx.
+      group.push({ dropped, count, bytes: await gzip(JSON.stringify(batch), { level: 1 }) });
+    }
+    const result = await this.spool.appendGroup(group, end, replay);
+    this.held = [];
+    return { batches: group.length, droppedNow: result.droppedNow, boundError: result.boundError };
+  }
+}
