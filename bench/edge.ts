@@ -651,13 +651,10 @@ end
       flood_ratio: round(floodRps / floodNginxRps, 3),
       flood_p99_ms: round(median(flood.map((r) => r.p99ms))),
       flood_nginx_p99_ms: round(median(baselineFlood.map((r) => r.p99ms))),
-      // The flood on the same edge without its access log (alternating with it): the log line's share.
-      flood_no_log_rps: floodLog ? round(median(floodLog.withoutLog.map((r) => r.rps)), 0) : null,
-      flood_log_share: floodLog
-        ? round(1 - median(floodLog.withLog.map((r) => r.rps)) / median(floodLog.withoutLog.map((r) => r.rps)), 3)
-        : null,
-      // The same flood with every refusal logged whole (as before the refusal tallies), alternating.
-      flood_log_every_rps: floodLog ? round(median(floodLog.everyLogged.map((r) => r.rps)), 0) : null,
+      // The flood on the same edge without its access log, and with every refusal logged whole.
+      flood_no_log_rps: floodLog ? round(floodLog.noLogRps, 0) : null,
+      flood_log_share: floodLog ? round(1 - floodLog.tallyRps / floodLog.noLogRps, 3) : null,
+      flood_log_every_rps: floodLog ? round(floodLog.everyRps, 0) : null,
       lua_us_per_request: phases,
       propagation_p50_ms: round(percentile(times, 50), 0),
       propagation_p95_ms: round(percentile(times, 95), 0),

@@ -122,11 +122,10 @@ end
     // BENCH_FLOOD_LOG=1: the flood alternately tallied, logged whole and without a log (floodWithoutLog).
     if (process.env.BENCH_FLOOD_LOG === '1') {
       const runs = await floodWithoutLog(fw, flood, ROUNDS);
-      const rpsOf = (rs: WrkResult[]) => round(median(rs.map((r) => r.rps)), 0);
       out.flood_modes = {
-        tally_rps: rpsOf(runs.withLog),
-        every_logged_rps: rpsOf(runs.everyLogged),
-        no_log_rps: rpsOf(runs.withoutLog),
+        tally_rps: round(runs.tallyRps, 0),
+        every_logged_rps: round(runs.everyRps, 0),
+        no_log_rps: round(runs.noLogRps, 0),
       };
       log(`flood modes: ${JSON.stringify(out.flood_modes)}`);
     }

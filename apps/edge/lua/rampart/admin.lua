@@ -55,11 +55,12 @@ local function authorized()
   return ngx.sha1_bin(given:sub(8)) == secret_digest
 end
 
+-- `body`: a table, or a JSON text a module built (the block reports', the refusal tallies').
 local function respond(status, body)
   ngx.status = status
   ngx.header["Content-Type"] = "application/json"
   ngx.header["Cache-Control"] = "no-store"
-  ngx.say(cjson.encode(body))
+  ngx.say(type(body) == "string" and body or cjson.encode(body))
   return ngx.exit(ngx.HTTP_OK)
 end
 
@@ -483,15 +484,6 @@ local function pool_status()
   return respond(200, status)
 end
 
--- A JSON text a module built (the block reports', the refusal tallies').
-local function respond_text(text)
-  ngx.status = 200
-  ngx.header["Content-Type"] = "application/json"
-  ngx.header["Cache-Control"] = "no-store"
-  ngx.say(text)
-  return ngx.exit(ngx.HTTP_OK)
-end
-
 function _M.handle()
   if ngx.var.remote_addr ~= "unix:" then return respond(403, { error = "admin socket only" }) end
   if not authorized() then return respond(401, { error = "admin secret required" }) end
@@ -509,8 +501,8 @@ function _M.handle()
   end
   if uri == "/config/stats" and method == "GET" then return stats() end
   if uri == "/cache/purge" and method == "POST" then return purge() end
-  if uri == "/blocklist/events" and method == "GET" then return respond_text(require("rampart.blocklist").pop()) end
-  if uri == "/refusals" and method == "GET" then return respond_text(require("rampart.refusals").drain()) end
+  if uri == "/blocklist/events" and method == "GET" then return respond(200, require("rampart.blocklist").pop()) end
+  if uri == "/refusals" and method == "GET" then return respond(200, require("rampart.refusals").drain()) end
   if uri == "/blocklist/unblock" and method == "POST" then return unblock() end
   if uri == "/challenge/pool" and method == "PUT" then return put_pool() end
   if uri == "/challenge/pool" and method == "GET" then return pool_status() end
