@@ -7,7 +7,7 @@
  *    "propagation_p50_ms", "propagation_p95_ms", "cp_cpu_ms_per_change", "cp_cpu_ms_per_change_nodes",
  *    "pollers", "domains", "create_domains_s", "firewall_waf_rps", "firewall_waf_ratio",
  *    "flood_rps", "flood_nginx_rps", "flood_ratio", "flood_p99_ms", "flood_nginx_p99_ms",
- *    "flood_no_log_rps", "flood_log_share", "lua_us_per_request", …}
+ *    "flood_no_log_rps", "flood_log_share", "flood_log_every_rps", "lua_us_per_request", …}
  *
  * - Origin: an nginx answering a small static body (1 worker, keepalive), shared by both proxies.
  * - Baseline: nginx with the same worker count, proxy_pass to the origin with an upstream
@@ -35,8 +35,9 @@
  *   domain of the second edge (bench/edge/rules.ts floodFirewall), every request refused; the
  *   baseline nginx answers the same flood with `return 403` on a port of its own, with its access
  *   log. `flood_ratio` is edge / baseline. After the rounds, the flood runs again alternately with
- *   and without the edge's access log (`flood_no_log_rps`, `flood_log_share`: the share of the
- *   refused flood's throughput the log line takes).
+ *   the edge's access log (as a node: repeated refusals tallied, not logged), with every refusal
+ *   logged whole (`flood_log_every_rps`) and without the access log (`flood_no_log_rps`,
+ *   `flood_log_share`: the share of the refused flood's throughput the log takes).
  * - `lua_us_per_request`: the second edge reloaded with rampart.profile on (bench only), one more
  *   wrk run per case (no_rules, firewall, firewall_waf, flood): CPU µs of Lua per request by phase
  *   (rewrite: the router's set_by_lua, with its firewall and WAF checks apart; rewrite_route:
@@ -650,11 +651,10 @@ end
       flood_ratio: round(floodRps / floodNginxRps, 3),
       flood_p99_ms: round(median(flood.map((r) => r.p99ms))),
       flood_nginx_p99_ms: round(median(baselineFlood.map((r) => r.p99ms))),
-      // The flood on the same edge without its access log (alternating with it): the log line's share.
-      flood_no_log_rps: floodLog ? round(median(floodLog.withoutLog.map((r) => r.rps)), 0) : null,
-      flood_log_share: floodLog
-        ? round(1 - median(floodLog.withLog.map((r) => r.rps)) / median(floodLog.withoutLog.map((r) => r.rps)), 3)
-        : null,
+      // The flood on the same edge without its access log, and with every refusal logged whole.
+      flood_no_log_rps: floodLog ? round(floodLog.noLogRps, 0) : null,
+      flood_log_share: floodLog ? round(1 - floodLog.tallyRps / floodLog.noLogRps, 3) : null,
+      flood_log_every_rps: floodLog ? round(floodLog.everyRps, 0) : null,
       lua_us_per_request: phases,
       propagation_p50_ms: round(percentile(times, 50), 0),
       propagation_p95_ms: round(percentile(times, 95), 0),

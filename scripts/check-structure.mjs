@@ -15,7 +15,7 @@ export const MAX_LINES = 400;
 
 /** Files over MAX_LINES and their line counts: each may not grow, and leaves once within 400. */
 export const SIZE_DEBT = {
-  'apps/edge/lua/rampart/admin.lua': 517,
+  'apps/edge/lua/rampart/admin.lua': 512,
   'apps/edge/lua/rampart/challenge.lua': 540,
   'apps/edge/lua/rampart/validate.lua': 461,
   'apps/edge/src/agent/agent.ts': 700,

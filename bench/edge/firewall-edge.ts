@@ -12,11 +12,13 @@ import { DATA_PLANE_LIMITS } from '../../apps/edge/src/data-plane/schema.js';
 import type { NginxSettingsInput, RenderTestHooks } from '../../apps/edge/src/nginx/render.js';
 import { document, domain, moduleRefs, upstream, wafModule } from '../../apps/edge/test/helpers/documents.js';
 import { type Edge, startEdge } from '../../apps/edge/test/helpers/edge.js';
-import { get, log, type WrkResult, wrk } from './load.js';
+import { get, log, percentile, type WrkResult, wrk } from './load.js';
 import { perRequest, profileHooks, readProfile } from './profile.js';
 import { benchFirewall, floodFirewall } from './rules.js';
 
 export const FLOOD_HOST = 'f0.bench.example';
+
+export type LogMode = 'tally' | 'every' | 'none';
 
 export interface FirewallEdge {
   edge: Edge;
@@ -24,8 +26,12 @@ export interface FirewallEdge {
   domains: number;
   /** Domains with the firewall and the WAF (0: none fit in the data plane's limit). */
   wafDomains: number;
-  /** Reloads its nginx with `hooks` and, when `logs` is false, without the access log. */
-  reload(hooks?: RenderTestHooks, logs?: boolean): Promise<void>;
+  /**
+   * Reloads its nginx with `hooks` and its access log as `logs` says: `tally` (as a node: a flood's
+   * repeated refusals tallied, rampart.refusals), `every` (every refusal logged whole, as before the
+   * tallies) or `none` (no access log, no tallies).
+   */
+  reload(hooks?: RenderTestHooks, logs?: LogMode): Promise<void>;
 }
 
 /** Starts the second edge; `siteId` is the firewall's site (the WAF module's too). */
@@ -50,10 +56,19 @@ export async function startFirewallEdge(
   const geoDatabase = createHash('sha256').update(mmdb).digest('hex');
   await writeFile(path.join(geoDir, `${geoDatabase}.mmdb`), mmdb, { mode: 0o644 });
   const settings: Partial<NginxSettingsInput> = { geoDir, workerProcesses: workers };
-  const reload = async (hooks: RenderTestHooks = {}, logs = true) => {
+  const reload = async (hooks: RenderTestHooks = {}, logs: LogMode = 'tally') => {
     let conf = edge.render(settings, hooks);
-    // Bench only: the same server without its access log (what the log line costs a request).
-    if (!logs) conf = conf.replace(/access_log [^;]*buffer=64k flush=1s;/g, 'access_log off;');
+    // Bench only: every refusal logged whole, as before rampart.refusals (for comparison).
+    if (logs === 'every') {
+      conf = conf
+        .replace(/log_by_lua_block \{ rampart\.refusal\(\) \}/g, '')
+        .replace(/ if=\$rampart_log_refusal;/g, ';');
+    }
+    if (logs === 'none') {
+      conf = conf
+        .replace(/access_log [^;]*buffer=64k flush=1s[^;]*;/g, 'access_log off;')
+        .replace(/log_by_lua_block \{ rampart\.refusal\(\) \}/g, '');
+    }
     await edge.nginx.reload(conf);
   };
   await reload();
@@ -112,24 +127,28 @@ export async function profilePhases(
 }
 
 /**
- * The flood with and without the access log, `rounds` times each, alternating on the same edge:
- * the medians of both, so what the log line costs a refused request is read in one window.
+ * The flood with the node's access log (its repeated refusals tallied), with every refusal logged
+ * whole and without the access log, `rounds` times each, alternating on the same edge, so what the
+ * log line and the tallies cost a refused request is read in one window.
  */
 export async function floodWithoutLog(
   fw: FirewallEdge,
   script: string,
   rounds: number,
-): Promise<{ withLog: WrkResult[]; withoutLog: WrkResult[] }> {
+): Promise<{ tallyRps: number; everyRps: number; noLogRps: number }> {
   const port = fw.edge.httpPort;
-  const withLog: WrkResult[] = [];
-  const withoutLog: WrkResult[] = [];
+  const runs: Record<LogMode, WrkResult[]> = { none: [], every: [], tally: [] };
   for (let i = 0; i < rounds; i++) {
-    await fw.reload({}, false);
-    await wrk(port, script, true, 1);
-    withoutLog.push(await wrk(port, script, true));
-    await fw.reload();
-    await wrk(port, script, true, 1);
-    withLog.push(await wrk(port, script, true));
+    for (const mode of ['none', 'every', 'tally'] as const) {
+      await fw.reload({}, mode);
+      await wrk(port, script, true, 1);
+      runs[mode].push(await wrk(port, script, true));
+    }
   }
-  return { withLog, withoutLog };
+  const median = (rs: WrkResult[]) =>
+    percentile(
+      rs.map((r) => r.rps).sort((x, y) => x - y),
+      50,
+    );
+  return { tallyRps: median(runs.tally), everyRps: median(runs.every), noLogRps: median(runs.none) };
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../apps/edge/test/helpers/net.js';
 import { removeDir } from '../../apps/edge/test/helpers/real-control-plane.js';
-import { FLOOD_HOST, profilePhases, startFirewallEdge } from './firewall-edge.js';
+import { FLOOD_HOST, floodWithoutLog, profilePhases, startFirewallEdge } from './firewall-edge.js';
 import { log, percentile, round, SECONDS, startNginx, treeTicks, type WrkResult, wrk } from './load.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 10_000);
@@ -54,7 +54,7 @@ async function main() {
     stops.push(() => fw.edge.stop());
     const port = fw.edge.httpPort;
     // BENCH_ACCESS_LOG=0: the second edge without its access log (what the log line costs).
-    if (process.env.BENCH_ACCESS_LOG === '0') await fw.reload({}, false);
+    if (process.env.BENCH_ACCESS_LOG === '0') await fw.reload({}, 'none');
     const script = async (prefix: string, count: number) => {
       const file = path.join(work, `hosts-${prefix}.lua`);
       await writeFile(
@@ -118,6 +118,16 @@ end
         cpu_us: round(us(label), 1),
         cpu_ratio: round(baseUs / us(label), 3),
       };
+    }
+    // BENCH_FLOOD_LOG=1: the flood alternately tallied, logged whole and without a log (floodWithoutLog).
+    if (process.env.BENCH_FLOOD_LOG === '1') {
+      const runs = await floodWithoutLog(fw, flood, ROUNDS);
+      out.flood_modes = {
+        tally_rps: round(runs.tallyRps, 0),
+        every_logged_rps: round(runs.everyRps, 0),
+        no_log_rps: round(runs.noLogRps, 0),
+      };
+      log(`flood modes: ${JSON.stringify(out.flood_modes)}`);
     }
     if (process.env.BENCH_PHASES !== '0') {
       const phaseCases = Object.fromEntries(

@@ -31,6 +31,7 @@ import { sendFrom } from './helpers/send.js';
 const FIRST = Buffer.from(
   abuseIPFileOf([
     { ip: '127.0.0.2', score: 90 },
+    { ip: '127.0.0.12', score: 90 },
     { ip: '127.0.0.3', score: 59 },
     { ip: '127.0.0.4', score: 60 },
     { ip: '127.0.1.0/24', score: 70 },
@@ -231,11 +232,13 @@ describe('IP trust protection', () => {
   });
 
   it('logs the decision with the kind, the site and the action', async () => {
-    expect(await send('127.0.0.2', 'deny.example.com', { path: '/logged-reputation' })).toBe(403);
-    expect(await send('127.0.0.2', 'drop.example.com', { path: '/logged-drop' })).toBe('closed');
+    // From an address refused nowhere before: the first refusal of a minute is the one logged
+    // (rampart.refusals tallies the rest).
+    expect(await send('127.0.0.12', 'deny.example.com', { path: '/logged-reputation' })).toBe(403);
+    expect(await send('127.0.0.12', 'drop.example.com', { path: '/logged-drop' })).toBe('closed');
     const log = await firewallLogLines(edge, ['/logged-reputation', '/logged-drop']);
     expect(log.get('/logged-reputation')).toMatchObject({
-      remote_addr: '127.0.0.2',
+      remote_addr: '127.0.0.12',
       fw_kind: 'reputation',
       fw_rule: '1',
       fw_action: 'deny',

@@ -46,7 +46,7 @@ const FIREWALLS: EdgeFirewall[] = [
     userAgents: [],
     ...NO_LIMITS,
   },
-  { id: 2, whitelist: [], blacklist: [drop(21, ['127.0.0.3'])], userAgents: [], ...NO_LIMITS },
+  { id: 2, whitelist: [], blacklist: [drop(21, ['127.0.0.3', '127.0.0.31'])], userAgents: [], ...NO_LIMITS },
   { id: 3, whitelist: [], blacklist: [deny(31, ['0.0.0.0/0'], '.*', ['POST'])], userAgents: [], ...NO_LIMITS },
   {
     id: 4,
@@ -273,7 +273,9 @@ describe('the user-agent rules', () => {
     }
     const ok = await send('127.0.0.9', 'ua.example.com', { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux)' } });
     expect(statusOf(ok)).toBe(200);
-    await send('127.0.0.9', 'ua.example.com', { path: '/ua-logged', headers: { 'user-agent': 'curl/8' } });
+    // From an address no rule refused before: of one address's refusals by one rule in a minute, the
+    // first is logged whole and the rest are tallied (rampart.refusals, refusal-tally.test.ts).
+    await send('127.0.0.29', 'ua.example.com', { path: '/ua-logged', headers: { 'user-agent': 'curl/8' } });
     const line = (await firewallLogLines(edge, ['/ua-logged'])).get('/ua-logged');
     expect(line).toMatchObject({ status: '403', fw_kind: 'userAgent', fw_rule: '82', fw_action: 'deny' });
   });
@@ -294,8 +296,10 @@ describe('the user-agent rules', () => {
 
 describe('the access log', () => {
   it('names the list, rule and action of every decided request, and leaves them empty otherwise', async () => {
-    await send('127.0.0.2', 'deny.example.com', { path: '/log-deny' });
-    await send('127.0.0.3', 'drop.example.com', { path: '/log-drop' });
+    // Refused from addresses no rule refused before (the first refusal of a minute is the one
+    // logged; rampart.refusals tallies the rest).
+    await send('127.0.1.77', 'deny.example.com', { path: '/log-deny' });
+    await send('127.0.0.31', 'drop.example.com', { path: '/log-drop' });
     await send('127.0.0.5', 'both.example.com', { path: '/log-allow' });
     await send('127.0.0.1', 'deny.example.com', { path: '/log-undecided' });
     await send('127.0.0.2', 'plain.example.com', { path: '/log-plain' });

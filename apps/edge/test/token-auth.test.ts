@@ -228,8 +228,10 @@ describe('scopes and actions', () => {
 describe('the decision', () => {
   it('is in the access log (fw_kind tokenAuth, the auth, its action); keys are not logged', async () => {
     expect(EVENT_DECISION_KINDS).toContain('tokenAuth');
-    await send('all', '/logged-deny');
-    await send('dir', '/live/logged-drop');
+    // From addresses refused nowhere before: the first refusal of a minute is the one logged
+    // (rampart.refusals tallies the rest).
+    await send('all', '/logged-deny', '127.0.7.31');
+    await send('dir', '/live/logged-drop', '127.0.7.32');
     // The log's uri is the request line's: a passing request's token is in it (not its key).
     const pass = signed('new-key-2', '/logged-pass');
     await send('rotate', pass);

@@ -12,6 +12,7 @@
 --   POST /blocklist/unblock  {entries: [{siteId, ip}]} → {removed}: those blocks end now
 --   PUT /challenge/pool      the agent's image pool {id, code, slider} → {id, codes, sliders} (rampart.challenge_pool)
 --   GET /challenge/pool      the current pool's {id, age}; 404 when the node has none
+--   GET /refusals            pops up to 5,000 refusal tallies → {tallies, more, dropped} (rampart.refusals)
 -- An apply (a whole document or a delta) writes its records as the next version, then moves
 -- `current` to it (rampart.store): a request reads `current` once and sees the whole old or the
 -- whole new data plane, never a mix.
@@ -54,11 +55,12 @@ local function authorized()
   return ngx.sha1_bin(given:sub(8)) == secret_digest
 end
 
+-- `body`: a table, or a JSON text a module built (the block reports', the refusal tallies').
 local function respond(status, body)
   ngx.status = status
   ngx.header["Content-Type"] = "application/json"
   ngx.header["Cache-Control"] = "no-store"
-  ngx.say(cjson.encode(body))
+  ngx.say(type(body) == "string" and body or cjson.encode(body))
   return ngx.exit(ngx.HTTP_OK)
 end
 
@@ -482,14 +484,6 @@ local function pool_status()
   return respond(200, status)
 end
 
-local function block_events()
-  ngx.status = 200
-  ngx.header["Content-Type"] = "application/json"
-  ngx.header["Cache-Control"] = "no-store"
-  ngx.say(require("rampart.blocklist").pop())
-  return ngx.exit(ngx.HTTP_OK)
-end
-
 function _M.handle()
   if ngx.var.remote_addr ~= "unix:" then return respond(403, { error = "admin socket only" }) end
   if not authorized() then return respond(401, { error = "admin secret required" }) end
@@ -507,7 +501,8 @@ function _M.handle()
   end
   if uri == "/config/stats" and method == "GET" then return stats() end
   if uri == "/cache/purge" and method == "POST" then return purge() end
-  if uri == "/blocklist/events" and method == "GET" then return block_events() end
+  if uri == "/blocklist/events" and method == "GET" then return respond(200, require("rampart.blocklist").pop()) end
+  if uri == "/refusals" and method == "GET" then return respond(200, require("rampart.refusals").drain()) end
   if uri == "/blocklist/unblock" and method == "POST" then return unblock() end
   if uri == "/challenge/pool" and method == "PUT" then return put_pool() end
   if uri == "/challenge/pool" and method == "GET" then return pool_status() end

@@ -26,11 +26,13 @@ function _M.master(options)
   require "rampart.certs"
   require "rampart.admin"
   require "rampart.purge"
+  require "rampart.refusals"
   -- The one global: what the per-request chunks in nginx.conf call. A `require` there would be a
   -- call into C on every request (~700 instructions per request for the two chunks, bench/).
   rampart = {
     route = require("rampart.router").route,
     balance = require("rampart.balancer").balance,
+    refusal = require("rampart.refusals").log,
   }
   -- Bench only (rampart.profile): set by bench/edge's init hook, never by the agent.
   if RAMPART_PROFILE == true then _M.profile() end
@@ -46,6 +48,7 @@ function _M.profile()
   waf.check = profile.nested("rewrite.waf", waf.check)
   rampart.route = profile.wrap("rewrite", rampart.route)
   rampart.balance = profile.wrap("balancer", rampart.balance)
+  rampart.refusal = profile.wrap("log_refusal", rampart.refusal)
   router.elsewhere = profile.wrap("rewrite_route", router.elsewhere)
   pages.send_error = profile.wrap("content_error_page", pages.send_error)
   modules.rewrite = profile.wrap("rewrite_modules", modules.rewrite)

@@ -157,6 +157,14 @@ function cacheLocationName(ttl: number, fixed: boolean): string {
   return `@rampart_cache_${ttl}${fixed ? '_fixed' : ''}`;
 }
 
+/** The access log of the router's refusal blocks: the server's, for the refusals rampart.refusals does not count. */
+function refusalLog(s: NginxSettings, p: number): string[] {
+  return [
+    '        log_by_lua_block { rampart.refusal() }',
+    `        access_log ${s.accessLogPath} ${accessLogName(p)} buffer=64k flush=1s if=$rampart_log_refusal;`,
+  ];
+}
+
 export function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTestHooks): string[] {
   // With the PROXY protocol on, every connection to the public ports starts with a PROXY header.
   const proxy = s.realIp.proxyProtocol ? ' proxy_protocol' : '';
@@ -193,12 +201,19 @@ export function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: R
     // proxied response keeps the origin's type, default_type applies only to nginx's own answers).
     '      types { }',
     '      default_type "text/html; charset=utf-8";',
+    // Each refusal block logs only the first of a flood's refusals (rampart.refusals counts the rest:
+    // its log phase sets $rampart_log_refusal for the ones to log). An access_log here replaces the
+    // server's; same file, format and buffer.
     '      if ($rampart_route = 4030) {',
     '        add_header Cache-Control no-store always;',
     '        add_header Vary Accept-Language always;',
+    ...refusalLog(s, p),
     '        return 403 $rampart_page;',
     '      }',
-    '      if ($rampart_route = 444) { return 444; }',
+    '      if ($rampart_route = 444) {',
+    ...refusalLog(s, p),
+    '        return 444;',
+    '      }',
     `      if ($rampart_route) { return ${ROUTE_ELSEWHERE}; }`,
     '      proxy_pass http://rampart_http;',
     '    }',
@@ -236,6 +251,7 @@ export function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: R
     '    location @rampart_declarations {',
     '      set $rampart_domain_id "";',
     '      set $rampart_page "";',
+    '      set $rampart_log_refusal "";',
     '      set $rampart_upstream_host "";',
     '      set $rampart_request_id "";',
     '      set $rampart_cache_key "";',

@@ -101,9 +101,21 @@ describe('renderNginxConf', () => {
     const layout = prefixLayout(BASE.prefix);
     expect(conf).toContain(`pid ${layout.pidFile};`);
     expect(conf).toContain(`error_log ${BASE.errorLogPath} notice;`);
+    // Each public server's, and in it the same file again in its two refusal blocks, where only the
+    // refusals rampart.refusals does not tally are written.
+    const servers = BASE.httpPorts.length + BASE.httpsPorts.length;
     expect(conf.match(new RegExp(`access_log ${BASE.accessLogPath} rampart_json_\\d+ buffer`, 'g'))).toHaveLength(
-      BASE.httpPorts.length + BASE.httpsPorts.length,
+      3 * servers,
     );
+    expect(
+      conf.match(
+        new RegExp(
+          `access_log ${BASE.accessLogPath} rampart_json_\\d+ buffer=64k flush=1s if=\\$rampart_log_refusal;`,
+          'g',
+        ),
+      ),
+    ).toHaveLength(2 * servers);
+    expect(conf.match(/log_by_lua_block \{ rampart\.refusal\(\) \}/g)).toHaveLength(2 * servers);
     for (const directive of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
       expect(conf).toMatch(new RegExp(`${directive}_temp_path ${BASE.prefix}/temp/${directive};`));
     }
@@ -118,6 +130,7 @@ describe('renderNginxConf', () => {
     expect(conf).toContain('lua_shared_dict rampart_firewall 32m;');
     expect(conf).toContain('lua_shared_dict rampart_blocklist 16m;');
     expect(conf).toContain('lua_shared_dict rampart_block_events 4m;');
+    expect(conf).toContain('lua_shared_dict rampart_refusals 16m;');
     expect(conf).toContain(
       'init_by_lua_block { require("rampart.init").master({ admin_secret_file = "/var/lib/rampart/admin.secret", ' +
         'own_ports = { 80, 8080, 443 }, own_addresses = {  }, every_address = true }) }',

@@ -218,6 +218,9 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     '  lua_shared_dict rampart_blocklist 16m;',
     // The block reports the agent has not collected yet: at most 10,000 events, ~256 bytes each in the dict.
     '  lua_shared_dict rampart_block_events 4m;',
+    // Refusal tallies (rampart.refusals): four entries and a queue slot per (minute, domain, address,
+    // decision), ~700 bytes, so ~20,000 tallies; a full dict evicts none (the refusal is logged whole).
+    '  lua_shared_dict rampart_refusals 16m;',
     // The challenge image pool (rampart.challenge_pool): the current and the previous pool the
     // agent drew, ~1.4 MB each (64 code images, 32 slider puzzles).
     '  lua_shared_dict rampart_challenge_pool 8m;',
