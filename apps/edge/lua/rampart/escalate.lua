@@ -11,7 +11,7 @@
 --     sends it to the control plane, which lists it and hands it to the other nodes of the site.
 --
 -- The block lasts FIRST_SECONDS, doubled for each earlier escalation of the address the node still
--- remembers (DECAY_MEMORY_SECONDS after the last), at most MAX_SECONDS.
+-- remembers (for DECAY_MEMORY_SECONDS from its first escalation), at most MAX_SECONDS.
 --
 -- Never escalated: an address a whitelist rule of the site names (whatever its method or URL
 -- pattern), and a request whose connection came from one of the zone's trusted proxies (the realip
