@@ -7,7 +7,8 @@
  *    "propagation_p50_ms", "propagation_p95_ms", "cp_cpu_ms_per_change", "cp_cpu_ms_per_change_nodes",
  *    "pollers", "domains", "create_domains_s", "firewall_waf_rps", "firewall_waf_ratio",
  *    "flood_rps", "flood_nginx_rps", "flood_ratio", "flood_p99_ms", "flood_nginx_p99_ms",
- *    "flood_no_log_rps", "flood_log_share", "flood_log_every_rps", "lua_us_per_request", …}
+ *    "flood_no_log_rps", "flood_log_share", "flood_log_every_rps", "lua_us_per_request", "escalation_ms",
+ *    "flood_kernel_pps", …}
  *
  * - Origin: an nginx answering a small static body (1 worker, keepalive), shared by both proxies.
  * - Baseline: nginx with the same worker count, proxy_pass to the origin with an upstream
@@ -74,6 +75,7 @@ import {
   waitUntil,
 } from '../apps/edge/test/helpers/real-control-plane.js';
 import { startCluster } from '../apps/server/test/helpers/pg-cluster.js';
+import { escalationFigures } from './edge/escalation.js';
 import { FLOOD_HOST, floodWithoutLog, profilePhases, startFirewallEdge } from './edge/firewall-edge.js';
 import {
   adminGet,
@@ -675,6 +677,8 @@ end
       shm_capacity_mb: round(stats.capacity / 2 ** 20, 0),
       shm_keys: stats.keys,
       agent_rss_mb: round(agentRss, 0),
+      // A node of its own in network namespaces (root only): bench/edge/escalation.ts.
+      ...(process.getuid?.() === 0 ? await escalationFigures() : { escalation_ms: null, flood_kernel_pps: null }),
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
     done = true;

@@ -113,6 +113,7 @@ beforeAll(async () => {
     'challenge_pool',
     'firewall_geo',
     'blocklist',
+    'escalate',
     'firewall_reputation',
     'token_auth',
     'waf',
@@ -408,7 +409,11 @@ describe('the Lua checks agree with the contract', () => {
     expect(number('blocklist', /^local BLOCK_REPORT_MAX = (\d+)/m)).toBe(BLOCK_REPORT_MAX);
     expect(number('blocklist', /^local BLOCK_IDS_MAX = (\d+)/m)).toBe(BLOCK_IDS_MAX);
     const causes = /^local CAUSE_OF = \{([^}]*)\}/m.exec(source('blocklist'))?.[1] ?? '';
-    expect(sorted([...causes.matchAll(/= "(\w+)"/g)].map((m) => m[1] as string))).toEqual(sorted(BLOCK_CAUSES));
+    // Every cause but `escalated` is a firewall decision's; rampart.escalate reports that one itself.
+    expect(sorted([...causes.matchAll(/= "(\w+)"/g)].map((m) => m[1] as string))).toEqual(
+      sorted(BLOCK_CAUSES.filter((c) => c !== 'escalated')),
+    );
+    expect(source('escalate')).toContain('cause = "escalated"');
     // Header rules keep deny and drop (the contract's header rule schema).
     const header = edgeFirewallSchema.shape.headers.unwrap().element.shape;
     expect(sorted(header.action.options)).toEqual(['deny', 'drop']);

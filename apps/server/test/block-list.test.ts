@@ -49,7 +49,7 @@ const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: CallInput<R>)
   nodeSend(t.app, n, route, input as CallInput<R>, { nowMs: clock.now() });
 const secs = () => Math.floor(clock.now() / 1000);
 
-type Cause = 'blacklist' | 'geo' | 'userAgent' | 'intervalLimit' | 'secondLimit' | 'antiCc';
+type Cause = 'blacklist' | 'geo' | 'userAgent' | 'intervalLimit' | 'secondLimit' | 'antiCc' | 'escalated';
 const block = (site: number, ip: string, cause: Cause = 'blacklist', rule = 1, lasts = 3600) => ({
   siteId: site,
   ip,
@@ -314,5 +314,43 @@ describe("a site's blocks outlive its rules at the edge", () => {
     const back = await firewallOf();
     expect(back.entry).toMatchObject({ id: siteId, blacklist: [] });
     expect(back.domain?.firewallId).toBe(siteId);
+  });
+});
+
+describe('floods escalated to the kernel', () => {
+  it('shares an escalation with the other nodes serving the site, and an unblock lifts it on each', async () => {
+    for (const n of [a, b, spare]) await takeCommands(n);
+    const ip = '198.51.100.9';
+    await report(a, [block(siteId, ip, 'escalated', siteId, 60)]);
+    const rows = (await userList(user, { ips: [ip] })).data as {
+      id: number;
+      nodeID: number;
+      cause: string;
+      ruleID: number | null;
+    }[];
+    expect(rows.map((r) => [r.nodeID, r.cause, r.ruleID]).sort()).toEqual(
+      [
+        [a.nodeId, 'escalated', null],
+        [b.nodeId, 'escalated', null],
+      ].sort(),
+    );
+    // The other node serving the site drops it in its kernel; the reporting node and a node
+    // serving nothing of the site get nothing.
+    expect(await takeCommands(b)).toEqual([
+      { id: expect.any(Number), type: 'block', payload: { entries: [{ siteId, ip, seconds: 60 }] } },
+    ]);
+    expect(await takeCommands(a)).toEqual([]);
+    expect(await takeCommands(spare)).toEqual([]);
+    // A rule's block stays the node's own.
+    await report(a, [block(siteId, '198.51.100.10', 'blacklist', ruleId)]);
+    expect(await takeCommands(b)).toEqual([]);
+
+    const res = await as(user, unblockIps, { body: { ids: rows.map((r) => r.id) } });
+    expect(res.json(), res.body).toEqual({ data: true });
+    for (const n of [a, b]) {
+      expect(await takeCommands(n)).toEqual([
+        { id: expect.any(Number), type: 'unblock', payload: { entries: [{ siteId, ip }] } },
+      ]);
+    }
   });
 });

@@ -406,28 +406,42 @@ describe('isolation', () => {
 
 describe('the zone’s layer-4 protection', () => {
   it('starts off, is replaced, and is the operator’s own', async () => {
+    // The escalation of floods is on by default (routes/firewall-l4.ts ESCALATION_DEFAULT).
     expect((await call(getZoneL4Protection, { params: { zoneID: zoneId } })).json().data).toEqual({
       synFlood: null,
       newConnections: null,
       kernelBlocks: false,
+      escalation: { refusals: 200, seconds: 10 },
     });
     const set = await call(setZoneL4Protection, {
       params: { zoneID: zoneId },
-      body: { synFlood: { rate: 100 }, newConnections: { rate: 20, burst: 40 }, kernelBlocks: true },
+      body: {
+        synFlood: { rate: 100 },
+        newConnections: { rate: 20, burst: 40 },
+        kernelBlocks: true,
+        escalation: { refusals: 50, seconds: 5 },
+      },
     });
     expect(set.json().data).toEqual({
       synFlood: { rate: 100, burst: 0 },
       newConnections: { rate: 20, burst: 40 },
       kernelBlocks: true,
+      escalation: { refusals: 50, seconds: 5 },
     });
     const bad = await call(
       setZoneL4Protection,
       rawInput({
         params: { zoneID: zoneId },
-        body: { synFlood: { rate: 0 }, kernelBlocks: 'yes' },
+        body: { synFlood: { rate: 0 }, kernelBlocks: 'yes', escalation: { refusals: 9, seconds: 601 } },
       }),
     );
-    expect(fieldNames(bad)).toEqual(['synFlood.rate', 'kernelBlocks']);
+    expect(bad.json().code).toBe(101003);
+    expect(fieldNames(bad)).toEqual(['synFlood.rate', 'kernelBlocks', 'escalation.refusals', 'escalation.seconds']);
+    const off = await call(setZoneL4Protection, {
+      params: { zoneID: zoneId },
+      body: { kernelBlocks: true, escalation: null },
+    });
+    expect(off.json().data.escalation).toBeNull();
     // Another operator's zone is not found, either way.
     expect((await sendAs(t.app, rival, getZoneL4Protection, { params: { zoneID: zoneId } })).json().code).toBe(101018);
     expect(
@@ -449,7 +463,12 @@ describe('the zone’s layer-4 protection', () => {
       params: { zoneID: otherZoneId },
       body: { kernelBlocks: true },
     });
-    expect(own.json().data).toEqual({ synFlood: null, newConnections: null, kernelBlocks: true });
+    expect(own.json().data).toEqual({
+      synFlood: null,
+      newConnections: null,
+      kernelBlocks: true,
+      escalation: { refusals: 200, seconds: 10 },
+    });
   });
 });
 
@@ -506,9 +525,16 @@ describe("the node's layer-4 document", () => {
     // A node of a zone without layer-4 ports or protection has nothing for its kernel.
     const idle = await joinNode(t.app, client, 'edge-l4-idle');
     await call(initializeNodes, { body: { ids: [idle.nodeId], zoneID: otherZoneId } });
-    await call(setZoneL4Protection, { params: { zoneID: otherZoneId }, body: {} });
+    await call(setZoneL4Protection, { params: { zoneID: otherZoneId }, body: { escalation: null } });
     const idleSnapshot = async () => (await nodeSend(t.app, idle, getNodeSnapshot, undefined)).json().data;
     expect((await idleSnapshot()).l4).toBeNull();
+    // Escalating floods uses the kernel's blocked sets: the node gets a table for them.
+    await call(setZoneL4Protection, { params: { zoneID: otherZoneId }, body: {} });
+    expect((await idleSnapshot()).l4).toEqual({
+      zone: { guardedPorts: [80, 443], synFlood: null, newConnections: null },
+      regions: [],
+      ports: [],
+    });
     await call(setZoneL4Protection, { params: { zoneID: otherZoneId }, body: { newConnections: { rate: 50 } } });
     expect((await idleSnapshot()).l4).toEqual({
       zone: { guardedPorts: [80, 443], synFlood: null, newConnections: { rate: 50, burst: 0 } },

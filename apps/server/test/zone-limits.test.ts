@@ -111,19 +111,21 @@ describe('zone limits', () => {
   });
 
   it("carries the limits to the zone's nodes, even a node that serves no domain", async () => {
+    // The zone's escalation of floods (on by default) rides with the limits.
+    const escalation = { escalationRefusals: 200, escalationSeconds: 10 };
     const before = await snapshotOf(node);
     expect(before.dataPlane.domains).toEqual([]);
-    expect(before.dataPlane.limits).toEqual({ invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 });
+    expect(before.dataPlane.limits).toEqual({ invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, ...escalation });
 
     await call(setZoneInvalidDomainLimitCount, { params: { zoneID: zoneId }, body: { count: 7 } });
     const invalid = await snapshotOf(node);
     expect(invalid.version).not.toBe(before.version);
-    expect(invalid.dataPlane.limits).toEqual({ invalidDomainPerMinute: 7, tlsHandshakesPerMinute: 0 });
+    expect(invalid.dataPlane.limits).toEqual({ invalidDomainPerMinute: 7, tlsHandshakesPerMinute: 0, ...escalation });
 
     await call(setZoneTlsLimitCount, { params: { zoneID: zoneId }, body: { count: 50 } });
     const tls = await snapshotOf(node);
     expect(tls.version).not.toBe(invalid.version);
-    expect(tls.dataPlane.limits).toEqual({ invalidDomainPerMinute: 7, tlsHandshakesPerMinute: 50 });
+    expect(tls.dataPlane.limits).toEqual({ invalidDomainPerMinute: 7, tlsHandshakesPerMinute: 50, ...escalation });
 
     // A node of another zone keeps its own (none).
     const otherZone = (await call(createZone, { body: { name: 'Limits elsewhere' } })).json().data.id;
@@ -132,6 +134,7 @@ describe('zone limits', () => {
     expect((await snapshotOf(otherNode)).dataPlane.limits).toEqual({
       invalidDomainPerMinute: 0,
       tlsHandshakesPerMinute: 0,
+      ...escalation,
     });
 
     await call(setZoneInvalidDomainLimitCount, { params: { zoneID: zoneId }, body: { count: 0 } });

@@ -19,6 +19,7 @@
 -- while the certificate is chosen). A full dict evicts the oldest counters.
 local ssl = require "ngx.ssl"
 local store = require "rampart.store"
+local escalate = require "rampart.escalate"
 
 local _M = {
   -- The router's one check: the unknown-host limit is on in the active generation.
@@ -39,6 +40,7 @@ function _M.load(gen)
   local limits = type(meta.limits) == "table" and meta.limits or {}
   invalid_limit = tonumber(limits.invalidDomainPerMinute) or 0
   tls_limit = tonumber(limits.tlsHandshakesPerMinute) or 0
+  escalate.configure(limits)
   -- Without the dict (an nginx.conf rendered before it existed) the limits cannot count: off.
   if dict == nil then invalid_limit, tls_limit = 0, 0 end
   _M.http = invalid_limit > 0

@@ -38,6 +38,7 @@ local paths = require "rampart.paths"
 local token_auth = require "rampart.token_auth"
 local auth = require "rampart.auth"
 local waf = require "rampart.waf"
+local escalate = require "rampart.escalate"
 
 local _M = {}
 local cached_location
@@ -208,6 +209,7 @@ local decide
 function _M.route()
   local var = ngx.var
   local route = decide(var)
+  escalate.note(var, route)
   if route == "4030" then var.rampart_page = pages.body(4030) end
   return route
 end
@@ -322,7 +324,7 @@ function _M.elsewhere()
     ngx.sleep(tonumber(route:sub(2, at - 1)))
     route = route:sub(at + 1)
   end
-  if route == "w" then route = after_body(var) end
+  if route == "w" then route = after_body(var); escalate.note(var, route) end
   return act(var, route)
 end
 

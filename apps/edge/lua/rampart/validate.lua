@@ -7,6 +7,7 @@ local settings_check = require "rampart.settings_check"
 local firewall_check = require "rampart.firewall_check"
 local firewall_headers_check = require "rampart.firewall_headers_check"
 local auth_check = require "rampart.auth_check"
+local escalate = require "rampart.escalate"
 
 local _M = {}
 
@@ -58,7 +59,7 @@ local function zone_limits(l)
   if not is_int(l.tlsHandshakesPerMinute, 0, ZONE_LIMIT_MAX) then
     return nil, "limits.tlsHandshakesPerMinute", "not an integer 0.." .. ZONE_LIMIT_MAX
   end
-  return { invalidDomainPerMinute = l.invalidDomainPerMinute, tlsHandshakesPerMinute = l.tlsHandshakesPerMinute }
+  return escalate.checked(l, { invalidDomainPerMinute = l.invalidDomainPerMinute, tlsHandshakesPerMinute = l.tlsHandshakesPerMinute })
 end
 
 -- Challenge keys (rampart.challenge, packages/contract/src/edge/challenge.ts edgeChallengeSchema):

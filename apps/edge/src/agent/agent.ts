@@ -367,6 +367,8 @@ export class Agent {
       admin: this.admin,
       // The layer-7 DROP + Blacklist blocks go down to the kernel too when the zone asks for it.
       kernel: this.pushDown,
+      // Floods escalated to the kernel go down whatever the zone's push-down of rule blocks says.
+      escalate: this.l4 ? (entries) => this.l4?.block(entries) ?? Promise.resolve() : undefined,
       client: () => (this.credentials ? this.client : null),
       log: this.log,
       signal: this.signal,
@@ -443,6 +445,8 @@ export class Agent {
       },
       reportStatus: () => this.reportStatus(),
       kernelUnblock: (ips) => this.pushDown?.unblock(ips) ?? Promise.resolve(),
+      kernelBlock: (entries) =>
+        this.l4?.block(entries) ?? Promise.reject(new Error(`no kernel firewall: ${this.l4Off}`)),
       switchedTo: (version) => {
         this.switchedTo = version;
       },

@@ -74,6 +74,11 @@ export interface BlockReporterOptions {
    * flood from that address stops before nginx. Absent: nginx alone blocks.
    */
   kernel?: { block(entries: readonly L4BlockedEntry[]): Promise<void> } | undefined;
+  /**
+   * The kernel's blocked set for the floods nginx escalated (cause `escalated`; lua/rampart/escalate.lua):
+   * they go down whatever `kernel` does. Absent: no firewall, nginx alone blocks them.
+   */
+  escalate?: ((entries: readonly L4BlockedEntry[]) => Promise<void>) | undefined;
 }
 
 export class BlockReporter {
@@ -142,11 +147,12 @@ export class BlockReporter {
     this.seen = { dropped: answer.dropped, full: answer.full };
     if (lost.dropped > 0) log('warn', 'blocks.queue_full', { dropped: lost.dropped });
     if (lost.full > 0) log('warn', 'blocks.list_full', { refused: lost.full });
-    const kernel = this.options.kernel;
-    if (kernel && answer.events.length > 0) {
-      // The firewall logs its own failure; nginx keeps blocking, and the reports still go out.
-      await kernel.block(kernelBlocksOf(answer.events, Date.now() / 1000)).catch(() => {});
-    }
+    const { kernel, escalate } = this.options;
+    const escalated = answer.events.filter((e) => e.cause === 'escalated');
+    const rules = escalated.length > 0 ? answer.events.filter((e) => e.cause !== 'escalated') : answer.events;
+    // The firewall logs its own failure; nginx keeps blocking, and the reports still go out.
+    if (kernel && rules.length > 0) await kernel.block(kernelBlocksOf(rules, Date.now() / 1000)).catch(() => {});
+    if (escalate && escalated.length > 0) await escalate(kernelBlocksOf(escalated, Date.now() / 1000)).catch(() => {});
     this.pending.push(...answer.events);
     const max = this.options.maxKept ?? MAX_KEPT;
     if (this.pending.length > max) {

@@ -49,6 +49,8 @@ export interface CommandHost {
   reportStatus(): void;
   /** Lifts these addresses' blocks in the kernel's blocked set (nothing without a firewall). */
   kernelUnblock(ips: readonly string[]): Promise<void>;
+  /** Drops these addresses in the kernel for their seconds (rejects without a firewall). */
+  kernelBlock(entries: readonly { ip: string; seconds: number }[]): Promise<void>;
   /** An upgrade switched releases to `version`: restart onto it once the result is reported. */
   switchedTo(version: string): void;
 }
@@ -72,7 +74,20 @@ export function executeCommand(host: CommandHost, command: EdgeCommand): Promise
       return upgrade(host, command.id, command.payload.version);
     case 'unblock':
       return unblock(host, command.payload.entries);
+    case 'block':
+      return block(host, command.payload.entries);
   }
+}
+
+/**
+ * Block: a flood another node serving the same site escalated (routes/firewall-l4.ts
+ * l4EscalationSchema) is dropped here too, in the kernel, for the seconds it has left there.
+ */
+async function block(host: CommandHost, entries: { siteId: number; ip: string; seconds: number }[]): Promise<string> {
+  const longest = new Map<string, number>();
+  for (const { ip, seconds } of entries) longest.set(ip, Math.max(seconds, longest.get(ip) ?? 0));
+  await host.kernelBlock([...longest].map(([ip, seconds]) => ({ ip, seconds })));
+  return `${longest.size} address(es) dropped in the kernel`;
 }
 
 /**

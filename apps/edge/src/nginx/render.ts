@@ -95,6 +95,11 @@ function realIpLines(s: NginxSettings): string[] {
     ...trusted.map((entry) => `  set_real_ip_from ${entry};`),
     `  real_ip_header ${proxyProtocol ? 'proxy_protocol' : header};`,
     '  real_ip_recursive on;',
+    // The connection came from a trusted proxy: never escalated to the kernel (rampart.escalate).
+    '  geo $realip_remote_addr $rampart_trusted_peer {',
+    '    default 0;',
+    ...trusted.map((entry) => `    ${entry} 1;`),
+    '  }',
   ];
 }
 

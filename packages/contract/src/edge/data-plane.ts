@@ -190,6 +190,12 @@ export const edgeCertificateSchema = z.strictObject({
 export const edgeZoneLimitsSchema = z.strictObject({
   invalidDomainPerMinute: z.number().int().min(0).max(ZONE_LIMIT_MAX),
   tlsHandshakesPerMinute: z.number().int().min(0).max(ZONE_LIMIT_MAX),
+  /**
+   * The zone's escalation of floods to the kernel (routes/firewall-l4.ts l4EscalationSchema): refusals
+   * of one address within `escalationSeconds`; 0 or absent (an older control plane) = off.
+   */
+  escalationRefusals: z.number().int().min(0).max(ZONE_LIMIT_MAX).optional(),
+  escalationSeconds: z.number().int().min(1).max(600).optional(),
 });
 export const NO_ZONE_LIMITS = { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 } as const;
 

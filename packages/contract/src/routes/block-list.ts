@@ -38,6 +38,9 @@ export const BLOCK_CAUSES = [
   'reputation',
   // A Lua ACL rule (routes/site-module-acl.ts): its report names the ACL rule.
   'acl',
+  // A flood escalated to the kernel (routes/firewall-l4.ts l4EscalationSchema): the address kept being
+  // refused at layer 7; its report names the site as the rule, the list no rule.
+  'escalated',
 ] as const;
 export const blockCauseSchema = z.enum(BLOCK_CAUSES);
 export type BlockCause = z.infer<typeof blockCauseSchema>;

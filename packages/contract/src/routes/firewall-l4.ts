@@ -209,17 +209,36 @@ export const l4ZoneRateSchema = z.object({
   burst: z.number().int().min(0).max(L4_RATE_MAX).default(0),
 });
 
+/** Refusals per window that escalate an address to the kernel, and the window's seconds (bounds and default). */
+export const ESCALATION_REFUSALS_MIN = 10;
+export const ESCALATION_REFUSALS_MAX = 100_000;
+export const ESCALATION_SECONDS_MAX = 600;
+export const ESCALATION_DEFAULT = { refusals: 200, seconds: 10 } as const;
+
+/**
+ * Escalation of floods to the kernel (docs/decisions.md "Floods escalated to the kernel"): an
+ * address that the node's layer 7 refuses `refusals` times within `seconds` (a sliding window) is
+ * put in the node's kernel drop set for a time that doubles on each repeat, listed on the block list
+ * with the cause `escalated`, and shared with the other nodes serving the site. Null: off.
+ */
+export const l4EscalationSchema = z.object({
+  refusals: z.number().int().min(ESCALATION_REFUSALS_MIN).max(ESCALATION_REFUSALS_MAX),
+  seconds: z.number().int().min(1).max(ESCALATION_SECONDS_MAX),
+});
+export type L4Escalation = z.infer<typeof l4EscalationSchema>;
+
 /**
  * The zone's layer-4 protection, on every node of the zone: TCP SYNs and new connections per source
  * address on the nodes' listen ports and layer-4 ports (null: no such rate; over it, the packet is
  * dropped), and whether the layer-7 firewall's DROP + Blacklist blocks are pushed down to the
- * kernel so a blocked address's packets never reach nginx on those ports. Defaults: no rates, no
- * push-down.
+ * kernel so a blocked address's packets never reach nginx on those ports; and the escalation of
+ * floods (above). Defaults: no rates, no push-down, escalation on at {@link ESCALATION_DEFAULT}.
  */
 export const zoneL4ProtectionInputSchema = z.object({
   synFlood: l4ZoneRateSchema.nullable().default(null),
   newConnections: l4ZoneRateSchema.nullable().default(null),
   kernelBlocks: z.boolean().default(false),
+  escalation: l4EscalationSchema.nullable().default({ ...ESCALATION_DEFAULT }),
 });
 export type ZoneL4ProtectionInput = z.input<typeof zoneL4ProtectionInputSchema>;
 export type ZoneL4ProtectionIn = z.output<typeof zoneL4ProtectionInputSchema>;
@@ -227,6 +246,7 @@ export const zoneL4ProtectionSchema = z.object({
   synFlood: z.object({ rate: z.number().int(), burst: z.number().int() }).nullable(),
   newConnections: z.object({ rate: z.number().int(), burst: z.number().int() }).nullable(),
   kernelBlocks: z.boolean(),
+  escalation: z.object({ refusals: z.number().int(), seconds: z.number().int() }).nullable(),
 });
 export type ZoneL4Protection = z.infer<typeof zoneL4ProtectionSchema>;
 
@@ -236,7 +256,8 @@ export const getZoneL4Protection = defineRoute({
   path: '/client/zone/{zoneID}/setting/l4Protection',
   access: tiers(['client'], 'client.settings.read'),
   codes: [],
-  summary: "The zone's layer-4 protection: SYN and new-connection rates per source address, kernel blocks",
+  summary:
+    "The zone's layer-4 protection: SYN and new-connection rates per source address, kernel blocks, escalation of floods",
   tags: ['zones', 'firewall'],
   request: { params: zoneParams },
   response: dataOf(zoneL4ProtectionSchema),

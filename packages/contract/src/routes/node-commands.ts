@@ -3,7 +3,7 @@ import { releaseVersionSchema } from '../edge/agent-release.js';
 import { CACHE_TASK_URLS_MAX, cacheUrlResultSchema, cacheUrlSchema } from '../edge/cache-urls.js';
 import { dataOf, defineRoute, nodeAccess, okReply } from '../route.js';
 import { zId, zIdParam } from '../validators/ids.js';
-import { BLOCK_IDS_MAX, blockedIpSchema } from './block-list.js';
+import { BLOCK_IDS_MAX, BLOCK_LIST_MAX_SECONDS, blockedIpSchema } from './block-list.js';
 
 /**
  * The command channel from the operator to a node's agent: the operator's calls queue commands
@@ -22,6 +22,7 @@ export const NODE_COMMAND_TYPES = [
   'purgeUrls',
   'preheat',
   'unblock',
+  'block',
 ] as const;
 export const nodeCommandTypeSchema = z.enum(NODE_COMMAND_TYPES);
 export type NodeCommandType = z.infer<typeof nodeCommandTypeSchema>;
@@ -73,6 +74,26 @@ export const edgeCommandSchema = z.discriminatedUnion('type', [
     payload: z.strictObject({
       entries: z
         .array(z.strictObject({ siteId: zId, ip: blockedIpSchema }))
+        .min(1)
+        .max(BLOCK_IDS_MAX),
+    }),
+  }),
+  /**
+   * Drop these addresses in the node's kernel for `seconds` each: floods another node serving the
+   * same site escalated (routes/firewall-l4.ts l4EscalationSchema); lifted with `unblock`.
+   */
+  z.strictObject({
+    id: zId,
+    type: z.literal('block'),
+    payload: z.strictObject({
+      entries: z
+        .array(
+          z.strictObject({
+            siteId: zId,
+            ip: blockedIpSchema,
+            seconds: z.number().int().min(1).max(BLOCK_LIST_MAX_SECONDS),
+          }),
+        )
         .min(1)
         .max(BLOCK_IDS_MAX),
     }),

@@ -87,9 +87,9 @@ export function BlockList({ tier, moreFilters, moreColumns = [] }: BlockListProp
       dataIndex: 'cause',
       ellipsis: true,
       maxWidth: 130,
-      // IP trust protection is a setting of the site, not a rule: its blocks name none.
+      // IP trust protection and escalated floods are settings, not rules: their blocks name none.
       render: (cause: BlockCause, row) =>
-        cause === 'reputation'
+        cause === 'reputation' || cause === 'escalated'
           ? causeLabel(cause)
           : row.ruleID === null
             ? t('ruleDeleted', { cause: causeLabel(cause) })

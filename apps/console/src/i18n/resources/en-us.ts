@@ -197,6 +197,14 @@ export const enUS = {
       kernelBlocks: 'Push layer-7 DROP + Blacklist blocks down to the kernel',
       kernelBlocksHelp:
         "When a site's firewall blocks an address with DROP + Blacklist, the node's kernel also drops its packets, until the block ends, on the zone's listen ports and layer-4 ports, for every site of the node: a flood stops before nginx.",
+      escalation: 'Escalate floods to the kernel',
+      escalationHelp:
+        'Off: floods are refused by nginx only. On: an address the node refuses this many times within the window (blocks, rules, limits, the WAF) is dropped by the kernel of every node serving the site, first for 60 seconds, twice as long on each repeat (at most a day); it shows on the block list as escalated and can be unblocked there. Whitelisted addresses and trusted proxies are never escalated.',
+      refusals: 'Refused requests',
+      refusalsHelp: '{{min}} to {{max}} refused requests of one address.',
+      window: 'Within',
+      windowHelp: '1 to {{max}} seconds.',
+      seconds: 's',
       save: 'Save',
     },
     trust: {
@@ -477,6 +485,7 @@ export const enUS = {
       logRotate: 'Log rotation',
       upgrade: 'Upgrade',
       unblock: 'Unblock addresses',
+      block: 'Drop escalated floods in the kernel',
     },
     commandStatuses: {
       queued: 'Queued',
@@ -1762,6 +1771,7 @@ export const enUS = {
       antiCc: 'Anti-CC',
       reputation: 'IP trust',
       acl: 'Lua ACL',
+      escalated: 'Flood escalated to the kernel',
     },
     rule: '{{cause}} #{{id}}',
     ruleDeleted: '{{cause}} (rule deleted)',

@@ -192,6 +192,14 @@ export const zhCN: LocaleResources = {
       kernelBlocks: '将七层“丢弃并加入黑名单”的封禁下发到内核',
       kernelBlocksHelp:
         '站点防火墙以“丢弃并加入黑名单”封禁某个地址时，节点内核也会在封禁期间丢弃该地址发往区域监听端口和四层端口的数据包，对节点上的所有站点生效：洪水攻击在到达 nginx 之前即被阻止。',
+      escalation: '将洪水攻击升级到内核',
+      escalationHelp:
+        '关闭：洪水攻击仅由 nginx 拒绝。开启：某个地址在时间窗口内被节点拒绝达到此次数（封禁、规则、限频、WAF）时，服务该站点的所有节点的内核都会丢弃它，首次 60 秒，每次重复时长加倍（最长一天）；它以“升级”原因显示在封禁列表中，并可在那里解除。白名单地址和受信任代理永不升级。',
+      refusals: '被拒绝的请求数',
+      refusalsHelp: '同一地址被拒绝 {{min}} 到 {{max}} 次。',
+      window: '时间窗口',
+      windowHelp: '1 到 {{max}} 秒。',
+      seconds: '秒',
       save: '保存',
     },
     trust: {
@@ -470,6 +478,7 @@ export const zhCN: LocaleResources = {
       logRotate: '日志轮转',
       upgrade: '升级',
       unblock: '解除封禁',
+      block: '在内核丢弃升级的洪水攻击',
     },
     commandStatuses: {
       queued: '排队中',
@@ -1727,6 +1736,7 @@ export const zhCN: LocaleResources = {
       antiCc: '防 CC',
       reputation: 'IP 信誉',
       acl: 'Lua ACL',
+      escalated: '洪水攻击升级到内核',
     },
     rule: '{{cause}} #{{id}}',
     ruleDeleted: '{{cause}}（规则已删除）',

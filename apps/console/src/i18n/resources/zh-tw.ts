@@ -192,6 +192,14 @@ export const zhTW: LocaleResources = {
       kernelBlocks: '將七層「丟棄並加入黑名單」的封鎖下發到核心',
       kernelBlocksHelp:
         '站點防火牆以「丟棄並加入黑名單」封鎖某個位址時，節點核心也會在封鎖期間丟棄該位址發往區域監聽連接埠和四層連接埠的封包，對節點上的所有站點生效：洪水攻擊在到達 nginx 之前即被阻止。',
+      escalation: '將洪水攻擊升級到核心',
+      escalationHelp:
+        '關閉：洪水攻擊僅由 nginx 拒絕。開啟：某個位址在時間窗口內被節點拒絕達到此次數（封鎖、規則、限頻、WAF）時，服務該站點的所有節點的核心都會丟棄它，首次 60 秒，每次重複時長加倍（最長一天）；它以「升級」原因顯示在封鎖列表中，並可在那裡解除。白名單位址和受信任代理永不升級。',
+      refusals: '被拒絕的請求數',
+      refusalsHelp: '同一位址被拒絕 {{min}} 到 {{max}} 次。',
+      window: '時間窗口',
+      windowHelp: '1 到 {{max}} 秒。',
+      seconds: '秒',
       save: '儲存',
     },
     trust: {
@@ -470,6 +478,7 @@ export const zhTW: LocaleResources = {
       logRotate: '日誌輪替',
       upgrade: '升級',
       unblock: '解除封鎖',
+      block: '在核心丟棄升級的洪水攻擊',
     },
     commandStatuses: {
       queued: '排隊中',
@@ -1729,6 +1738,7 @@ export const zhTW: LocaleResources = {
       antiCc: '防 CC',
       reputation: 'IP 信譽',
       acl: 'Lua ACL',
+      escalated: '洪水攻擊升級到核心',
     },
     rule: '{{cause}} #{{id}}',
     ruleDeleted: '{{cause}}（規則已刪除）',

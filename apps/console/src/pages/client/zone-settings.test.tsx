@@ -186,7 +186,12 @@ describe("a zone's layer-4 protection", () => {
     api.on(
       getZoneL4Protection,
       { zoneID: 1 },
-      ok({ synFlood: null, newConnections: { rate: 50, burst: 20 }, kernelBlocks: false }),
+      ok({
+        synFlood: null,
+        newConnections: { rate: 50, burst: 20 },
+        kernelBlocks: false,
+        escalation: { refusals: 200, seconds: 10 },
+      }),
     );
     let calls = 0;
     api.on(setZoneL4Protection, { zoneID: 1 }, () => {
@@ -195,7 +200,12 @@ describe("a zone's layer-4 protection", () => {
         ? fail(400, 101003, 'Parameter Error', {
             fields: [{ in: 'body', field: 'synFlood.burst', key: 'tooBig', message: 'Burst too large' }],
           })
-        : ok({ synFlood: { rate: 100, burst: 0 }, newConnections: null, kernelBlocks: true });
+        : ok({
+            synFlood: { rate: 100, burst: 0 },
+            newConnections: null,
+            kernelBlocks: true,
+            escalation: { refusals: 50, seconds: 10 },
+          });
     });
     const drawer = await openTab('Layer-4 protection');
     const form = await within(drawer).findByRole('form', { name: 'Layer-4 protection' });
@@ -218,6 +228,17 @@ describe("a zone's layer-4 protection", () => {
     expect(api.sent(setZoneL4Protection, { zoneID: 1 })).toHaveLength(0);
 
     fireEvent.change(rate, { target: { value: '100' } });
+    // The escalation of floods shows on, with its numbers; the contract checks them too.
+    expect(
+      within(form).getByRole('switch', { name: 'Escalate floods to the kernel' }).getAttribute('aria-checked'),
+    ).toBe('true');
+    const refusals = within(form).getByLabelText('Refused requests') as HTMLInputElement;
+    expect(refusals.value).toBe('200');
+    fireEvent.change(refusals, { target: { value: '5' } });
+    clickButton('Save', form);
+    expect(await within(form).findByText('Must be at least 10')).toBeTruthy();
+    expect(api.sent(setZoneL4Protection, { zoneID: 1 })).toHaveLength(0);
+    fireEvent.change(refusals, { target: { value: '50' } });
     fireEvent.click(conns);
     fireEvent.click(within(form).getByRole('switch', { name: /Push layer-7 DROP \+ Blacklist blocks/ }));
     clickButton('Save', form);
@@ -226,10 +247,11 @@ describe("a zone's layer-4 protection", () => {
       synFlood: { rate: 100, burst: 0 },
       newConnections: null,
       kernelBlocks: true,
+      escalation: { refusals: 50, seconds: 10 },
     });
     clickButton('Save', form);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-  });
+  }, 60_000);
 });
 
 describe("a zone's listen ports", () => {

@@ -2,6 +2,7 @@ import type { BlockCause, BlockListQuery, EdgeBlockReport } from '@rampart/contr
 import { and, asc, count, desc, eq, gt, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { readPage } from '../../platform/db/paging.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import {
   accounts,
   blockedIps,
@@ -103,8 +104,9 @@ export class BlockListRepository {
         and(
           eq(siteFirewallRules.id, blockedIps.ruleId),
           eq(siteFirewallRules.siteId, blockedIps.siteId),
-          // IP trust protection reports the site as its rule: such a block names no rule.
+          // IP trust protection and escalated floods report the site as their rule: such a block names no rule.
           ne(blockedIps.cause, 'reputation'),
+          ne(blockedIps.cause, 'escalated'),
           ne(blockedIps.cause, 'acl'),
         ),
       )
@@ -157,6 +159,27 @@ export class BlockListRepository {
       .innerJoin(nodeGroups, eq(nodeGroups.id, productGroups.groupId))
       .where(and(nodeGroup, eq(nodeGroups.portType, 7), eq(sites.ownerId, ownerId), inArray(sites.id, siteIds)));
     return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * The operator's initialised nodes, other than `nodeId`, that serve the site through a layer-7 group
+   * of its product (directly or through a virtual node), in id order.
+   */
+  async otherServingNodes(ownerId: number, siteId: number, nodeId: number): Promise<number[]> {
+    const rows = await this.db.execute(sql`
+      SELECT DISTINCT n.id FROM sites s
+      JOIN product_groups pg ON pg.product_id = s.product_id
+      JOIN node_groups g ON g.id = pg.group_id AND g.port_type = 7
+      JOIN (
+        SELECT gn.node_id, gn.group_id FROM group_nodes gn
+        UNION SELECT r.node_id, gv.group_id FROM group_virtual_nodes gv
+          JOIN virtual_node_records r ON r.virtual_node_id = gv.virtual_node_id WHERE r.node_id IS NOT NULL
+      ) m ON m.group_id = g.id
+      JOIN nodes n ON n.id = m.node_id
+      WHERE s.id = ${siteId} AND s.owner_id = ${ownerId} AND n.owner_id = ${ownerId}
+        AND n.status = 'initialized' AND n.id <> ${nodeId}
+      ORDER BY n.id`);
+    return rowsOf<{ id: number | string }>(rows).map((r) => Number(r.id));
   }
 
   /** Records a node's blocks; one it reported before is renewed (its cause, rule and times replaced). */

@@ -118,6 +118,11 @@ export class BlockListService {
     await this.transactions.run(async () => {
       await this.repo.deleteExpired(nodeId, new Date(this.clock()));
       await this.repo.upsert(nodeId, [...latest.values()]);
+      await this.share(
+        node.ownerId,
+        nodeId,
+        [...latest.values()].filter((e) => e.cause === 'escalated'),
+      );
     });
     // A first block reported after its site's last rule was deleted (the node caught the address
     // while the deletion travelled): the nodes' snapshots lack the site's firewall entry, which
@@ -129,5 +134,35 @@ export class BlockListService {
       if (firstBlocked.some((siteId) => !withRules.has(siteId))) this.changes.bump();
     }
     return { recorded: latest.size, ignored: entries.filter((e) => !served.has(e.siteId)).length };
+  }
+
+  /**
+   * A flood one node escalated to its kernel (routes/firewall-l4.ts l4EscalationSchema) goes to every
+   * other node serving the same site: a row per node (so the list shows it and an unblock reaches each
+   * of them) and a `block` command, which the agents' long polls take at once.
+   */
+  private async share(ownerId: number, nodeId: number, escalated: EdgeBlockReport[]): Promise<void> {
+    if (escalated.length === 0) return;
+    const nowSeconds = Math.floor(this.clock() / 1000);
+    const perNode = new Map<number, EdgeBlockReport[]>();
+    for (const e of escalated) {
+      if (e.expiresAt <= nowSeconds) continue;
+      for (const other of await this.repo.otherServingNodes(ownerId, e.siteId, nodeId)) {
+        const list = perNode.get(other) ?? [];
+        perNode.set(other, list);
+        list.push(e);
+      }
+    }
+    if (perNode.size === 0) return;
+    for (const [other, list] of perNode) await this.repo.upsert(other, list);
+    await this.commands.queue(ownerId, [...perNode.keys()], 'block', undefined, {
+      payload: async (other) => ({
+        entries: (perNode.get(other) ?? []).map((e) => ({
+          siteId: e.siteId,
+          ip: e.ip,
+          seconds: e.expiresAt - nowSeconds,
+        })),
+      }),
+    });
   }
 }

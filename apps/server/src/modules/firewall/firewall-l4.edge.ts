@@ -21,6 +21,8 @@ export interface L4ZoneInput {
   synFlood: L4Rate | null;
   newConnections: L4Rate | null;
   kernelBlocks: boolean;
+  /** The zone escalates floods to the kernel (routes/firewall-l4.ts l4EscalationSchema): its blocked sets are used. */
+  escalation?: boolean;
 }
 
 /** A site's layer-4 rule the node cannot enforce, and why (named on the node like a site left out). */
@@ -44,7 +46,7 @@ export type CountryNetworks = () => Promise<Map<string, { v4: string[]; v6: stri
  * and named in `leftOut` (the node's snapshot problem, shown to the operator): without a geo
  * database, or when its regions would take the document over L4_REGION_CIDRS_MAX blocks for one
  * region or L4_REGION_CIDRS_TOTAL_MAX in all (ports in number order; the first ones keep theirs).
- * Null when the node has no stream port, no zone rate and no kernel blocks: nothing for the kernel.
+ * Null when the node has no stream port, no zone rate, no kernel blocks and no escalation: nothing for the kernel.
  */
 export async function edgeL4(
   repo: FirewallL4Repository,
@@ -58,7 +60,7 @@ export async function edgeL4(
     synFlood: zone.synFlood,
     newConnections: zone.newConnections,
   };
-  if (streamPorts.length === 0 && !zone.synFlood && !zone.newConnections && !zone.kernelBlocks) {
+  if (streamPorts.length === 0 && !zone.synFlood && !zone.newConnections && !zone.kernelBlocks && !zone.escalation) {
     return { l4: null, leftOut };
   }
   const rules = await repo.rulesOfPorts(streamPorts.map((p) => p.id));

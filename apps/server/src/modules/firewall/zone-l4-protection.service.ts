@@ -7,6 +7,7 @@ function present(row: ZoneRow): ZoneL4Protection {
     synFlood: row.l4SynFlood ?? null,
     newConnections: row.l4NewConnections ?? null,
     kernelBlocks: row.l4KernelBlocks,
+    escalation: row.l4Escalation ?? null,
   };
 }
 
@@ -29,6 +30,7 @@ export class ZoneL4ProtectionService {
       l4SynFlood: input.synFlood,
       l4NewConnections: input.newConnections,
       l4KernelBlocks: input.kernelBlocks,
+      l4Escalation: input.escalation,
     });
     if (!changed) throw new AppError(101018);
     return this.get(operatorId, zoneId);

@@ -28,6 +28,12 @@ export function presentEdgeCommand(row: NodeCommandRow): EdgeCommand {
       return { id, type, payload: { urls: (payload.urls as string[]) ?? [] } };
     case 'unblock':
       return { id, type, payload: { entries: (payload.entries as { siteId: number; ip: string }[]) ?? [] } };
+    case 'block':
+      return {
+        id,
+        type,
+        payload: { entries: (payload.entries as { siteId: number; ip: string; seconds: number }[]) ?? [] },
+      };
     default:
       return { id, type, payload: {} };
   }

@@ -255,6 +255,7 @@ export class SnapshotBuilder {
         synFlood: node.l4SynFlood ?? null,
         newConnections: node.l4NewConnections ?? null,
         kernelBlocks: zoneLevel.l4KernelBlocks,
+        escalation: (node.l4Escalation ?? null) !== null,
       };
       const streamPorts = zoneLevel.streamPorts;
       const built = await memoized(

@@ -177,7 +177,13 @@ export interface EdgeProjections {
   l4?(
     ownerId: number,
     streamPorts: readonly EdgeStreamPort[],
-    zone: { guardedPorts: number[]; synFlood: L4Rate | null; newConnections: L4Rate | null; kernelBlocks: boolean },
+    zone: {
+      guardedPorts: number[];
+      synFlood: L4Rate | null;
+      newConnections: L4Rate | null;
+      kernelBlocks: boolean;
+      escalation?: boolean;
+    },
   ): Promise<{ l4: L4Rules | null; leftOut: { siteId: number; reason: string }[] }>;
 }
 
@@ -193,6 +199,9 @@ export function nodeOwnValues(node: NodeRow): Pick<DataPlane, 'cacheEpoch' | 'li
       ? {
           invalidDomainPerMinute: node.invalidDomainLimitCount ?? 0,
           tlsHandshakesPerMinute: node.tlsLimitCount ?? 0,
+          // The zone's escalation of floods to the kernel (lua/rampart/escalate.lua); 0 = off.
+          escalationRefusals: node.l4Escalation?.refusals ?? 0,
+          escalationSeconds: node.l4Escalation?.seconds ?? 10,
         }
       : { ...NO_ZONE_LIMITS };
   return { cacheEpoch, limits };

@@ -21,6 +21,7 @@ export const zoneEdgeColumns = {
   l4SynFlood: zones.l4SynFlood,
   l4NewConnections: zones.l4NewConnections,
   l4KernelBlocks: zones.l4KernelBlocks,
+  l4Escalation: zones.l4Escalation,
 };
 const columns = {
   id: zones.id,
@@ -111,6 +112,7 @@ export class ZonesRepository {
       l4SynFlood: { rate: number; burst: number } | null;
       l4NewConnections: { rate: number; burst: number } | null;
       l4KernelBlocks: boolean;
+      l4Escalation: { refusals: number; seconds: number } | null;
     }>,
   ): Promise<boolean> {
     const rows = await this.db

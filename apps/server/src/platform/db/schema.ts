@@ -294,6 +294,13 @@ export const zones = pgTable(
     l4SynFlood: jsonb('l4_syn_flood').$type<{ rate: number; burst: number } | null>(),
     l4NewConnections: jsonb('l4_new_connections').$type<{ rate: number; burst: number } | null>(),
     l4KernelBlocks: boolean('l4_kernel_blocks').notNull().default(false),
+    /**
+     * The escalation of floods to the kernel (routes/firewall-l4.ts l4EscalationSchema): refusals of one
+     * address within `seconds`; null = off. Default on, ESCALATION_DEFAULT written out (see above).
+     */
+    l4Escalation: jsonb('l4_escalation')
+      .$type<{ refusals: number; seconds: number } | null>()
+      .default({ refusals: 200, seconds: 10 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

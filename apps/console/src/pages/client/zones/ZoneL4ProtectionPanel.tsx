@@ -1,4 +1,8 @@
 import {
+  ESCALATION_DEFAULT,
+  ESCALATION_REFUSALS_MAX,
+  ESCALATION_REFUSALS_MIN,
+  ESCALATION_SECONDS_MAX,
   L4_RATE_MAX,
   type ZoneL4Protection,
   type ZoneL4ProtectionInput,
@@ -31,7 +35,13 @@ interface RateValues {
   rate: number | null;
   burst: number | null;
 }
-type Values = Record<RateKey, RateValues> & { kernelBlocks: boolean };
+/** The escalation as the form holds it: on or off, the numbers kept while off. */
+interface EscalationValues {
+  on: boolean;
+  refusals: number | null;
+  seconds: number | null;
+}
+type Values = Record<RateKey, RateValues> & { kernelBlocks: boolean; escalation: EscalationValues };
 
 function rateValues(rate: ZoneL4Protection['synFlood']): RateValues {
   return rate ? { on: true, rate: rate.rate, burst: rate.burst } : { on: false, rate: null, burst: 0 };
@@ -42,6 +52,7 @@ export function protectionValues(current: ZoneL4Protection): Values {
     synFlood: rateValues(current.synFlood),
     newConnections: rateValues(current.newConnections),
     kernelBlocks: current.kernelBlocks,
+    escalation: { on: current.escalation !== null, ...(current.escalation ?? ESCALATION_DEFAULT) },
   };
 }
 
@@ -53,11 +64,16 @@ export function protectionBody(values: Values): ZoneL4ProtectionInput {
     synFlood: rate(values.synFlood),
     newConnections: rate(values.newConnections),
     kernelBlocks: values.kernelBlocks ?? false,
+    escalation: values.escalation?.on
+      ? { refusals: wholeNumber(values.escalation.refusals), seconds: wholeNumber(values.escalation.seconds) }
+      : null,
   };
 }
 
 /** A number box checked with the contract's schema of the whole body: the issue at its own path. */
-function numberRules(path: readonly [RateKey, 'rate' | 'burst']): FormRule[] {
+function numberRules(
+  path: readonly [RateKey, 'rate' | 'burst'] | readonly ['escalation', 'refusals' | 'seconds'],
+): FormRule[] {
   return [
     (form) => ({
       validator: async () => {
@@ -75,7 +91,8 @@ function numberRules(path: readonly [RateKey, 'rate' | 'burst']): FormRule[] {
 /**
  * The zone's layer-4 protection (routes/firewall-l4.ts; docs/decisions.md "Layer-4 protection in
  * the kernel"): TCP SYNs and new connections per source address, each off or a rate and burst,
- * and whether the layer-7 firewall's DROP + Blacklist blocks go down to the nodes' kernel. Saved
+ * whether the layer-7 firewall's DROP + Blacklist blocks go down to the nodes' kernel, and the
+ * escalation of floods to the kernel (off, or refusals within seconds). Saved
  * as a whole; the zone's nodes take it with their next snapshot.
  */
 export function ZoneL4ProtectionPanel({ zoneId }: { zoneId: number }) {
@@ -92,7 +109,7 @@ export function ZoneL4ProtectionPanel({ zoneId }: { zoneId: number }) {
     input: (body: ZoneL4ProtectionInput) => ({ params, body }),
     invalidates: changes('zoneL4Protection'),
     success: () => toastText('setSuccess'),
-    form: { instance: form, fields: nestedFieldNames([...RATES, 'kernelBlocks']) },
+    form: { instance: form, fields: nestedFieldNames([...RATES, 'kernelBlocks', 'escalation']) },
   });
   const max = formatCount(L4_RATE_MAX, locale);
 
@@ -119,6 +136,7 @@ export function ZoneL4ProtectionPanel({ zoneId }: { zoneId: number }) {
       >
         <Switch aria-label={t('l4.kernelBlocks')} />
       </Form.Item>
+      <EscalationFields />
       <Button type="primary" htmlType="submit" loading={save.isPending}>
         {t('l4.save')}
       </Button>
@@ -159,6 +177,43 @@ function RateFields({ rate, max }: { rate: RateKey; max: string }) {
             rules={numberRules([rate, 'burst'])}
           >
             <NumberInput aria-label={t('l4.burstOf', { name: label })} style={{ width: 200 }} />
+          </Form.Item>
+        </Space>
+      )}
+    </>
+  );
+}
+
+/** The escalation of floods to the kernel: a switch, and its refusals and window while it is on. */
+function EscalationFields() {
+  const { t } = useTranslation(['zoneSettings']);
+  const on = useFieldValue<boolean>(['escalation', 'on']);
+  const label = t('l4.escalation');
+  return (
+    <>
+      <Typography.Title level={5}>{label}</Typography.Title>
+      <Form.Item name={['escalation', 'on']} extra={t('l4.escalationHelp')} valuePropName="checked">
+        <Switch aria-label={label} />
+      </Form.Item>
+      {on && (
+        <Space align="start" wrap>
+          <Form.Item
+            name={['escalation', 'refusals']}
+            label={t('l4.refusals')}
+            extra={t('l4.refusalsHelp', { min: ESCALATION_REFUSALS_MIN, max: ESCALATION_REFUSALS_MAX })}
+            rules={numberRules(['escalation', 'refusals'])}
+            required
+          >
+            <NumberInput aria-label={t('l4.refusals')} style={{ width: 200 }} />
+          </Form.Item>
+          <Form.Item
+            name={['escalation', 'seconds']}
+            label={t('l4.window')}
+            extra={t('l4.windowHelp', { max: ESCALATION_SECONDS_MAX })}
+            rules={numberRules(['escalation', 'seconds'])}
+            required
+          >
+            <NumberInput aria-label={t('l4.window')} suffix={t('l4.seconds')} style={{ width: 200 }} />
           </Form.Item>
         </Space>
       )}

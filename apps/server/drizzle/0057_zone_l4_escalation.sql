@@ -1,0 +1,1 @@
+ALTER TABLE "zones" ADD COLUMN "l4_escalation" jsonb DEFAULT '{"refusals":200,"seconds":10}'::jsonb;
