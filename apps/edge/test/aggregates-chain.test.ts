@@ -97,3 +97,53 @@ describe('aggregates from a real node', () => {
     expect(cp.eventBatches.every((b) => b.statistics === false)).toBe(true);
   }, 180_000);
 });
+
+describe('aggregates from a real node that tallies its refusals', () => {
+  let cp2: FakeControlPlane;
+  let edge2: TestAgent;
+  beforeAll(async () => {
+    cp2 = await startFakeControlPlane();
+    const snapshot = snapshotOf(
+      document(
+        'aggregates-2',
+        [domain(DOMAIN, 'shop.example.com', [upstream(origin.port)], { firewallId: 1 })],
+        [],
+        [],
+        {
+          firewalls: [FIREWALL],
+        },
+      ),
+    );
+    edge2 = await startServingAgent(cp2, snapshot, { eventCutMs: 200, eventAggregates: true, refusalTallies: true });
+  }, 60_000);
+  afterAll(async () => {
+    await cp2?.close();
+  });
+
+  it('counts a flood of refusals exactly from one logged line and the tally of the rest', async () => {
+    const passed = paths('tally-pass', 10);
+    const refused = paths('tally-admin', 40).map((p) => `${p}/admin`);
+    for (const p of [...passed, ...refused]) await request(edge2.ports.http, 'shop.example.com', p);
+    const total = passed.length + refused.length;
+    const sums = () => {
+      const s = ROLLUP_COUNTERS.map(() => 0);
+      for (const m of cp2.aggregateBatches.flatMap((b) => b.minutes))
+        if (m.domainId === DOMAIN) for (const [i, v] of m.counters.entries()) s[i]! += v;
+      return s;
+    };
+    for (let i = 0; i < 1200 && sums()[0]! < total; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(sums()[0]).toBe(total);
+    expect(sums()[BLOCKED]).toBe(refused.length);
+    const collapsed = cp2.aggregateBatches
+      .flatMap((b) => b.collapsed)
+      .filter((c) => c.domainId === DOMAIN && c.ip === '127.0.0.1' && c.fwRule === 11);
+    expect(collapsed.reduce((n, c) => n + c.count, 0)).toBe(refused.length);
+    // The logs: every passed request, and of the flood only its first request per minute.
+    const logged = cp2.eventBatches.flatMap((b) => b.events).filter((e) => e.path.includes(RUN));
+    expect(passed.every((p) => logged.some((e) => e.path === p))).toBe(true);
+    const loggedRefusals = logged.filter((e) => e.path.endsWith('/admin'));
+    expect(loggedRefusals.length).toBeGreaterThanOrEqual(1);
+    expect(loggedRefusals.length).toBeLessThanOrEqual(2);
+    expect(loggedRefusals[0]?.path).toBe(refused[0]);
+  }, 180_000);
+});

@@ -159,7 +159,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   origin = await startOrigin('origin');
-  edge = await startEdge();
+  edge = await startEdge({ refusalTallies: true });
   await edge.push(plane('frequency-1'));
 });
 

@@ -155,7 +155,7 @@ afterAll(async () => {
 describe('refusal tallies (IPv4)', () => {
   let edge: Edge;
   beforeAll(async () => {
-    edge = await startEdge();
+    edge = await startEdge({ refusalTallies: true });
     const to = [upstream(originPort)];
     await edge.push(
       document(
@@ -210,7 +210,7 @@ describe('refusal tallies (IPv4)', () => {
 describe('refusal tallies (IPv6)', () => {
   let edge6: Edge;
   beforeAll(async () => {
-    edge6 = await startEdge({ listenAddress: '::1', workerProcesses: 1 });
+    edge6 = await startEdge({ listenAddress: '::1', workerProcesses: 1, refusalTallies: true });
     await edge6.push(
       document('tally-v6', [domain(1, 'deny.example.com', [upstream(originPort)], { firewallId: 1 })], [], [], {
         firewalls: [firewall(1, [[31, 'drop', ['::1']]])],

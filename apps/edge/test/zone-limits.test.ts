@@ -65,7 +65,7 @@ async function times<T>(n: number, fn: () => Promise<T>): Promise<T[]> {
 
 beforeAll(async () => {
   origin = await startOrigin('origin');
-  edge = await startEdge();
+  edge = await startEdge({ refusalTallies: true });
 });
 
 afterAll(async () => {

@@ -92,6 +92,12 @@ export interface AgentOptions {
    * events for the logs only. Off until the control plane merges aggregates into its rollups.
    */
   eventAggregates?: boolean;
+  /**
+   * With eventAggregates: nginx counts a flood's repeated refusals instead of logging each
+   * (rampart.refusals) and the events' process drains them into the aggregates. A tally drained
+   * but not yet spooled is lost if that process is killed (a log line would be read again).
+   */
+  refusalTallies?: boolean;
   /** How the request events' process is started (event-process.ts): this bundle unless given (tests run the sources). */
   eventWorker?: EventWorkerCommand;
   /** The nice value the request events' process runs at (process-priority.ts). */
@@ -311,6 +317,7 @@ export class Agent {
       portMap: config.portMap,
       listenAddress: config.listenAddress,
       workerProcesses: config.workerProcesses,
+      refusalTallies: config.eventAggregates === true && config.refusalTallies === true,
       nodeId: () => this.credentials?.nodeId ?? null,
       geo: { dir: this.state.geoDir, files: geoFiles },
       l4: this.l4 ?? undefined,
@@ -393,6 +400,9 @@ export class Agent {
         spoolBytes: (config.eventSpoolMegabytes ?? SPOOL_DEFAULT_MEGABYTES) * 1024 * 1024,
         ...(config.eventCutMs !== undefined ? { cutMs: config.eventCutMs } : {}),
         ...(config.eventAggregates ? { aggregates: true } : {}),
+        ...(config.eventAggregates && config.refusalTallies
+          ? { refusals: { socketPath: this.state.adminSocketPath, secretFile: this.state.adminSecretPath } }
+          : {}),
         nice: config.eventsNice ?? EVENTS_NICE_DEFAULT,
         backoffMinMs: this.options.backoffMinMs,
         backoffMaxMs: this.options.backoffMaxMs,

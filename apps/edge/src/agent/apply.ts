@@ -62,6 +62,8 @@ export interface ApplierOptions {
   /** IP literal the public servers bind to; undefined = every address. */
   listenAddress?: string | undefined;
   workerProcesses: 'auto' | number;
+  /** nginx tallies a flood's repeated refusals (the event worker drains them into its aggregates). */
+  refusalTallies?: boolean;
   /** The registered node's id (request ids start with `n<id>`); null before registration. */
   nodeId: () => number | null;
   /** The geo database's directory and fetcher (agent/geo-database.ts); absent: no geo database. */
@@ -172,6 +174,7 @@ export class SnapshotApplier {
       defaultCertificate: this.defaultCertificate,
       errorLogPath: nginx.errorLogPath,
       accessLogPath: path.join(prefix, 'logs/access.log'),
+      refusalTallies: this.options.refusalTallies === true,
       ...(nodeId !== null ? { requestIdPrefix: `n${nodeId}` } : {}),
       tuning: snapshot.nginx,
       realIp: snapshot.realIp,

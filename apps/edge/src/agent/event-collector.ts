@@ -1,4 +1,5 @@
 import { type EdgeEvent, EVENT_BATCH_MAX } from '@rampart/contract';
+import type { AdminEndpoint } from '../data-plane/admin-client.js';
 import { AccessLogReader, type LogCursor, NO_FILE, type ReaderNotice } from './access-log-reader.js';
 import type { AggregateFeed } from './aggregate-feed.js';
 import { pause } from './backoff.js';
@@ -6,6 +7,7 @@ import { parseEventLine } from './event-line.js';
 import { BatchTooLargeError, EventSpool } from './event-spool.js';
 import { errorText, type Logger } from './log.js';
 import { LogMark } from './log-mark.js';
+import { drainRefusals } from './refusal-drain.js';
 
 /**
  * Turns nginx's access log into spooled batches (docs/decisions.md "Traffic analytics at the
@@ -42,6 +44,8 @@ export interface EventCollectorOptions {
    * and the event batches are marked for the logs only (`statistics: false`).
    */
   aggregates?: AggregateFeed;
+  /** With the aggregates: nginx's admin server, whose refusal tallies are drained into them each round. */
+  refusals?: AdminEndpoint;
 }
 
 /** Invalid lines are summed up in one warning at most this often. */
@@ -178,12 +182,23 @@ export class EventCollector {
     }
     const aggregates = this.options.aggregates;
     if (aggregates !== undefined) {
+      if (this.options.refusals !== undefined) await this.drainRefusals(aggregates, this.options.refusals);
       // Read to its end: the log's time is now (a quiet log's minutes close too).
       if (!full) aggregates.advance(this.now());
       if (aggregates.ready) await this.cutAggregates();
     }
     this.logInvalid();
     return full;
+  }
+
+  /** Folds nginx's refusal tallies into the aggregates; a node without them (nginx down) says so and goes on. */
+  private async drainRefusals(aggregates: AggregateFeed, endpoint: AdminEndpoint): Promise<void> {
+    try {
+      const drained = await drainRefusals(endpoint, (tally) => aggregates.addRefusals(tally));
+      if (drained.dropped > 0) this.options.log('warn', 'aggregates.refusals_dropped', { dropped: drained.dropped });
+    } catch (err) {
+      this.options.log('warn', 'aggregates.refusals_unreadable', { error: errorText(err) });
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AggregateFeed } from './aggregate-feed.js';
 import { CpuGauge } from './cpu-gauge.js';
@@ -41,6 +41,11 @@ export interface EventWorkerSettings {
    * bounded by `spoolBytes` too) and the events for the logs only.
    */
   aggregates?: boolean;
+  /**
+   * With the aggregates: nginx's admin server, whose refusal tallies (GET /refusals) the collector
+   * drains into them (the secret is read from its file, as nginx's master reads it).
+   */
+  refusals?: { socketPath: string; secretFile: string };
   /** The nice value the worker runs at (0–19). */
   nice: number;
   backoffMinMs: number;
@@ -59,6 +64,11 @@ export type FromWorker =
   | { type: 'prepared'; ok: boolean; nice: number; autogroupNice: number | null }
   /** What was counted since the last `stats` (node-metrics.ts), and the spool as it is now. */
   | { type: 'stats'; counts: NodeCounts; spoolBytes: number; spoolBatches: number };
+
+/** The admin secret as the agent wrote it (state.ts): one line of hex. */
+async function readSecret(file: string): Promise<string> {
+  return (await readFile(file, 'utf8')).trim();
+}
 
 /** How often the worker sends its counts to the agent. */
 const STATS_EVERY_MS = 1000;
@@ -147,6 +157,14 @@ export async function runEventWorker(): Promise<number> {
       busy: () => gauge.othersBusy(),
       ...(settings.cutMs !== undefined ? { cutMs: settings.cutMs } : {}),
       ...(feed !== undefined ? { aggregates: feed } : {}),
+      ...(feed !== undefined && settings.refusals !== undefined
+        ? {
+            refusals: {
+              socketPath: settings.refusals.socketPath,
+              secret: await readSecret(settings.refusals.secretFile),
+            },
+          }
+        : {}),
     });
     const shipper = new EventShipper({
       spool,

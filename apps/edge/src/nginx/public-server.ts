@@ -159,6 +159,7 @@ function cacheLocationName(ttl: number, fixed: boolean): string {
 
 /** The access log of the router's refusal blocks: the server's, for the refusals rampart.refusals does not count. */
 function refusalLog(s: NginxSettings, p: number): string[] {
+  if (!s.refusalTallies) return [];
   return [
     '        log_by_lua_block { rampart.refusal() }',
     `        access_log ${s.accessLogPath} ${accessLogName(p)} buffer=64k flush=1s if=$rampart_log_refusal;`,

@@ -101,21 +101,27 @@ describe('renderNginxConf', () => {
     const layout = prefixLayout(BASE.prefix);
     expect(conf).toContain(`pid ${layout.pidFile};`);
     expect(conf).toContain(`error_log ${BASE.errorLogPath} notice;`);
-    // Each public server's, and in it the same file again in its two refusal blocks, where only the
-    // refusals rampart.refusals does not tally are written.
+    // Each public server's; with refusal tallies (an agent that ships aggregates), the same file
+    // again in its two refusal blocks, where only the refusals rampart.refusals does not tally are
+    // written. Without them every refusal is logged by the server's own access_log.
     const servers = BASE.httpPorts.length + BASE.httpsPorts.length;
-    expect(conf.match(new RegExp(`access_log ${BASE.accessLogPath} rampart_json_\\d+ buffer`, 'g'))).toHaveLength(
-      3 * servers,
-    );
-    expect(
-      conf.match(
+    const logs = (text: string) =>
+      text.match(new RegExp(`access_log ${BASE.accessLogPath} rampart_json_\\d+ buffer`, 'g')) ?? [];
+    const conditional = (text: string) =>
+      text.match(
         new RegExp(
           `access_log ${BASE.accessLogPath} rampart_json_\\d+ buffer=64k flush=1s if=\\$rampart_log_refusal;`,
           'g',
         ),
-      ),
-    ).toHaveLength(2 * servers);
-    expect(conf.match(/log_by_lua_block \{ rampart\.refusal\(\) \}/g)).toHaveLength(2 * servers);
+      ) ?? [];
+    const tallies = (text: string) => text.match(/log_by_lua_block \{ rampart\.refusal\(\) \}/g) ?? [];
+    expect(logs(conf)).toHaveLength(servers);
+    expect(conditional(conf)).toHaveLength(0);
+    expect(tallies(conf)).toHaveLength(0);
+    const tallied = render({ refusalTallies: true });
+    expect(logs(tallied)).toHaveLength(3 * servers);
+    expect(conditional(tallied)).toHaveLength(2 * servers);
+    expect(tallies(tallied)).toHaveLength(2 * servers);
     for (const directive of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
       expect(conf).toMatch(new RegExp(`${directive}_temp_path ${BASE.prefix}/temp/${directive};`));
     }

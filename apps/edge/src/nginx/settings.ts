@@ -87,6 +87,12 @@ export const nginxSettingsSchema = z
     defaultCertificate: z.strictObject({ certPath: absolutePath, keyPath: absolutePath }),
     errorLogPath: absolutePath,
     accessLogPath: absolutePath,
+    /**
+     * Count a flood's repeated refusals in rampart.refusals instead of logging each (contract
+     * edge/refusal-tally.ts). Only for an agent that drains the tallies into the aggregates it ships
+     * (the event worker's aggregates): without them a repeat would be in no statistic.
+     */
+    refusalTallies: z.boolean().default(false),
     /** Size of the `rampart_config` shared dict that holds the data plane (configDictMegabytesFor). */
     configDictMegabytes: z.number().int().min(1).max(CONFIG_DICT_MAX_MB).default(CONFIG_DICT_MIN_MB),
     /** Disk the HTTP cache may use (nginx's cache manager evicts the least recently used beyond it). */
