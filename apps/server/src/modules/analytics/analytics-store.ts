@@ -101,6 +101,30 @@ export interface StoredL4Batch {
   rows: L4CounterRow[];
 }
 
+/**
+ * One minute record of a node's aggregates as stored (routes/analytics-aggregates.ts): placed as an
+ * event is (its domain's site when that is the node's operator's, else site and domain 0; the
+ * node's zone), its counters in ROLLUP_COUNTERS's order.
+ */
+export interface AggregateCounterRow {
+  /** The minute's start, unix seconds. */
+  minute: number;
+  siteId: number;
+  domainId: number;
+  zoneId: number;
+  counters: readonly number[];
+}
+
+/** An aggregate batch as the store takes it: its rows merged into the rollups once (ledger `agg_batches`). */
+export interface StoredAggregateBatch {
+  batchId: string;
+  nodeId: number;
+  receivedAt: number;
+  /** Requests the node's spool dropped before this batch (kept in the ledger). */
+  dropped: number;
+  counters: AggregateCounterRow[];
+}
+
 export interface IngestResult {
   stored: number;
   duplicate: boolean;
@@ -182,6 +206,12 @@ export interface AnalyticsStore {
    * events' ledger.
    */
   ingestL4(batch: StoredL4Batch): Promise<IngestResult>;
+  /**
+   * Merges an aggregate batch into the rollups exactly once (ledger `agg_batches`): its counters
+   * as partial rows of the time rollups (rollup_1m … rollup_1d, siterollup_5m), which sum with the
+   * rows of raw events; a batch already taken answers `duplicate`.
+   */
+  ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult>;
   /**
    * Events before this (unix seconds, a whole hour) are counted in the dimension tables (lowdims_1h,
    * dims_1h; dims_1d for the whole days before it); later ones only in events, where the statistics

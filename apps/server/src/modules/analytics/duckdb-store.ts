@@ -1,8 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable, logPartOf } from '@rampart/contract';
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
+import {
+  AGGREGATE_DDL,
+  AGGREGATE_STAGING_DDL,
+  ingestAggregatesDuckDb,
+  PRUNE_AGGREGATES,
+} from './aggregate-duckdb-store.js';
 import {
   type AnalyticsStore,
   type EventRow,
@@ -11,10 +17,12 @@ import {
   type L4CounterRow,
   type Row,
   type SqlDialect,
+  type StoredAggregateBatch,
   type StoredBatch,
   type StoredL4Batch,
 } from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
+import { appendEvent } from './duckdb-events.js';
 import { checkedParts, DATED_COLUMN } from './log-parts.js';
 import {
   DIM_COUNTERS,
@@ -40,6 +48,8 @@ import {
 const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 /** The i-th (1–4) octet of a dotted address, as a BIGINT. */
 const octet = (expr: string, i: number) => `CAST(split_part(${expr}, '.', ${i}) AS BIGINT)`;
+
+export { appendEvent };
 
 export const DUCKDB_DIALECT: SqlDialect = {
   pieces: 'union',
@@ -246,6 +256,7 @@ const DDL = [
   `CREATE TABLE IF NOT EXISTS l4_counters (${L4_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
   `CREATE TABLE IF NOT EXISTS l4_batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
      received_at BIGINT NOT NULL, records INTEGER NOT NULL)`,
+  ...AGGREGATE_DDL, // The nodes' aggregates' ledger (aggregate-duckdb-store.ts).
 ];
 
 /**
@@ -381,48 +392,6 @@ const ROLL_DAY = (day: number) => {
   ];
 };
 
-/** An event as a row of the appender of a table of EVENT_COLUMNS (the bench's raw floor appends so too). */
-export function appendEvent(appender: DuckDBAppender, e: EventRow): void {
-  appender.appendBigInt(BigInt(e.ts));
-  appender.appendSmallInt(e.ms);
-  appender.appendInteger(e.nodeId);
-  appender.appendInteger(e.zoneId);
-  appender.appendInteger(e.siteId);
-  appender.appendInteger(e.domainId);
-  appender.appendVarchar(e.requestId);
-  appender.appendVarchar(e.batchId);
-  appender.appendVarchar(e.ip);
-  appender.appendVarchar(e.country);
-  appender.appendInteger(e.city);
-  appender.appendVarchar(e.method);
-  appender.appendVarchar(e.scheme);
-  appender.appendVarchar(e.httpVersion);
-  appender.appendVarchar(e.host);
-  appender.appendVarchar(e.uri);
-  appender.appendVarchar(e.path);
-  appender.appendVarchar(e.fileType);
-  appender.appendSmallInt(e.status);
-  appender.appendBigInt(BigInt(e.bytesIn));
-  appender.appendBigInt(BigInt(e.bytesOut));
-  appender.appendInteger(e.requestMs);
-  appender.appendInteger(e.upstreamMs);
-  appender.appendSmallInt(e.upstreamStatus);
-  appender.appendVarchar(e.cacheStatus);
-  appender.appendVarchar(e.userAgent);
-  appender.appendVarchar(e.referer);
-  appender.appendVarchar(e.fwKind);
-  appender.appendInteger(e.fwRule);
-  appender.appendVarchar(e.fwAction);
-  appender.appendTinyInt(e.hit);
-  appender.appendTinyInt(e.blocked);
-  appender.appendTinyInt(e.blacklisted);
-  appender.appendTinyInt(e.waf);
-  appender.appendVarchar(e.wafPart);
-  appender.appendVarchar(e.wafExcerpt);
-  appender.appendVarchar(e.wafName);
-  appender.endRow();
-}
-
 /** Runs the statements in one transaction: all or none. */
 async function inTransaction(db: DuckDBConnection, statements: readonly string[]): Promise<void> {
   await db.run('BEGIN TRANSACTION');
@@ -524,7 +493,7 @@ export class DuckDbStore implements AnalyticsStore {
     await this.writer.run('DROP TABLE IF EXISTS main.ingest_staging');
     // Before the low-cardinality dimensions went hourly (lowdims_1h) they had a five-minute table.
     await this.writer.run('DROP TABLE IF EXISTS dims_5m');
-    await this.writer.run(STAGING_DDL);
+    for (const ddl of [STAGING_DDL, AGGREGATE_STAGING_DDL]) await this.writer.run(ddl);
     this.rolledTo = await this.loadRolledTo(this.writer);
     const marks = new Map(
       (await this.writer.runAndReadAll(`SELECT name, upto FROM rolled WHERE name IN ('siteips', 'siteips_to')`))
@@ -734,6 +703,10 @@ export class DuckDbStore implements AnalyticsStore {
     }
   }
 
+  ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult> {
+    return this.serialised((db) => ingestAggregatesDuckDb(db, batch));
+  }
+
   ingestL4(batch: StoredL4Batch): Promise<IngestResult> {
     return this.serialised(async (db) => {
       await db.run('BEGIN TRANSACTION');
@@ -816,8 +789,13 @@ export class DuckDbStore implements AnalyticsStore {
         await db.run('DELETE FROM siteips WHERE days = 0');
       }
       await db.run(`DELETE FROM batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`);
-      await db.run(`DELETE FROM l4_counters WHERE bucket < ${rollupBefore}`);
-      await db.run(`DELETE FROM l4_batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`);
+      const ledgers = [`DELETE FROM l4_batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`];
+      for (const statement of [
+        `DELETE FROM l4_counters WHERE bucket < ${rollupBefore}`,
+        ...ledgers,
+        ...PRUNE_AGGREGATES(Math.min(rawBefore, rollupBefore)),
+      ])
+        await db.run(statement);
     });
   }
 

@@ -1,0 +1,153 @@
+import {
+  AGGREGATE_BATCH_MINUTES_MAX,
+  type AggregateBatch,
+  type EdgeEvent,
+  EVENT_BATCH_MAX,
+  MinuteAggregator,
+  ROLLUP_COUNTERS,
+} from '@rampart/contract';
+import { generateTraffic } from '@rampart/contract/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AggregateIngestService } from '../src/modules/analytics/aggregate-ingest.service.js';
+import type { AnalyticsRepository, DomainPlace } from '../src/modules/analytics/analytics.repository.js';
+import type { AnalyticsStore, Row } from '../src/modules/analytics/analytics-store.js';
+import { IngestService } from '../src/modules/analytics/ingest.service.js';
+import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
+
+/**
+ * The nodes' aggregates merged into the rollups (aggregate-ingest.service.ts, the stores'
+ * ingestAggregates), on DuckDB (server-pglite) and ClickHouse (server-postgres): the same
+ * generated traffic taken in as raw events by one store and as the edge's minute aggregates by
+ * another gives the same time rollups; a batch sent again counts once; a domain of another
+ * operator's site counts for no site.
+ */
+
+const NODE = { nodeId: 5, zoneId: 3, ownerId: 10 };
+/** Domain d's site; every 13th domain belongs to another operator's site (counted for no site). */
+const placeOf = (domainId: number): DomainPlace => ({
+  domainId,
+  siteId: 100 + (domainId % 7),
+  ownerId: domainId % 13 === 5 ? 99 : NODE.ownerId,
+});
+const locate = (ip: string) => ({ country: ip.endsWith('7') ? 'DE' : 'US', city: 0 });
+const repo = {
+  nodePlace: async () => ({ zoneId: NODE.zoneId, ownerId: NODE.ownerId }),
+  domainPlaces: async (ids: readonly number[]) => ids.map(placeOf),
+} as unknown as AnalyticsRepository;
+const clock = () => Date.UTC(2026, 10, 28, 1, 0, 0);
+const T0 = Date.UTC(2026, 10, 27, 23, 58, 10);
+/** Many domains (one of another operator: 5, 18, …), a flood across midnight. */
+const traffic = () =>
+  generateTraffic({
+    seed: 62,
+    start: T0,
+    seconds: 240,
+    rps: 40,
+    domains: 20,
+    jitterMs: 400,
+    flood: { domains: [2, 5], addresses: 20, rps: 60 },
+  });
+
+/** Fewer minute records a batch than the agent's most (AGGREGATE_BATCH_MINUTES_MAX): several batches. */
+const MINUTES_PER_BATCH = Math.min(40, AGGREGATE_BATCH_MINUTES_MAX);
+const ROLLUP_TABLES = ['rollup_1m', 'rollup_5m', 'rollup_1h', 'rollup_1d', 'siterollup_5m'] as const;
+const KEY = 'bucket, site_id, domain_id, zone_id';
+/** A rollup table summed per key, as the statistics read it. */
+async function summed(store: AnalyticsStore, table: string): Promise<Map<string, number[]>> {
+  const rows: Row[] = await store.query(
+    `SELECT ${KEY}, ${ROLLUP_COUNTERS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM ${table} GROUP BY ${KEY}`,
+  );
+  return new Map(
+    rows
+      .map(
+        (r) =>
+          [`${r.bucket}|${r.site_id}|${r.domain_id}|${r.zone_id}`, ROLLUP_COUNTERS.map((c) => Number(r[c]))] as const,
+      )
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+  );
+}
+
+/** The edge's aggregates of `events`, cut into batches as the agent ships them. */
+function aggregateBatches(events: readonly EdgeEvent[], prefix: string): AggregateBatch[] {
+  const a = new MinuteAggregator({ locate });
+  for (const e of events) a.add(e);
+  a.closeAll();
+  const { minutes } = a.take();
+  const batches: AggregateBatch[] = [];
+  for (let i = 0, seq = 1; i < minutes.length; i += MINUTES_PER_BATCH, seq++) {
+    batches.push({
+      batchId: `${prefix}-${seq}`,
+      dropped: 0,
+      closedThrough: 0,
+      minutes: minutes.slice(i, i + MINUTES_PER_BATCH),
+      collapsed: [],
+    });
+  }
+  return batches;
+}
+
+describe(`aggregates merged into the rollups (${TEST_ANALYTICS_KIND})`, () => {
+  let fromEvents: AnalyticsStore;
+  let fromAggregates: AnalyticsStore;
+  beforeEach(async () => {
+    fromEvents = await createTestAnalyticsStore();
+    fromAggregates = await createTestAnalyticsStore();
+  });
+  afterEach(async () => {
+    await fromEvents.close();
+    await fromAggregates.close();
+  });
+
+  it('give the rollups of the same traffic taken in as events, each batch counted once', async () => {
+    const events = traffic();
+    const eventIngest = new IngestService(fromEvents, repo, async () => locate, clock);
+    for (let i = 0, seq = 1; i < events.length; i += EVENT_BATCH_MAX, seq++) {
+      await eventIngest.ingest(NODE.nodeId, {
+        batchId: `e-${seq}`,
+        dropped: 0,
+        events: events.slice(i, i + EVENT_BATCH_MAX),
+      });
+    }
+    const places = new IngestService(fromAggregates, repo, async () => locate, clock);
+    const ingest = new AggregateIngestService(fromAggregates, repo, places, clock);
+    const batches = aggregateBatches(events, 'a');
+    expect(batches.length).toBeGreaterThan(1);
+    let stored = 0;
+    for (const b of batches) {
+      const result = await ingest.ingest(NODE.nodeId, b);
+      expect(result.duplicate).toBe(false);
+      stored += result.stored;
+    }
+    expect(stored).toBe(batches.reduce((n, b) => n + b.minutes.length, 0));
+    // A batch sent again (its answer lost) is a duplicate and adds nothing.
+    for (const b of batches.slice(0, 2))
+      expect(await ingest.ingest(NODE.nodeId, b)).toEqual({ stored: 0, duplicate: true });
+
+    for (const table of ROLLUP_TABLES) {
+      const want = await summed(fromEvents, table);
+      expect(want.size).toBeGreaterThan(0);
+      expect(await summed(fromAggregates, table)).toEqual(want);
+    }
+    // The other operator's domains (5, 18) count for no site (as requests of no domain), never for the site they name.
+    const r1h = await summed(fromAggregates, 'rollup_1h');
+    const foreign = events.filter((e) => e.domainId !== 0 && placeOf(e.domainId).ownerId !== NODE.ownerId).length;
+    const unmatched = events.filter((e) => e.domainId === 0).length;
+    expect(foreign).toBeGreaterThan(1000);
+    const noSite = [...r1h].filter(([k]) => k.split('|')[1] === '0').reduce((n, [, v]) => n + (v[0] ?? 0), 0);
+    expect(noSite).toBe(foreign + unmatched);
+    expect([...r1h.keys()].some((k) => k.split('|')[2] === '5' || k.split('|')[2] === '18')).toBe(false);
+  }, 180_000);
+
+  it('keeps the batch ids of two nodes apart: the same id from another node is another batch', async () => {
+    const events = traffic().slice(0, 2000);
+    const places = new IngestService(fromAggregates, repo, async () => locate, clock);
+    const ingest = new AggregateIngestService(fromAggregates, repo, places, clock);
+    const [batch] = aggregateBatches(events, 'same');
+    if (!batch) throw new Error('no batch');
+    expect((await ingest.ingest(1, batch)).duplicate).toBe(false);
+    expect((await ingest.ingest(2, batch)).duplicate).toBe(false);
+    expect(await ingest.ingest(1, batch)).toEqual({ stored: 0, duplicate: true });
+    const total = [...(await summed(fromAggregates, 'rollup_1d')).values()].reduce((n, v) => n + (v[0] ?? 0), 0);
+    expect(total).toBe(2 * batch.minutes.reduce((n, m) => n + m.counters[0], 0));
+  });
+});
