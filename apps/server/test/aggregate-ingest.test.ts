@@ -138,6 +138,24 @@ describe(`aggregates merged into the rollups (${TEST_ANALYTICS_KIND})`, () => {
     expect([...r1h.keys()].some((k) => k.split('|')[2] === '5' || k.split('|')[2] === '18')).toBe(false);
   }, 180_000);
 
+  it('counts the events of an agent that ships aggregates (statistics: false) in the logs only', async () => {
+    const events = traffic();
+    const plain = new IngestService(fromEvents, repo, async () => locate, clock);
+    const logsOnly = new IngestService(fromAggregates, repo, async () => locate, clock);
+    for (let i = 0, seq = 1; i < events.length; i += EVENT_BATCH_MAX, seq++) {
+      const slice = events.slice(i, i + EVENT_BATCH_MAX);
+      await plain.ingest(NODE.nodeId, { batchId: `e-${seq}`, dropped: 0, events: slice });
+      await logsOnly.ingest(NODE.nodeId, { batchId: `e-${seq}`, dropped: 0, events: slice, statistics: false });
+    }
+    const ingest = new AggregateIngestService(fromAggregates, repo, logsOnly, clock);
+    for (const b of aggregateBatches(events, 'a')) await ingest.ingest(NODE.nodeId, b);
+    // Every request once in the rollups (from the aggregates), every event in the logs.
+    for (const table of ROLLUP_TABLES)
+      expect(await summed(fromAggregates, table)).toEqual(await summed(fromEvents, table));
+    const [logged] = await fromAggregates.query('SELECT count(*) AS n FROM events WHERE counted = 0');
+    expect(Number(logged?.n)).toBe(events.length);
+  }, 180_000);
+
   it('keeps the batch ids of two nodes apart: the same id from another node is another batch', async () => {
     const events = traffic().slice(0, 2000);
     const places = new IngestService(fromAggregates, repo, async () => locate, clock);

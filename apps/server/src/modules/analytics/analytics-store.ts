@@ -58,6 +58,12 @@ export interface EventRow {
   blocked: number;
   blacklisted: number;
   waf: number;
+  /**
+   * 1 when the event feeds the statistics (rollups, dimensions, the raw reads of tops); 0 when it
+   * is kept for the logs only: its node shipped its statistics as aggregates (the batch's
+   * `statistics: false`).
+   */
+  counted: number;
 }
 
 /** A batch as the store takes it: stored whole, once. */

@@ -63,5 +63,6 @@ export function eventTsv(e: EventRow): string {
     t(e.wafPart),
     t(e.wafExcerpt),
     t(e.wafName),
+    e.counted,
   ].join('\t');
 }

@@ -40,5 +40,6 @@ export function appendEvent(appender: DuckDBAppender, e: EventRow): void {
   appender.appendVarchar(e.wafPart);
   appender.appendVarchar(e.wafExcerpt);
   appender.appendVarchar(e.wafName);
+  appender.appendTinyInt(e.counted);
   appender.endRow();
 }

@@ -113,9 +113,14 @@ export const EVENT_COLUMNS: readonly [keyof EventRow, string, string][] = [
   ['wafPart', 'waf_part', 'VARCHAR'],
   ['wafExcerpt', 'waf_excerpt', 'VARCHAR'],
   ['wafName', 'waf_name', 'VARCHAR'],
+  // Added with the nodes' aggregates: 0 for an event kept for the logs only (its statistics came as aggregates).
+  ['counted', 'counted', 'TINYINT'],
 ];
-/** Columns added to the events table after it first shipped: ALTER TABLE on open (both stores). */
-export const ADDED_EVENT_COLUMNS: ReadonlySet<string> = new Set(['waf_part', 'waf_excerpt', 'waf_name']);
+/** Columns added to the events table after it first shipped, with the value of older rows: ALTER TABLE on open (both stores). */
+export const ADDED_EVENT_COLUMNS: ReadonlyMap<string, string> = new Map([
+  ...['waf_part', 'waf_excerpt', 'waf_name'].map((c) => [c, "''"] as const),
+  ['counted', '1'],
+]);
 
 /** Column name and DuckDB type of the layer-4 counters table, in the appender's order. */
 export const L4_COLUMNS: readonly [keyof L4CounterRow, string, string][] = [
@@ -307,7 +312,7 @@ const ROLLUP_SELECT = (
   sum(CASE WHEN ${UPSTREAM} AND upstream_status >= 500 THEN 1 ELSE 0 END),
   sum(CASE WHEN status // 100 = 2 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 3 THEN 1 ELSE 0 END),
   sum(CASE WHEN status // 100 = 4 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 5 THEN 1 ELSE 0 END)
-  FROM ingest_staging GROUP BY ${site ? '1, 2' : '1, 2, 3, 4'}`;
+  FROM ingest_staging WHERE counted = 1 GROUP BY ${site ? '1, 2' : '1, 2, 3, 4'}`;
 /**
  * rollups.ts's dimensions, in SQL over `source` (a table and its filter): one scan with a grouping
  * set per dimension (`grouping()` says which set a row is of: its bit is 0 for the dimension the
@@ -352,11 +357,11 @@ const SUMS = (columns: string) =>
  */
 const LATE_DIMS = (hours: number, days: number) => {
   const late = [
-    `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, `ingest_staging WHERE ts < ${hours}`)}`,
-    `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, `ingest_staging WHERE ts < ${hours}`)}`,
+    `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, `ingest_staging WHERE counted = 1 AND ts < ${hours}`)}`,
+    `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, `ingest_staging WHERE counted = 1 AND ts < ${hours}`)}`,
   ];
   if (days > 0) {
-    const day = DIM_SELECT(86_400, HIGH_DIM_COLUMNS, `ingest_staging WHERE ts < ${days}`);
+    const day = DIM_SELECT(86_400, HIGH_DIM_COLUMNS, `ingest_staging WHERE counted = 1 AND ts < ${days}`);
     late.push(
       `INSERT INTO dims_1d ${day}`,
       `INSERT INTO sitedims_1d SELECT b, site_id, 0, 0, d, v, ${SUMS('r, bo, bl, bk, w')}, ip FROM (${day})
@@ -367,7 +372,7 @@ const LATE_DIMS = (hours: number, days: number) => {
 };
 /** The hourly dimensions of the events in [from, to), whole hours: replace whatever those hours held. */
 const ROLL_HOURS = (from: number, to: number) => {
-  const events = `events WHERE ts >= ${from} AND ts < ${to}`;
+  const events = `events WHERE counted = 1 AND ts >= ${from} AND ts < ${to}`;
   return [
     `DELETE FROM lowdims_1h WHERE bucket >= ${from} AND bucket < ${to}`,
     `DELETE FROM dims_1h WHERE bucket >= ${from} AND bucket < ${to}`,
@@ -475,8 +480,8 @@ export class DuckDbStore implements AnalyticsStore {
     if (tables.has('rollup_5m') && !tables.has('siterollup_5m')) await inTransaction(this.writer, [SITES_FROM_DOMAINS]);
     // A store from before a column was added: it goes last, as EVENT_COLUMNS (and the appender) say.
     for (const [, name, type] of EVENT_COLUMNS) {
-      if (ADDED_EVENT_COLUMNS.has(name))
-        await this.writer.run(`ALTER TABLE events ADD COLUMN IF NOT EXISTS ${name} ${type} DEFAULT ''`);
+      const older = ADDED_EVENT_COLUMNS.get(name);
+      if (older) await this.writer.run(`ALTER TABLE events ADD COLUMN IF NOT EXISTS ${name} ${type} DEFAULT ${older}`);
     }
     // Dimension tables from before addresses were kept as integers: the column, filled.
     for (const table of DIM_TABLES) {
@@ -662,7 +667,7 @@ export class DuckDbStore implements AnalyticsStore {
         // Their addresses as partial rows of siteips (of the days its masks hold), merged in compact.
         if (this.siteIpsTo > 0 && first < this.siteIpsTo) {
           const ips = `(SELECT site_id, ip AS value, ${DUCKDB_DIALECT.ip4?.of('ip')} AS ip4, ts AS bucket, 1 AS requests, ${SITE_IP_DECISIONS.join(', ')},
-            bytes_out FROM ingest_staging WHERE ts < ${this.siteIpsTo} AND ts >= ${this.siteIpsFrom(this.siteIpsTo)})`;
+            bytes_out FROM ingest_staging WHERE counted = 1 AND ts < ${this.siteIpsTo} AND ts >= ${this.siteIpsFrom(this.siteIpsTo)})`;
           statements.push(
             `INSERT INTO siteips ${SITE_IP_ROWS(ips)}`,
             `INSERT OR REPLACE INTO rolled VALUES ('siteips', 1)`,

@@ -103,6 +103,8 @@ export class IngestService {
         wafExcerpt: e.wafExcerpt ?? '',
         wafName: e.wafName ?? '',
         ...flags,
+        // An agent that ships aggregates marks its batches: their events feed the logs only.
+        counted: batch.statistics === false ? 0 : 1,
       };
     });
     try {

@@ -237,7 +237,7 @@ export class StatisticsQueries {
     const ip4 = this.ipKeys(dim);
     return (
       `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ` +
-      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf${ip4 ? `, ${ip4.of(value)} AS ip4` : ''} FROM events WHERE ${scopeWhere(scope, 'ts', r)}`
+      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf${ip4 ? `, ${ip4.of(value)} AS ip4` : ''} FROM events WHERE counted = 1 AND ${scopeWhere(scope, 'ts', r)}`
     );
   }
 
