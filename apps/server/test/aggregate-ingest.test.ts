@@ -12,6 +12,8 @@ import { AggregateIngestService } from '../src/modules/analytics/aggregate-inges
 import type { AnalyticsRepository, DomainPlace } from '../src/modules/analytics/analytics.repository.js';
 import type { AnalyticsStore, Row } from '../src/modules/analytics/analytics-store.js';
 import { IngestService } from '../src/modules/analytics/ingest.service.js';
+import { DIM_COUNTERS } from '../src/modules/analytics/rollups.js';
+import { StatisticsQueries } from '../src/modules/analytics/statistics.queries.js';
 import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
 
 /**
@@ -67,6 +69,28 @@ async function summed(store: AnalyticsStore, table: string): Promise<Map<string,
   );
 }
 
+const DAY = 86_400;
+/** The upkeep's range: past every hour of the traffic (DuckDB builds their dimensions). */
+const UPKEEP = { from: T0 / 1000 - DAY, to: T0 / 1000 + DAY };
+const SITES = [0, 100, 101, 102, 103, 104, 105, 106];
+/** lowdims_1h summed per key. */
+async function summedDims(store: AnalyticsStore): Promise<Map<string, number[]>> {
+  const rows = await store.query(
+    `SELECT ${KEY}, dim, value, ${DIM_COUNTERS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM lowdims_1h GROUP BY ${KEY}, dim, value`,
+  );
+  return new Map(
+    rows
+      .map(
+        (r) =>
+          [
+            `${r.bucket}|${r.site_id}|${r.domain_id}|${r.zone_id}|${r.dim}|${r.value}`,
+            DIM_COUNTERS.map((c) => Number(r[c])),
+          ] as const,
+      )
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+  );
+}
+
 /** The edge's aggregates of `events`, cut into batches as the agent ships them. */
 function aggregateBatches(events: readonly EdgeEvent[], prefix: string): AggregateBatch[] {
   const a = new MinuteAggregator({ locate });
@@ -113,11 +137,14 @@ describe(`aggregates merged into the rollups (${TEST_ANALYTICS_KIND})`, () => {
     const batches = aggregateBatches(events, 'a');
     expect(batches.length).toBeGreaterThan(1);
     let stored = 0;
-    for (const b of batches) {
+    for (const [i, b] of batches.entries()) {
       const result = await ingest.ingest(NODE.nodeId, b);
       expect(result.duplicate).toBe(false);
       stored += result.stored;
+      // Halfway, DuckDB builds the hours' dimensions: the rest come late for built hours.
+      if (i === Math.floor(batches.length / 2)) await fromAggregates.compact(UPKEEP.from, UPKEEP.to);
     }
+    await fromEvents.compact(UPKEEP.from, UPKEEP.to);
     expect(stored).toBe(batches.reduce((n, b) => n + b.minutes.length, 0));
     // A batch sent again (its answer lost) is a duplicate and adds nothing.
     for (const b of batches.slice(0, 2))
@@ -127,6 +154,25 @@ describe(`aggregates merged into the rollups (${TEST_ANALYTICS_KIND})`, () => {
       const want = await summed(fromEvents, table);
       expect(want.size).toBeGreaterThan(0);
       expect(await summed(fromAggregates, table)).toEqual(want);
+    }
+    // The low dimensions by the hour, and read with the raw events over a short range (whole minutes).
+    await fromAggregates.compact(UPKEEP.from, UPKEEP.to);
+    const lowDims = await summedDims(fromEvents);
+    expect(lowDims.size).toBeGreaterThan(100);
+    expect(await summedDims(fromAggregates)).toEqual(lowDims);
+    const range = { start: T0 / 1000 + 110, end: T0 / 1000 + 230 };
+    for (const dim of ['status', 'country', 'method', 'fileType'] as const) {
+      const top = (store: AnalyticsStore) =>
+        new StatisticsQueries(store).top(
+          { siteIds: SITES, zoneIds: null, domainIds: null },
+          range,
+          dim,
+          'requests',
+          100,
+        );
+      const want = await top(fromEvents);
+      expect(want.length).toBeGreaterThan(1);
+      expect(await top(fromAggregates)).toEqual(want);
     }
     // The other operator's domains (5, 18) count for no site (as requests of no domain), never for the site they name.
     const r1h = await summed(fromAggregates, 'rollup_1h');

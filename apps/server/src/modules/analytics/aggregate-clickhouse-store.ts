@@ -1,5 +1,6 @@
+import { lowDimValues } from './aggregate-lowdims-store.js';
 import type { IngestResult, Row, StoredAggregateBatch } from './analytics-store.js';
-import { ROLLUP_COUNTERS } from './rollups.js';
+import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**
  * The ClickHouse store's part of the nodes' aggregates (routes/analytics-aggregates.ts), built as
@@ -8,7 +9,9 @@ import { ROLLUP_COUNTERS } from './rollups.js';
  * the time rollups (SummingMergeTree: partial rows that sum with the events' own); then the batch
  * goes into its ledger `agg_batches`. A batch whose ledger row is there is a duplicate; one whose
  * rows are in `agg_counters` without a ledger row (an attempt cut short after its INSERT) only
- * gets its ledger row, so its counters count once.
+ * gets its ledger row, so its counters count once. Its low-cardinality dimensions go the same way
+ * into `agg_lowdims` (aggregate-lowdims-store.ts) and by a view into lowdims_1h, checked apart (a
+ * cut between the two INSERTs leaves the second to the retry).
  *
  * The views read the column `minute` and write it as `bucket`: ClickHouse substitutes a SELECT
  * alias for every identifier of its name (clickhouse-store.ts), so no output may be named as a
@@ -33,11 +36,17 @@ export const aggregateDdl = (dayOf: (column: string) => string): string[] => [
   ROLLUP_VIEW('rollup_1h', 3600),
   ROLLUP_VIEW('rollup_1d', 86_400),
   ROLLUP_VIEW('siterollup_5m', 300, true),
+  'CREATE TABLE IF NOT EXISTS agg_lowdims (minute Int64, site_id Int32, domain_id Int32, zone_id Int32, dim String, value String, ' +
+    `${DIM_COUNTERS.map((c) => `${c} Int64`).join(', ')}, batch_key UInt64) ENGINE = MergeTree() PARTITION BY ${dayOf('minute')} ` +
+    'ORDER BY (site_id, dim, minute)',
+  'CREATE MATERIALIZED VIEW IF NOT EXISTS lowdims_1h_agg TO lowdims_1h AS SELECT minute - minute % 3600 AS bucket, ' +
+    `site_id, domain_id, zone_id, dim, value, ${DIM_COUNTERS.join(', ')} FROM agg_lowdims`,
 ];
 
 /** The tables pruned by day (clickhouse-store.ts DATED_TABLES): the counters with the rollups, the ledger with the events'. */
 export const AGGREGATE_DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
   ['agg_counters', 'minute', 'rollup'],
+  ['agg_lowdims', 'minute', 'raw'],
   ['agg_batches', 'received_at', 'ledger'],
 ];
 
@@ -69,11 +78,14 @@ export async function ingestAggregatesClickHouse(
   const taken = await io.select(`SELECT batch_id FROM agg_batches WHERE batch_key = ${key}`);
   if (taken.some((r) => r.batch_id === batch.batchId)) return { stored: 0, duplicate: true };
   let stored = batch.counters.length;
-  if (stored > 0) {
-    const [there] = await io.select(
-      `SELECT count() AS n FROM agg_counters WHERE minute >= ${from} AND minute <= ${to} AND batch_key = ${key}`,
+  const there = async (table: string) => {
+    const [n] = await io.select(
+      `SELECT count() AS n FROM ${table} WHERE minute >= ${from} AND minute <= ${to} AND batch_key = ${key}`,
     );
-    if (there && Number(there.n) > 0) stored = 0;
+    return Number(n?.n ?? 0) > 0;
+  };
+  if (stored > 0) {
+    if (await there('agg_counters')) stored = 0;
     else
       await io.insert(
         'agg_counters',
@@ -88,6 +100,18 @@ export async function ingestAggregatesClickHouse(
           }),
         ),
       );
+  }
+  for (const r of batch.lowDims) {
+    for (const n of [r.minute, r.siteId, r.domainId, r.zoneId, ...r.counts]) {
+      if (!Number.isSafeInteger(n)) throw new Error('ingest: aggregate rows hold integers');
+    }
+    if (r.minute < from || r.minute > to) throw new Error('ingest: a dimension row of no minute record');
+  }
+  if (batch.lowDims.length > 0 && !(await there('agg_lowdims'))) {
+    await io.insert(
+      'agg_lowdims',
+      batch.lowDims.map((r) => JSON.stringify({ ...lowDimValues(r), batch_key: key })),
+    );
   }
   await io.insert('agg_batches', [
     JSON.stringify({

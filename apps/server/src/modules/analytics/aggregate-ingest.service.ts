@@ -1,8 +1,8 @@
-import type { AggregateBatch } from '@rampart/contract';
+import { type AggregateBatch, LOW_DIM_NAMES } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
-import type { AggregateCounterRow, AnalyticsStore, IngestResult } from './analytics-store.js';
+import type { AggregateCounterRow, AggregateDimRow, AnalyticsStore, IngestResult } from './analytics-store.js';
 import type { IngestService } from './ingest.service.js';
 
 /**
@@ -26,16 +26,20 @@ export class AggregateIngestService {
     // The authenticator found the node a moment ago; it may have been deleted since.
     if (!node) throw new AppError(101013);
     const places = await this.events.placesOf(batch.minutes);
+    const lowDims: AggregateDimRow[] = [];
     const counters: AggregateCounterRow[] = batch.minutes.map((m) => {
       const place = m.domainId === 0 ? null : (places.get(m.domainId) ?? null);
       const owned = place !== null && place.ownerId === node.ownerId;
-      return {
+      const at = {
         minute: m.minute / 1000,
         siteId: owned ? place.siteId : 0,
         domainId: owned ? m.domainId : 0,
         zoneId: node.zoneId,
-        counters: m.counters,
       };
+      for (const dim of LOW_DIM_NAMES) {
+        for (const [value, ...counts] of m.low[dim]) lowDims.push({ ...at, dim, value, counts });
+      }
+      return { ...at, counters: m.counters };
     });
     return this.store.ingestAggregates({
       // A batch id is the node's own: two nodes cannot take each other's ledger entries.
@@ -44,6 +48,7 @@ export class AggregateIngestService {
       receivedAt: Math.floor(this.clock() / 1000),
       dropped: batch.dropped,
       counters,
+      lowDims,
     });
   }
 }

@@ -129,6 +129,19 @@ export interface StoredAggregateBatch {
   /** Requests the node's spool dropped before this batch (kept in the ledger). */
   dropped: number;
   counters: AggregateCounterRow[];
+  /** Its minutes' low-cardinality dimensions: a row per value. */
+  lowDims: AggregateDimRow[];
+}
+
+/** A value of a low-cardinality dimension in one minute record, placed as its record, its DIM_COUNTERS in their order. */
+export interface AggregateDimRow {
+  minute: number;
+  siteId: number;
+  domainId: number;
+  zoneId: number;
+  dim: string;
+  value: string;
+  counts: readonly number[];
 }
 
 export interface IngestResult {
@@ -215,7 +228,8 @@ export interface AnalyticsStore {
   /**
    * Merges an aggregate batch into the rollups exactly once (ledger `agg_batches`): its counters
    * as partial rows of the time rollups (rollup_1m … rollup_1d, siterollup_5m), which sum with the
-   * rows of raw events; a batch already taken answers `duplicate`.
+   * rows of raw events, and its low-cardinality dimensions into `agg_lowdims` (per minute, read with
+   * raw events) and lowdims_1h; a batch already taken answers `duplicate`.
    */
   ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult>;
   /**

@@ -5,7 +5,9 @@ import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable, logPartOf } f
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
 import {
   AGGREGATE_DDL,
+  AGGREGATE_LOW_HOURS,
   AGGREGATE_STAGING_DDL,
+  FIRST_SECOND,
   ingestAggregatesDuckDb,
   PRUNE_AGGREGATES,
 } from './aggregate-duckdb-store.js';
@@ -379,6 +381,7 @@ const ROLL_HOURS = (from: number, to: number) => {
     // Ordered by site (as compaction orders its ranges): a site's rows then sit in few row groups.
     `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, events)} ORDER BY site_id, b`,
     `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, events)} ORDER BY site_id, b`,
+    AGGREGATE_LOW_HOURS(from, to), // The nodes' aggregates' hours too (aggregate-duckdb-store.ts).
   ];
 };
 /**
@@ -498,7 +501,7 @@ export class DuckDbStore implements AnalyticsStore {
     await this.writer.run('DROP TABLE IF EXISTS main.ingest_staging');
     // Before the low-cardinality dimensions went hourly (lowdims_1h) they had a five-minute table.
     await this.writer.run('DROP TABLE IF EXISTS dims_5m');
-    for (const ddl of [STAGING_DDL, AGGREGATE_STAGING_DDL]) await this.writer.run(ddl);
+    for (const ddl of [STAGING_DDL, ...AGGREGATE_STAGING_DDL]) await this.writer.run(ddl);
     this.rolledTo = await this.loadRolledTo(this.writer);
     const marks = new Map(
       (await this.writer.runAndReadAll(`SELECT name, upto FROM rolled WHERE name IN ('siteips', 'siteips_to')`))
@@ -709,7 +712,11 @@ export class DuckDbStore implements AnalyticsStore {
   }
 
   ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult> {
-    return this.serialised((db) => ingestAggregatesDuckDb(db, batch));
+    return this.serialised(async (db) => {
+      const { result, lateHours } = await ingestAggregatesDuckDb(db, batch, this.rolledTo);
+      for (const hour of lateHours) this.lateHours.add(hour);
+      return result;
+    });
   }
 
   ingestL4(batch: StoredL4Batch): Promise<IngestResult> {
@@ -798,7 +805,7 @@ export class DuckDbStore implements AnalyticsStore {
       for (const statement of [
         `DELETE FROM l4_counters WHERE bucket < ${rollupBefore}`,
         ...ledgers,
-        ...PRUNE_AGGREGATES(Math.min(rawBefore, rollupBefore)),
+        ...PRUNE_AGGREGATES(Math.min(rawBefore, rollupBefore), rawBefore),
       ])
         await db.run(statement);
     });
@@ -857,7 +864,7 @@ export class DuckDbStore implements AnalyticsStore {
   private async rollDims(db: DuckDBConnection, to: number): Promise<void> {
     let from = this.rolledTo;
     if (from === 0) {
-      const [first] = (await db.runAndReadAll('SELECT min(ts) AS ts FROM events')).getRowObjectsJS();
+      const first = (await db.runAndReadAll(FIRST_SECOND)).getRowObjectsJS()[0];
       if (first?.ts === null || first?.ts === undefined) return;
       from = Number(first.ts) - (Number(first.ts) % 3600);
     }
