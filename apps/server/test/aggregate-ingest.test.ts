@@ -10,11 +10,12 @@ import { generateTraffic } from '@rampart/contract/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AggregateIngestService } from '../src/modules/analytics/aggregate-ingest.service.js';
 import type { AnalyticsRepository, DomainPlace } from '../src/modules/analytics/analytics.repository.js';
-import type { AnalyticsStore, Row } from '../src/modules/analytics/analytics-store.js';
+import type { AnalyticsStore, Row, StoredAggregateBatch } from '../src/modules/analytics/analytics-store.js';
+import { batchKey } from '../src/modules/analytics/clickhouse-store.js';
 import { IngestService } from '../src/modules/analytics/ingest.service.js';
 import { DIM_COUNTERS } from '../src/modules/analytics/rollups.js';
 import { StatisticsQueries } from '../src/modules/analytics/statistics.queries.js';
-import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
+import { clickhouseRequest, createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
 
 /**
  * The nodes' aggregates merged into the rollups (aggregate-ingest.service.ts, the stores'
@@ -201,6 +202,54 @@ describe(`aggregates merged into the rollups (${TEST_ANALYTICS_KIND})`, () => {
     const [logged] = await fromAggregates.query('SELECT count(*) AS n FROM events WHERE counted = 0');
     expect(Number(logged?.n)).toBe(events.length);
   }, 180_000);
+
+  it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
+    'completes a batch whose first attempt was cut after its counters went in: each counted once',
+    async () => {
+      const events = traffic().slice(0, 3000);
+      const [batch] = aggregateBatches(events, 'cut');
+      if (!batch) throw new Error('no batch');
+      const stored: StoredAggregateBatch[] = [];
+      const capture = {
+        ingestAggregates: async (b: StoredAggregateBatch) => {
+          stored.push(b);
+          return { stored: 0, duplicate: false };
+        },
+      };
+      await new AggregateIngestService(
+        capture,
+        repo,
+        new IngestService(fromEvents, repo, async () => locate, clock),
+        clock,
+      ).ingest(NODE.nodeId, batch);
+      const placed = stored[0];
+      if (!placed) throw new Error('not placed');
+      // The first attempt: its counters' INSERT went through, then the connection was cut.
+      const db = (fromAggregates as unknown as { databaseName: string }).databaseName;
+      await clickhouseRequest('INSERT INTO agg_counters FORMAT JSONEachRow', {
+        database: db,
+        data: placed.counters
+          .map((r) =>
+            JSON.stringify({
+              minute: r.minute,
+              site_id: r.siteId,
+              domain_id: r.domainId,
+              zone_id: r.zoneId,
+              ...Object.fromEntries(ROLLUP_COUNTERS.map((c, i) => [c, r.counters[i]])),
+              batch_key: batchKey(placed.batchId),
+            }),
+          )
+          .join('\n'),
+      });
+      // The retry: its counters found there, its low dimensions and ledger row added.
+      expect(await fromAggregates.ingestAggregates(placed)).toEqual({ stored: 0, duplicate: false });
+      expect(await fromAggregates.ingestAggregates(placed)).toEqual({ stored: 0, duplicate: true });
+      const requests = [...(await summed(fromAggregates, 'rollup_1d')).values()].reduce((n, v) => n + (v[0] ?? 0), 0);
+      expect(requests).toBe(batch.minutes.reduce((n, m) => n + m.counters[0], 0));
+      const [low] = await fromAggregates.query("SELECT sum(requests) AS n FROM lowdims_1h WHERE dim = 'status'");
+      expect(Number(low?.n)).toBe(requests);
+    },
+  );
 
   it('keeps the batch ids of two nodes apart: the same id from another node is another batch', async () => {
     const events = traffic().slice(0, 2000);
