@@ -326,6 +326,34 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     }
   });
 
+  it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
+    'drops the views of events from before counted on open: every event counted once by the new ones',
+    async () => {
+      const kept = await createReopenableAnalyticsStore();
+      try {
+        const db = (kept.store as unknown as { databaseName: string }).databaseName;
+        // An older version's view beside the new one (what a store from before holds until open).
+        for (const table of ['rollup_1m', 'dims_1h']) {
+          const [view] = await kept.store.query(
+            `SELECT create_table_query AS q FROM system.tables WHERE database = currentDatabase() AND name = '${table}_ev'`,
+          );
+          const old = String(view?.q).replace(`${table}_ev`, `${table}_mv`).replace(' WHERE counted = 1', '');
+          await clickhouseRequest(old, { database: db });
+        }
+        const reopened = await kept.reopen();
+        const events = makeEvents('mv-1', 200, T0 - 600, 1200, 91);
+        await reopened.ingest(batchOf('mv-1', events));
+        await expectRollupsOf(reopened, events);
+        const left = await reopened.query(
+          "SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE '%\\_mv'",
+        );
+        expect(left).toEqual([]);
+      } finally {
+        await kept.drop();
+      }
+    },
+  );
+
   it('gives a store from before the daily and the per-site rollups them, summed from the hourly and the five-minute ones on open', async () => {
     const kept = await createReopenableAnalyticsStore();
     try {
