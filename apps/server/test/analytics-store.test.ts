@@ -193,6 +193,36 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     );
   });
 
+  it('keeps events kept for the logs only (counted 0: their node ships aggregates) out of every rollup, dimension and raw top', async () => {
+    const counted = makeEvents('node7-1', 300, T0 - 2 * 3600, 4 * 3600, 81);
+    const logsOnly = (id: string, from: number, seed: number) =>
+      makeEvents(id, 200, from, 4 * 3600, seed).map((e) => ({ ...e, counted: 0 }));
+    const early = logsOnly('node8-1', T0 - 2 * 3600, 82);
+    await store.ingest(batchOf('node7-1', counted));
+    await store.ingest(batchOf('node8-1', early));
+    await store.compact(T0 - DAY, T0 + DAY);
+    // Late ones too: into hours whose dimensions are built already.
+    const late = logsOnly('node8-2', T0 - 3 * 3600, 83);
+    await store.ingest(batchOf('node8-2', late));
+    const all = [...counted, ...early, ...late];
+    await expectRollupsOf(store, all);
+    expect(rollupsOf(all).r1d.reduce((n, r) => n + r.values.requests, 0)).toBe(counted.length);
+    // In the logs, every one of them.
+    expect(await storedRequestIds(store)).toEqual(all.map((e) => e.requestId).sort());
+    // A short range's top reads raw events: the counted ones only.
+    const range = { start: T0 - 3600, end: T0 + 3600 };
+    const got = await new StatisticsQueries(store).top(
+      { siteIds: [1, 2, 3], zoneIds: null, domainIds: null },
+      range,
+      'url',
+      'requests',
+      1000,
+    );
+    const want = new Map<string, number>();
+    for (const e of counted) if (e.ts >= range.start && e.ts < range.end) want.set(e.path, (want.get(e.path) ?? 0) + 1);
+    expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
+  });
+
   it('keeps each event as it came, the WAF part and excerpt included', async () => {
     const events = makeEvents('b-rows', 300, T0, 3600, 5);
     await store.ingest(batchOf('b-rows', events));
@@ -257,13 +287,15 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     try {
       const old = makeEvents('b-old', 50, T0, 600, 6);
       await kept.store.ingest(batchOf('b-old', old));
-      // The layout of the version before: no waf_part, no waf_excerpt.
+      // The layout of the version before: no waf_part, no waf_excerpt (and none of the columns after them).
       if (TEST_ANALYTICS_KIND === 'duckdb') {
+        await kept.store.query('ALTER TABLE events DROP COLUMN counted');
         await kept.store.query('ALTER TABLE events DROP COLUMN waf_name');
         await kept.store.query('ALTER TABLE events DROP COLUMN waf_excerpt');
         await kept.store.query('ALTER TABLE events DROP COLUMN waf_part');
       } else {
         const [db] = (await kept.store.query('SELECT currentDatabase() AS db')).map((r) => String(r.db));
+        await clickhouseRequest('ALTER TABLE events DROP COLUMN counted', { database: db });
         await clickhouseRequest('ALTER TABLE events DROP COLUMN waf_name', { database: db });
         await clickhouseRequest('ALTER TABLE events DROP COLUMN waf_excerpt', { database: db });
         await clickhouseRequest('ALTER TABLE events DROP COLUMN waf_part', { database: db });
@@ -272,11 +304,12 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       const fresh = makeEvents('b-new', 50, T0 + 600, 600, 7);
       expect(await reopened.ingest(batchOf('b-new', fresh))).toEqual({ stored: 50, duplicate: false });
       const rows = await reopened.query(
-        "SELECT batch_id, waf_part, waf_excerpt FROM events WHERE waf_part <> '' OR batch_id = '1-b-old' OR batch_id = 'b-old'",
+        "SELECT batch_id, waf_part, waf_excerpt, counted FROM events WHERE waf_part <> '' OR batch_id = '1-b-old' OR batch_id = 'b-old'",
       );
       const oldRows = rows.filter((r) => String(r.batch_id).endsWith('b-old'));
       expect(oldRows).toHaveLength(50);
-      expect(oldRows.every((r) => r.waf_part === '' && r.waf_excerpt === '')).toBe(true);
+      // Their statistics came from them: counted.
+      expect(oldRows.every((r) => r.waf_part === '' && r.waf_excerpt === '' && r.counted === 1)).toBe(true);
       expect(
         rows
           .filter((r) => String(r.batch_id).endsWith('b-new'))
@@ -293,6 +326,34 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     }
   });
 
+  it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
+    'drops the views of events from before counted on open: every event counted once by the new ones',
+    async () => {
+      const kept = await createReopenableAnalyticsStore();
+      try {
+        const db = (kept.store as unknown as { databaseName: string }).databaseName;
+        // An older version's view beside the new one (what a store from before holds until open).
+        for (const table of ['rollup_1m', 'dims_1h']) {
+          const [view] = await kept.store.query(
+            `SELECT create_table_query AS q FROM system.tables WHERE database = currentDatabase() AND name = '${table}_ev'`,
+          );
+          const old = String(view?.q).replace(`${table}_ev`, `${table}_mv`).replace(' WHERE counted = 1', '');
+          await clickhouseRequest(old, { database: db });
+        }
+        const reopened = await kept.reopen();
+        const events = makeEvents('mv-1', 200, T0 - 600, 1200, 91);
+        await reopened.ingest(batchOf('mv-1', events));
+        await expectRollupsOf(reopened, events);
+        const left = await reopened.query(
+          "SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE '%\\_mv'",
+        );
+        expect(left).toEqual([]);
+      } finally {
+        await kept.drop();
+      }
+    },
+  );
+
   it('gives a store from before the daily and the per-site rollups them, summed from the hourly and the five-minute ones on open', async () => {
     const kept = await createReopenableAnalyticsStore();
     try {
@@ -303,7 +364,8 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
         if (TEST_ANALYTICS_KIND === 'duckdb') await kept.store.query(`DROP TABLE ${table}`);
         else {
           const [db] = (await kept.store.query('SELECT currentDatabase() AS db')).map((r) => String(r.db));
-          await clickhouseRequest(`DROP TABLE ${table}_mv`, { database: db });
+          // Its views: of events, and of the nodes' aggregates.
+          for (const view of ['ev', 'agg']) await clickhouseRequest(`DROP TABLE ${table}_${view}`, { database: db });
           await clickhouseRequest(`DROP TABLE ${table}`, { database: db });
         }
       }

@@ -1,3 +1,5 @@
+import { AggregateIngestService } from '../modules/analytics/aggregate-ingest.service.js';
+import { bindAggregateRoutes } from '../modules/analytics/aggregates.routes.js';
 import { AnalyticsJob } from '../modules/analytics/analytics.job.js';
 import type { AnalyticsStore } from '../modules/analytics/analytics-store.js';
 import { DashboardService } from '../modules/analytics/dashboard.service.js';
@@ -55,6 +57,7 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
     (outcome) => ctx.metrics.ingested(outcome),
   );
   bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock);
+  bindAggregateRoutes(binder, new AggregateIngestService(store, repo, ingest, clock));
   bindL4StatisticsRoutes(
     binder,
     new L4IngestService(

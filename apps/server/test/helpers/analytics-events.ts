@@ -57,6 +57,7 @@ export function makeEvents(batchId: string, count: number, from: number, span: n
       wafPart: fw >= 0.1 && fw < 0.2 ? pick(['query', 'cookie', 'body']) : '',
       wafExcerpt: fw >= 0.1 && fw < 0.2 ? pick(ODD_TEXT) : '',
       wafName: fw >= 0.1 && fw < 0.2 ? pick(['id', 'q', 'Cookie-Name']) : '',
+      counted: 1,
     };
   });
 }

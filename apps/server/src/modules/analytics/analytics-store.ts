@@ -58,6 +58,12 @@ export interface EventRow {
   blocked: number;
   blacklisted: number;
   waf: number;
+  /**
+   * 1 when the event feeds the statistics (rollups, dimensions, the raw reads of tops); 0 when it
+   * is kept for the logs only: its node shipped its statistics as aggregates (the batch's
+   * `statistics: false`).
+   */
+  counted: number;
 }
 
 /** A batch as the store takes it: stored whole, once. */
@@ -99,6 +105,43 @@ export interface StoredL4Batch {
   nodeId: number;
   receivedAt: number;
   rows: L4CounterRow[];
+}
+
+/**
+ * One minute record of a node's aggregates as stored (routes/analytics-aggregates.ts): placed as an
+ * event is (its domain's site when that is the node's operator's, else site and domain 0; the
+ * node's zone), its counters in ROLLUP_COUNTERS's order.
+ */
+export interface AggregateCounterRow {
+  /** The minute's start, unix seconds. */
+  minute: number;
+  siteId: number;
+  domainId: number;
+  zoneId: number;
+  counters: readonly number[];
+}
+
+/** An aggregate batch as the store takes it: its rows merged into the rollups once (ledger `agg_batches`). */
+export interface StoredAggregateBatch {
+  batchId: string;
+  nodeId: number;
+  receivedAt: number;
+  /** Requests the node's spool dropped before this batch (kept in the ledger). */
+  dropped: number;
+  counters: AggregateCounterRow[];
+  /** Its minutes' low-cardinality dimensions: a row per value. */
+  lowDims: AggregateDimRow[];
+}
+
+/** A value of a low-cardinality dimension in one minute record, placed as its record, its DIM_COUNTERS in their order. */
+export interface AggregateDimRow {
+  minute: number;
+  siteId: number;
+  domainId: number;
+  zoneId: number;
+  dim: string;
+  value: string;
+  counts: readonly number[];
 }
 
 export interface IngestResult {
@@ -182,6 +225,13 @@ export interface AnalyticsStore {
    * events' ledger.
    */
   ingestL4(batch: StoredL4Batch): Promise<IngestResult>;
+  /**
+   * Merges an aggregate batch into the rollups exactly once (ledger `agg_batches`): its counters
+   * as partial rows of the time rollups (rollup_1m … rollup_1d, siterollup_5m), which sum with the
+   * rows of raw events, and its low-cardinality dimensions into `agg_lowdims` (per minute, read with
+   * raw events) and lowdims_1h; a batch already taken answers `duplicate`.
+   */
+  ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult>;
   /**
    * Events before this (unix seconds, a whole hour) are counted in the dimension tables (lowdims_1h,
    * dims_1h; dims_1d for the whole days before it); later ones only in events, where the statistics

@@ -1,8 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable, logPartOf } from '@rampart/contract';
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
+import {
+  AGGREGATE_DDL,
+  AGGREGATE_LOW_HOURS,
+  AGGREGATE_STAGING_DDL,
+  FIRST_SECOND,
+  ingestAggregatesDuckDb,
+  PRUNE_AGGREGATES,
+} from './aggregate-duckdb-store.js';
 import {
   type AnalyticsStore,
   type EventRow,
@@ -11,10 +19,12 @@ import {
   type L4CounterRow,
   type Row,
   type SqlDialect,
+  type StoredAggregateBatch,
   type StoredBatch,
   type StoredL4Batch,
 } from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
+import { appendEvent } from './duckdb-events.js';
 import { checkedParts, DATED_COLUMN } from './log-parts.js';
 import {
   DIM_COUNTERS,
@@ -40,6 +50,8 @@ import {
 const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 /** The i-th (1–4) octet of a dotted address, as a BIGINT. */
 const octet = (expr: string, i: number) => `CAST(split_part(${expr}, '.', ${i}) AS BIGINT)`;
+
+export { appendEvent };
 
 export const DUCKDB_DIALECT: SqlDialect = {
   pieces: 'union',
@@ -103,9 +115,14 @@ export const EVENT_COLUMNS: readonly [keyof EventRow, string, string][] = [
   ['wafPart', 'waf_part', 'VARCHAR'],
   ['wafExcerpt', 'waf_excerpt', 'VARCHAR'],
   ['wafName', 'waf_name', 'VARCHAR'],
+  // Added with the nodes' aggregates: 0 for an event kept for the logs only (its statistics came as aggregates).
+  ['counted', 'counted', 'TINYINT'],
 ];
-/** Columns added to the events table after it first shipped: ALTER TABLE on open (both stores). */
-export const ADDED_EVENT_COLUMNS: ReadonlySet<string> = new Set(['waf_part', 'waf_excerpt', 'waf_name']);
+/** Columns added to the events table after it first shipped, with the value of older rows: ALTER TABLE on open (both stores). */
+export const ADDED_EVENT_COLUMNS: ReadonlyMap<string, string> = new Map([
+  ...['waf_part', 'waf_excerpt', 'waf_name'].map((c) => [c, "''"] as const),
+  ['counted', '1'],
+]);
 
 /** Column name and DuckDB type of the layer-4 counters table, in the appender's order. */
 export const L4_COLUMNS: readonly [keyof L4CounterRow, string, string][] = [
@@ -246,6 +263,7 @@ const DDL = [
   `CREATE TABLE IF NOT EXISTS l4_counters (${L4_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
   `CREATE TABLE IF NOT EXISTS l4_batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
      received_at BIGINT NOT NULL, records INTEGER NOT NULL)`,
+  ...AGGREGATE_DDL, // The nodes' aggregates' ledger (aggregate-duckdb-store.ts).
 ];
 
 /**
@@ -296,7 +314,7 @@ const ROLLUP_SELECT = (
   sum(CASE WHEN ${UPSTREAM} AND upstream_status >= 500 THEN 1 ELSE 0 END),
   sum(CASE WHEN status // 100 = 2 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 3 THEN 1 ELSE 0 END),
   sum(CASE WHEN status // 100 = 4 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 5 THEN 1 ELSE 0 END)
-  FROM ingest_staging GROUP BY ${site ? '1, 2' : '1, 2, 3, 4'}`;
+  FROM ingest_staging WHERE counted = 1 GROUP BY ${site ? '1, 2' : '1, 2, 3, 4'}`;
 /**
  * rollups.ts's dimensions, in SQL over `source` (a table and its filter): one scan with a grouping
  * set per dimension (`grouping()` says which set a row is of: its bit is 0 for the dimension the
@@ -341,11 +359,11 @@ const SUMS = (columns: string) =>
  */
 const LATE_DIMS = (hours: number, days: number) => {
   const late = [
-    `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, `ingest_staging WHERE ts < ${hours}`)}`,
-    `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, `ingest_staging WHERE ts < ${hours}`)}`,
+    `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, `ingest_staging WHERE counted = 1 AND ts < ${hours}`)}`,
+    `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, `ingest_staging WHERE counted = 1 AND ts < ${hours}`)}`,
   ];
   if (days > 0) {
-    const day = DIM_SELECT(86_400, HIGH_DIM_COLUMNS, `ingest_staging WHERE ts < ${days}`);
+    const day = DIM_SELECT(86_400, HIGH_DIM_COLUMNS, `ingest_staging WHERE counted = 1 AND ts < ${days}`);
     late.push(
       `INSERT INTO dims_1d ${day}`,
       `INSERT INTO sitedims_1d SELECT b, site_id, 0, 0, d, v, ${SUMS('r, bo, bl, bk, w')}, ip FROM (${day})
@@ -356,13 +374,14 @@ const LATE_DIMS = (hours: number, days: number) => {
 };
 /** The hourly dimensions of the events in [from, to), whole hours: replace whatever those hours held. */
 const ROLL_HOURS = (from: number, to: number) => {
-  const events = `events WHERE ts >= ${from} AND ts < ${to}`;
+  const events = `events WHERE counted = 1 AND ts >= ${from} AND ts < ${to}`;
   return [
     `DELETE FROM lowdims_1h WHERE bucket >= ${from} AND bucket < ${to}`,
     `DELETE FROM dims_1h WHERE bucket >= ${from} AND bucket < ${to}`,
     // Ordered by site (as compaction orders its ranges): a site's rows then sit in few row groups.
     `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, events)} ORDER BY site_id, b`,
     `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, events)} ORDER BY site_id, b`,
+    AGGREGATE_LOW_HOURS(from, to), // The nodes' aggregates' hours too (aggregate-duckdb-store.ts).
   ];
 };
 /**
@@ -380,48 +399,6 @@ const ROLL_DAY = (day: number) => {
        WHERE bucket = ${day} GROUP BY site_id, dim, value, ip4 ORDER BY site_id, dim`,
   ];
 };
-
-/** An event as a row of the appender of a table of EVENT_COLUMNS (the bench's raw floor appends so too). */
-export function appendEvent(appender: DuckDBAppender, e: EventRow): void {
-  appender.appendBigInt(BigInt(e.ts));
-  appender.appendSmallInt(e.ms);
-  appender.appendInteger(e.nodeId);
-  appender.appendInteger(e.zoneId);
-  appender.appendInteger(e.siteId);
-  appender.appendInteger(e.domainId);
-  appender.appendVarchar(e.requestId);
-  appender.appendVarchar(e.batchId);
-  appender.appendVarchar(e.ip);
-  appender.appendVarchar(e.country);
-  appender.appendInteger(e.city);
-  appender.appendVarchar(e.method);
-  appender.appendVarchar(e.scheme);
-  appender.appendVarchar(e.httpVersion);
-  appender.appendVarchar(e.host);
-  appender.appendVarchar(e.uri);
-  appender.appendVarchar(e.path);
-  appender.appendVarchar(e.fileType);
-  appender.appendSmallInt(e.status);
-  appender.appendBigInt(BigInt(e.bytesIn));
-  appender.appendBigInt(BigInt(e.bytesOut));
-  appender.appendInteger(e.requestMs);
-  appender.appendInteger(e.upstreamMs);
-  appender.appendSmallInt(e.upstreamStatus);
-  appender.appendVarchar(e.cacheStatus);
-  appender.appendVarchar(e.userAgent);
-  appender.appendVarchar(e.referer);
-  appender.appendVarchar(e.fwKind);
-  appender.appendInteger(e.fwRule);
-  appender.appendVarchar(e.fwAction);
-  appender.appendTinyInt(e.hit);
-  appender.appendTinyInt(e.blocked);
-  appender.appendTinyInt(e.blacklisted);
-  appender.appendTinyInt(e.waf);
-  appender.appendVarchar(e.wafPart);
-  appender.appendVarchar(e.wafExcerpt);
-  appender.appendVarchar(e.wafName);
-  appender.endRow();
-}
 
 /** Runs the statements in one transaction: all or none. */
 async function inTransaction(db: DuckDBConnection, statements: readonly string[]): Promise<void> {
@@ -506,8 +483,8 @@ export class DuckDbStore implements AnalyticsStore {
     if (tables.has('rollup_5m') && !tables.has('siterollup_5m')) await inTransaction(this.writer, [SITES_FROM_DOMAINS]);
     // A store from before a column was added: it goes last, as EVENT_COLUMNS (and the appender) say.
     for (const [, name, type] of EVENT_COLUMNS) {
-      if (ADDED_EVENT_COLUMNS.has(name))
-        await this.writer.run(`ALTER TABLE events ADD COLUMN IF NOT EXISTS ${name} ${type} DEFAULT ''`);
+      const older = ADDED_EVENT_COLUMNS.get(name);
+      if (older) await this.writer.run(`ALTER TABLE events ADD COLUMN IF NOT EXISTS ${name} ${type} DEFAULT ${older}`);
     }
     // Dimension tables from before addresses were kept as integers: the column, filled.
     for (const table of DIM_TABLES) {
@@ -524,7 +501,7 @@ export class DuckDbStore implements AnalyticsStore {
     await this.writer.run('DROP TABLE IF EXISTS main.ingest_staging');
     // Before the low-cardinality dimensions went hourly (lowdims_1h) they had a five-minute table.
     await this.writer.run('DROP TABLE IF EXISTS dims_5m');
-    await this.writer.run(STAGING_DDL);
+    for (const ddl of [STAGING_DDL, ...AGGREGATE_STAGING_DDL]) await this.writer.run(ddl);
     this.rolledTo = await this.loadRolledTo(this.writer);
     const marks = new Map(
       (await this.writer.runAndReadAll(`SELECT name, upto FROM rolled WHERE name IN ('siteips', 'siteips_to')`))
@@ -693,7 +670,7 @@ export class DuckDbStore implements AnalyticsStore {
         // Their addresses as partial rows of siteips (of the days its masks hold), merged in compact.
         if (this.siteIpsTo > 0 && first < this.siteIpsTo) {
           const ips = `(SELECT site_id, ip AS value, ${DUCKDB_DIALECT.ip4?.of('ip')} AS ip4, ts AS bucket, 1 AS requests, ${SITE_IP_DECISIONS.join(', ')},
-            bytes_out FROM ingest_staging WHERE ts < ${this.siteIpsTo} AND ts >= ${this.siteIpsFrom(this.siteIpsTo)})`;
+            bytes_out FROM ingest_staging WHERE counted = 1 AND ts < ${this.siteIpsTo} AND ts >= ${this.siteIpsFrom(this.siteIpsTo)})`;
           statements.push(
             `INSERT INTO siteips ${SITE_IP_ROWS(ips)}`,
             `INSERT OR REPLACE INTO rolled VALUES ('siteips', 1)`,
@@ -732,6 +709,14 @@ export class DuckDbStore implements AnalyticsStore {
       // The staging table is temporary and emptied in the transaction; a rollback empties it too.
       throw error;
     }
+  }
+
+  ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult> {
+    return this.serialised(async (db) => {
+      const { result, lateHours } = await ingestAggregatesDuckDb(db, batch, this.rolledTo);
+      for (const hour of lateHours) this.lateHours.add(hour);
+      return result;
+    });
   }
 
   ingestL4(batch: StoredL4Batch): Promise<IngestResult> {
@@ -816,8 +801,13 @@ export class DuckDbStore implements AnalyticsStore {
         await db.run('DELETE FROM siteips WHERE days = 0');
       }
       await db.run(`DELETE FROM batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`);
-      await db.run(`DELETE FROM l4_counters WHERE bucket < ${rollupBefore}`);
-      await db.run(`DELETE FROM l4_batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`);
+      const ledgers = [`DELETE FROM l4_batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`];
+      for (const statement of [
+        `DELETE FROM l4_counters WHERE bucket < ${rollupBefore}`,
+        ...ledgers,
+        ...PRUNE_AGGREGATES(Math.min(rawBefore, rollupBefore), rawBefore),
+      ])
+        await db.run(statement);
     });
   }
 
@@ -874,7 +864,7 @@ export class DuckDbStore implements AnalyticsStore {
   private async rollDims(db: DuckDBConnection, to: number): Promise<void> {
     let from = this.rolledTo;
     if (from === 0) {
-      const [first] = (await db.runAndReadAll('SELECT min(ts) AS ts FROM events')).getRowObjectsJS();
+      const first = (await db.runAndReadAll(FIRST_SECOND)).getRowObjectsJS()[0];
       if (first?.ts === null || first?.ts === undefined) return;
       from = Number(first.ts) - (Number(first.ts) % 3600);
     }

@@ -30,7 +30,8 @@ export class IngestService {
     private readonly onBatch: (outcome: IngestOutcome) => void = () => {},
   ) {}
 
-  private async placesOf(events: readonly EdgeEvent[]): Promise<Map<number, DomainPlace | null>> {
+  /** Where each domain is (null: gone), remembered PLACE_TTL_MS; the aggregates' ingest places with it too. */
+  async placesOf(events: readonly Pick<EdgeEvent, 'domainId'>[]): Promise<Map<number, DomainPlace | null>> {
     const now = this.clock();
     const out = new Map<number, DomainPlace | null>();
     const missing = new Set<number>();
@@ -102,6 +103,8 @@ export class IngestService {
         wafExcerpt: e.wafExcerpt ?? '',
         wafName: e.wafName ?? '',
         ...flags,
+        // An agent that ships aggregates marks its batches: their events feed the logs only.
+        counted: batch.statistics === false ? 0 : 1,
       };
     });
     try {

@@ -212,6 +212,8 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
   const lowDims = Object.entries(LOW_DIMS) as [LowDim, (e: EventRow) => string][];
   const highDims = Object.entries(HIGH_DIMS) as [HighDim, (e: EventRow) => string][];
   for (const e of events) {
+    // Kept for the logs only: its node shipped its statistics as aggregates.
+    if (e.counted === 0) continue;
     const c = eventCounters(e);
     const five = e.ts - (e.ts % 300);
     const hour = e.ts - (e.ts % 3600);

@@ -1,4 +1,5 @@
 import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
+import { aggregateLowRows } from './aggregate-lowdims-store.js';
 import type { AnalyticsStore, Row, SqlDialect } from './analytics-store.js';
 import {
   type Dim,
@@ -229,16 +230,13 @@ export class StatisticsQueries {
     return parts.join(' UNION ALL ');
   }
 
-  /** dimRows's rows of raw events in `r`. */
+  /** dimRows's rows of raw events in `r`, and of a low dimension the nodes' aggregates' minutes (not yet their high ones). */
   private rawRows(scope: Scope, r: Range, dim: Dim): string {
     const d = this.store.dialect;
     const value = dimValueSql(d)[dim];
-    // Addresses as integers where the store keeps them so (ipKeys): `ip4` too.
-    const ip4 = this.ipKeys(dim);
-    return (
-      `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ` +
-      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf${ip4 ? `, ${ip4.of(value)} AS ip4` : ''} FROM events WHERE ${scopeWhere(scope, 'ts', r)}`
-    );
+    const ip4 = this.ipKeys(dim); // Addresses as integers where the store keeps them so (ipKeys): `ip4` too.
+    const minutes = isHighDim(dim) ? '' : ` UNION ALL ${aggregateLowRows(dim, scopeWhere(scope, 'minute', r))}`;
+    return `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf${ip4 ? `, ${ip4.of(value)} AS ip4` : ''} FROM events WHERE counted = 1 AND ${scopeWhere(scope, 'ts', r)}${minutes}`;
   }
 
   /** dimRows's rows of a dimension table's buckets in `r`. */

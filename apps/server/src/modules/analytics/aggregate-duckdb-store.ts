@@ -1,0 +1,123 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { IngestResult, StoredAggregateBatch } from './analytics-store.js';
+import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
+
+/**
+ * The DuckDB store's part of the nodes' aggregates (routes/analytics-aggregates.ts): a batch's
+ * minute counters land in a temporary table, are summed into the time rollups as partial rows (as
+ * a group of events is, duckdb-store.ts FROM_STAGING), and the batch goes into its ledger
+ * `agg_batches`, all in one transaction on the writer connection: there whole or not at all, a
+ * batch sent again found in the ledger. Its low-cardinality dimensions go into `agg_lowdims`
+ * (aggregate-lowdims-store.ts) and, for hours whose dimensions are built already, into lowdims_1h
+ * as partial rows (as late events' are: the store merges them in its upkeep).
+ */
+
+const LOW_COUNTERS = DIM_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ');
+const LOW_COLUMNS = `minute BIGINT NOT NULL, site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL,
+  dim VARCHAR NOT NULL, value VARCHAR NOT NULL, ${LOW_COUNTERS}`;
+const LOW_SUMS = DIM_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ');
+/** agg_lowdims's rows of `where` summed by the hour, as rows of lowdims_1h (no address: ip4 NULL). */
+const LOW_HOURS = (source: string) =>
+  `INSERT INTO lowdims_1h SELECT (minute // 3600) * 3600 AS b, site_id, domain_id, zone_id, dim, value, ${LOW_SUMS}, NULL
+   FROM ${source} GROUP BY b, site_id, domain_id, zone_id, dim, value`;
+/** The hours [from, to) of the aggregates' low dimensions into lowdims_1h, as the store builds them from events. */
+export const AGGREGATE_LOW_HOURS = (from: number, to: number) =>
+  LOW_HOURS(`agg_lowdims WHERE minute >= ${from} AND minute < ${to}`);
+
+/** The ledger of aggregate batches taken (pruned with the events' ledger). */
+export const AGGREGATE_DDL = [
+  `CREATE TABLE IF NOT EXISTS agg_batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
+     received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, records INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS agg_lowdims (${LOW_COLUMNS})`,
+];
+
+/** A batch's counters and low dimensions before they are summed (temporary: never in the write-ahead log). */
+export const AGGREGATE_STAGING_DDL = [
+  `CREATE TEMP TABLE IF NOT EXISTS agg_staging (minute BIGINT NOT NULL,
+  site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL, ${ROLLUP_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')})`,
+  `CREATE TEMP TABLE IF NOT EXISTS agg_low_staging (${LOW_COLUMNS})`,
+];
+
+const SUMS = ROLLUP_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ');
+const ROLLUP_FROM_STAGING = (table: string, unit: number, site = false) =>
+  `INSERT INTO ${table} SELECT (minute // ${unit}) * ${unit} AS b, site_id, ${site ? '0, 0' : 'domain_id, zone_id'}, ${SUMS}
+   FROM agg_staging GROUP BY b, site_id${site ? '' : ', domain_id, zone_id'}`;
+const FROM_STAGING = [
+  ROLLUP_FROM_STAGING('rollup_1m', 60),
+  ROLLUP_FROM_STAGING('rollup_5m', 300),
+  ROLLUP_FROM_STAGING('rollup_1h', 3600),
+  ROLLUP_FROM_STAGING('rollup_1d', 86_400),
+  ROLLUP_FROM_STAGING('siterollup_5m', 300, true),
+  'DELETE FROM agg_staging',
+];
+
+/** The first second the dimensions hold: of the events or of the aggregates' low dimensions (null: neither). */
+export const FIRST_SECOND =
+  'SELECT min(t) AS ts FROM (SELECT min(ts) AS t FROM events UNION ALL SELECT min(minute) FROM agg_lowdims)';
+
+/** The ledger rows older than `ledger`, the minutes' low dimensions older than `raw` (as raw events), unix seconds. */
+export const PRUNE_AGGREGATES = (ledger: number, raw: number) => [
+  `DELETE FROM agg_batches WHERE received_at < ${ledger}`,
+  `DELETE FROM agg_lowdims WHERE minute < ${raw}`,
+];
+
+/**
+ * Takes a batch once, on the writer connection (the store serialises the calls); `built`: the
+ * store's dimsRolledTo. Answers the hours of lowdims_1h it added partial rows to (for the upkeep).
+ */
+export async function ingestAggregatesDuckDb(
+  db: DuckDBConnection,
+  batch: StoredAggregateBatch,
+  built: number,
+): Promise<{ result: IngestResult; lateHours: number[] }> {
+  await db.run('BEGIN TRANSACTION');
+  try {
+    if (
+      (await db.runAndReadAll('SELECT 1 FROM agg_batches WHERE batch_id = $1', [batch.batchId])).currentRowCount > 0
+    ) {
+      await db.run('ROLLBACK');
+      return { result: { stored: 0, duplicate: true }, lateHours: [] };
+    }
+    if (batch.counters.length > 0) {
+      const appender = await db.createAppender('agg_staging');
+      for (const r of batch.counters) {
+        appender.appendBigInt(BigInt(r.minute));
+        appender.appendInteger(r.siteId);
+        appender.appendInteger(r.domainId);
+        appender.appendInteger(r.zoneId);
+        for (let i = 0; i < ROLLUP_COUNTERS.length; i++) appender.appendBigInt(BigInt(r.counters[i] ?? 0));
+        appender.endRow();
+      }
+      appender.closeSync();
+      for (const statement of FROM_STAGING) await db.run(statement);
+    }
+    const lateHours = new Set<number>();
+    if (batch.lowDims.length > 0) {
+      const appender = await db.createAppender('agg_low_staging', null, 'temp');
+      for (const r of batch.lowDims) {
+        appender.appendBigInt(BigInt(r.minute));
+        appender.appendInteger(r.siteId);
+        appender.appendInteger(r.domainId);
+        appender.appendInteger(r.zoneId);
+        appender.appendVarchar(r.dim);
+        appender.appendVarchar(r.value);
+        for (let i = 0; i < DIM_COUNTERS.length; i++) appender.appendBigInt(BigInt(r.counts[i] ?? 0));
+        appender.endRow();
+        if (r.minute < built) lateHours.add(r.minute - (r.minute % 3600));
+      }
+      appender.closeSync();
+      await db.run('INSERT INTO agg_lowdims SELECT * FROM agg_low_staging');
+      if (lateHours.size > 0) await db.run(LOW_HOURS(`agg_low_staging WHERE minute < ${built}`));
+      await db.run('DELETE FROM agg_low_staging');
+    }
+    await db.run(
+      'INSERT INTO agg_batches (batch_id, node_id, received_at, dropped, records) VALUES ($1, $2, $3, $4, $5)',
+      [batch.batchId, batch.nodeId, BigInt(batch.receivedAt), BigInt(batch.dropped), batch.counters.length],
+    );
+    await db.run('COMMIT');
+    return { result: { stored: batch.counters.length, duplicate: false }, lateHours: [...lateHours] };
+  } catch (error) {
+    await db.run('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}

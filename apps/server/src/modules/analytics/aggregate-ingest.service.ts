@@ -1,0 +1,54 @@
+import { type AggregateBatch, LOW_DIM_NAMES } from '@rampart/contract';
+import type { Clock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { AnalyticsRepository } from './analytics.repository.js';
+import type { AggregateCounterRow, AggregateDimRow, AnalyticsStore, IngestResult } from './analytics-store.js';
+import type { IngestService } from './ingest.service.js';
+
+/**
+ * Takes the nodes' aggregate batches (contract routes/analytics-aggregates.ts) into the analytics
+ * store: each minute record is placed as an event is (ingest.service.ts) — its domain's site when
+ * that site is the node's operator's, else no site (site and domain 0: a node cannot put numbers
+ * into a site it does not serve); the node's zone — and the batch is merged into the rollups
+ * exactly once (the store's ledger `agg_batches`, keyed by node and the node's batch id).
+ */
+export class AggregateIngestService {
+  constructor(
+    private readonly store: Pick<AnalyticsStore, 'ingestAggregates'>,
+    private readonly repo: AnalyticsRepository,
+    /** The event ingest, for its domain places (one cache for both). */
+    private readonly events: Pick<IngestService, 'placesOf'>,
+    private readonly clock: Clock,
+  ) {}
+
+  async ingest(nodeId: number, batch: AggregateBatch): Promise<IngestResult> {
+    const node = await this.repo.nodePlace(nodeId);
+    // The authenticator found the node a moment ago; it may have been deleted since.
+    if (!node) throw new AppError(101013);
+    const places = await this.events.placesOf(batch.minutes);
+    const lowDims: AggregateDimRow[] = [];
+    const counters: AggregateCounterRow[] = batch.minutes.map((m) => {
+      const place = m.domainId === 0 ? null : (places.get(m.domainId) ?? null);
+      const owned = place !== null && place.ownerId === node.ownerId;
+      const at = {
+        minute: m.minute / 1000,
+        siteId: owned ? place.siteId : 0,
+        domainId: owned ? m.domainId : 0,
+        zoneId: node.zoneId,
+      };
+      for (const dim of LOW_DIM_NAMES) {
+        for (const [value, ...counts] of m.low[dim]) lowDims.push({ ...at, dim, value, counts });
+      }
+      return { ...at, counters: m.counters };
+    });
+    return this.store.ingestAggregates({
+      // A batch id is the node's own: two nodes cannot take each other's ledger entries.
+      batchId: `${nodeId}-${batch.batchId}`,
+      nodeId,
+      receivedAt: Math.floor(this.clock() / 1000),
+      dropped: batch.dropped,
+      counters,
+      lowDims,
+    });
+  }
+}

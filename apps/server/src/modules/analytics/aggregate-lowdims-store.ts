@@ -1,0 +1,32 @@
+import type { AggregateDimRow } from './analytics-store.js';
+import { DIM_COUNTERS } from './rollups.js';
+
+/**
+ * The low-cardinality dimensions of the nodes' aggregates, per minute (`agg_lowdims`, both stores):
+ * the rows of a batch's minute records (status, method, HTTP version, scheme, country, city, file
+ * type: exact counts), summed into lowdims_1h by the hour as the events' are — DuckDB when it
+ * builds an hour (rollDims) or at once for an hour built already, ClickHouse in a view — and read
+ * beside the raw events wherever the statistics read those (the partial hours at a range's ends,
+ * short ranges): a minute counts in a range when it starts in it.
+ */
+
+/** Columns after the key (`minute`, site, domain, zone): the dimension, its value and DIM_COUNTERS. */
+export const LOW_DIM_COLUMNS = ['dim', 'value', ...DIM_COUNTERS] as const;
+
+/** The rows of `dim` in agg_lowdims matching `where` (over `minute`), as the statistics' raw rows. */
+export const aggregateLowRows = (dim: string, where: string): string =>
+  `SELECT value, requests, bytes_out, blocked, blacklisted, waf FROM agg_lowdims WHERE dim = '${dim}' AND ${where}`;
+
+/** A row's values by column name (JSON rows, appenders). */
+export function lowDimValues(r: AggregateDimRow): Record<string, number | string> {
+  const out: Record<string, number | string> = {
+    minute: r.minute,
+    site_id: r.siteId,
+    domain_id: r.domainId,
+    zone_id: r.zoneId,
+    dim: r.dim,
+    value: r.value,
+  };
+  for (const [i, c] of DIM_COUNTERS.entries()) out[c] = r.counts[i] ?? 0;
+  return out;
+}

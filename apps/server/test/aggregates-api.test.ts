@@ -1,0 +1,103 @@
+import { gzipSync } from 'node:zlib';
+import {
+  type AggregateBatch,
+  EVENT_BATCH_CONTENT_TYPE,
+  MinuteAggregator,
+  routeUrl,
+  shipNodeAggregates,
+} from '@rampart/contract';
+import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnalyticsStore } from '../src/modules/analytics/analytics-store.js';
+import { analyticsTenants } from './helpers/analytics-tenants.js';
+import { manualClock } from './helpers/auth.js';
+import type { JoinedNode } from './helpers/edge-node.js';
+import { edgeEvent } from './helpers/events.js';
+import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+// The node API's aggregate call (edge.aggregates) end to end on the control plane: a node ships a
+// signed gzip batch, its minutes are placed and merged into the rollups once; a minute naming a
+// domain of another operator's site counts for no site. Both config stores, both analytics stores.
+
+const MINUTE = Date.UTC(2026, 10, 28, 10, 0, 0);
+const clock = manualClock(MINUTE + 3600_000);
+let t: TestApp;
+let store: AnalyticsStore;
+let a: JoinedNode;
+let siteId: number;
+let domainId: number;
+let rivalSiteId: number;
+let rivalDomainId: number;
+
+async function ship(node: JoinedNode, batch: AggregateBatch) {
+  const url = routeUrl(shipNodeAggregates);
+  const body = gzipSync(JSON.stringify(batch));
+  return t.app.inject({
+    method: 'POST',
+    url,
+    payload: body,
+    headers: {
+      'content-type': EVENT_BATCH_CONTENT_TYPE,
+      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, 'POST', url, body, { nowMs: clock.now() }),
+    },
+  });
+}
+
+/** Requests per site in rollup_1h. */
+async function requestsBySite(): Promise<Record<number, number>> {
+  const rows = await store.query('SELECT site_id, sum(requests) AS n FROM rollup_1h GROUP BY site_id');
+  return Object.fromEntries(rows.map((r) => [Number(r.site_id), Number(r.n)]));
+}
+
+beforeAll(async () => {
+  store = await createTestAnalyticsStore();
+  t = await createTestApp({ clock: clock.now, analytics: store });
+  ({ a, siteId, domainId, rivalSiteId, rivalDomainId } = await analyticsTenants(t, {
+    shop: 'www.shop.example',
+    neighbour: 'www.next.example',
+    rival: 'www.elsewhere.example',
+  }));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe(`edge.aggregates (${TEST_ANALYTICS_KIND})`, () => {
+  it('merges a batch once, and counts a foreign domain for no site', async () => {
+    const aggregator = new MinuteAggregator();
+    for (let i = 0; i < 30; i++) aggregator.add(edgeEvent({ time: MINUTE + i * 1000, domainId }));
+    for (let i = 0; i < 7; i++) aggregator.add(edgeEvent({ time: MINUTE + i * 1000, domainId: rivalDomainId }));
+    aggregator.closeAll();
+    const { minutes } = aggregator.take();
+    const batch: AggregateBatch = {
+      batchId: 'spool-1',
+      dropped: 0,
+      closedThrough: MINUTE + 60_000,
+      minutes,
+      collapsed: [],
+    };
+    const first = await ship(a, batch);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data).toEqual({ stored: 2, duplicate: false });
+    // Sent again (its answer lost): a duplicate, nothing added.
+    const again = await ship(a, batch);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data).toEqual({ stored: 0, duplicate: true });
+    const bySite = await requestsBySite();
+    expect(bySite[siteId]).toBe(30);
+    expect(bySite[0]).toBe(7);
+    expect(bySite[rivalSiteId]).toBeUndefined();
+  });
+
+  it('refuses a batch that does not match the contract', async () => {
+    const res = await ship(a, {
+      batchId: 'spool-2',
+      dropped: 0,
+      closedThrough: 0,
+      minutes: [{ minute: MINUTE + 1 }],
+      collapsed: [],
+    } as unknown as AggregateBatch);
+    expect(res.statusCode).toBe(400);
+  });
+});
