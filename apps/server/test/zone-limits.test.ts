@@ -52,6 +52,7 @@ describe('zone limits', () => {
       forceSSLRedirectCode: 301,
       invalidDomainLimitCount: 30,
       tlsLimitCount: 0,
+      challengeWorkBits: 21,
     });
     const tls = await call(setZoneTlsLimitCount, { params: { zoneID: zoneId }, body: { count: 100000 } });
     expect(tls.statusCode).toBe(200);
@@ -113,17 +114,29 @@ describe('zone limits', () => {
   it("carries the limits to the zone's nodes, even a node that serves no domain", async () => {
     const before = await snapshotOf(node);
     expect(before.dataPlane.domains).toEqual([]);
-    expect(before.dataPlane.limits).toEqual({ invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 });
+    expect(before.dataPlane.limits).toEqual({
+      invalidDomainPerMinute: 0,
+      tlsHandshakesPerMinute: 0,
+      challengeWorkBits: 21,
+    });
 
     await call(setZoneInvalidDomainLimitCount, { params: { zoneID: zoneId }, body: { count: 7 } });
     const invalid = await snapshotOf(node);
     expect(invalid.version).not.toBe(before.version);
-    expect(invalid.dataPlane.limits).toEqual({ invalidDomainPerMinute: 7, tlsHandshakesPerMinute: 0 });
+    expect(invalid.dataPlane.limits).toEqual({
+      invalidDomainPerMinute: 7,
+      tlsHandshakesPerMinute: 0,
+      challengeWorkBits: 21,
+    });
 
     await call(setZoneTlsLimitCount, { params: { zoneID: zoneId }, body: { count: 50 } });
     const tls = await snapshotOf(node);
     expect(tls.version).not.toBe(invalid.version);
-    expect(tls.dataPlane.limits).toEqual({ invalidDomainPerMinute: 7, tlsHandshakesPerMinute: 50 });
+    expect(tls.dataPlane.limits).toEqual({
+      invalidDomainPerMinute: 7,
+      tlsHandshakesPerMinute: 50,
+      challengeWorkBits: 21,
+    });
 
     // A node of another zone keeps its own (none).
     const otherZone = (await call(createZone, { body: { name: 'Limits elsewhere' } })).json().data.id;
@@ -132,6 +145,7 @@ describe('zone limits', () => {
     expect((await snapshotOf(otherNode)).dataPlane.limits).toEqual({
       invalidDomainPerMinute: 0,
       tlsHandshakesPerMinute: 0,
+      challengeWorkBits: 21,
     });
 
     await call(setZoneInvalidDomainLimitCount, { params: { zoneID: zoneId }, body: { count: 0 } });

@@ -225,6 +225,13 @@ export const enUS = {
       range: 'Enter a whole number from 0 to 100000',
       save: 'Save',
     },
+    challengeWork: {
+      title: 'Challenge work',
+      bits: 'Proof of work (bits)',
+      help: 'How much work the shield, click-to-verify and slider pages make a visitor’s browser do before they pass: each bit doubles it. 21 (the default) costs a current browser about a second; 16 a few hundredths; 24 several seconds. The work is bound to the visitor’s address, the site and five minutes, so a solved page cannot be reused elsewhere.',
+      range: 'Enter a whole number from 16 to 24',
+      save: 'Save',
+    },
     resource: {
       nodes: 'Nodes',
       nodesValue: '{{total}} ({{online}} online, {{enabled}} switched on)',
@@ -2009,6 +2016,7 @@ export const enUS = {
     'client.zone.setting.forceSSLRedirectCode': 'Set force-HTTPS redirect status code',
     'client.zone.setting.invalidDomainLimitCount': 'Set limit on requests for unknown hosts',
     'client.zone.setting.tlsLimitCount': 'Set TLS handshake limit',
+    'client.zone.setting.challengeWorkBits': 'Set challenge work',
     'client.zone.ports.create': 'Add listen ports',
     'client.zone.port.update': 'Edit listen port',
     'client.zone.ports.delete': 'Delete listen ports',

@@ -219,6 +219,13 @@ export const zhCN: LocaleResources = {
       range: '请输入 0 到 100000 之间的整数',
       save: '保存',
     },
+    challengeWork: {
+      title: '验证工作量',
+      bits: '工作量证明（位）',
+      help: '五秒盾、点击验证和滑块页面让访客浏览器在通过前完成的计算量：每增加 1 位，计算量翻倍。默认值 21 在当前浏览器上约需 1 秒；16 只需几十毫秒；24 需数秒。计算结果绑定访客地址、站点和五分钟有效期，无法在别处重复使用。',
+      range: '请输入 16 到 24 之间的整数',
+      save: '保存',
+    },
     resource: {
       nodes: '节点',
       nodesValue: '{{total}}（{{online}} 在线，{{enabled}} 已开启）',
@@ -1964,6 +1971,7 @@ export const zhCN: LocaleResources = {
     'client.zone.setting.forceSSLRedirectCode': '设置强制 HTTPS 跳转状态码',
     'client.zone.setting.invalidDomainLimitCount': '设置未知主机请求限制',
     'client.zone.setting.tlsLimitCount': '设置 TLS 握手限制',
+    'client.zone.setting.challengeWorkBits': '设置验证工作量',
     'client.zone.ports.create': '添加监听端口',
     'client.zone.port.update': '编辑监听端口',
     'client.zone.ports.delete': '删除监听端口',

@@ -219,6 +219,13 @@ export const zhTW: LocaleResources = {
       range: '請輸入 0 到 100000 之間的整數',
       save: '儲存',
     },
+    challengeWork: {
+      title: '驗證工作量',
+      bits: '工作量證明（位元）',
+      help: '五秒盾、點擊驗證和滑桿頁面讓訪客瀏覽器在通過前完成的計算量：每增加 1 位元，計算量加倍。預設值 21 在目前的瀏覽器上約需 1 秒；16 只需幾十毫秒；24 需數秒。計算結果綁定訪客位址、網站和五分鐘有效期，無法在別處重複使用。',
+      range: '請輸入 16 到 24 之間的整數',
+      save: '儲存',
+    },
     resource: {
       nodes: '節點',
       nodesValue: '{{total}}（{{online}} 線上，{{enabled}} 已開啟）',
@@ -1966,6 +1973,7 @@ export const zhTW: LocaleResources = {
     'client.zone.setting.forceSSLRedirectCode': '設定強制 HTTPS 轉址狀態碼',
     'client.zone.setting.invalidDomainLimitCount': '設定未知主機請求限制',
     'client.zone.setting.tlsLimitCount': '設定 TLS 交握限制',
+    'client.zone.setting.challengeWorkBits': '設定驗證工作量',
     'client.zone.ports.create': '新增監聽連接埠',
     'client.zone.port.update': '編輯監聽連接埠',
     'client.zone.ports.delete': '刪除監聽連接埠',

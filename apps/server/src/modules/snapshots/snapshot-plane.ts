@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  CHALLENGE_WORK_BITS_DEFAULT,
   type DataPlane,
   type EdgeAcmeChallenge,
   type EdgeCachePolicy,
@@ -193,6 +194,7 @@ export function nodeOwnValues(node: NodeRow): Pick<DataPlane, 'cacheEpoch' | 'li
       ? {
           invalidDomainPerMinute: node.invalidDomainLimitCount ?? 0,
           tlsHandshakesPerMinute: node.tlsLimitCount ?? 0,
+          challengeWorkBits: node.challengeWorkBits ?? CHALLENGE_WORK_BITS_DEFAULT,
         }
       : { ...NO_ZONE_LIMITS };
   return { cacheEpoch, limits };
