@@ -3,7 +3,7 @@ import { CHALLENGE_COOKIE, challengeKeyIds } from '@rampart/contract';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChallengePool, drawPool, pushPool } from '../src/challenge-pool/pool.js';
-import { challengedSite, poolEntryOf } from './helpers/challenges.js';
+import { bitsOf, challengedSite, poolEntryOf, zeroBits } from './helpers/challenges.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
@@ -148,16 +148,23 @@ describe('challenges in a browser', () => {
     }
   });
 
-  it('passes click to verify with a click, in English by default', async () => {
+  it('passes click to verify with a click and the page’s proof of work, in English by default', async () => {
     const context = await browser.newContext({ locale: 'en-US' });
     try {
       const page = await context.newPage();
       const reply = await page.goto(url('click.example.com', '/cart'));
       expect(reply?.status()).toBe(403);
       expect(await page.locator('h1').innerText()).toBe('Verify you are a person');
-      // A person reads the page before clicking (the node refuses a click within 400 ms).
-      await page.waitForTimeout(600);
+      // The click sends the proof of work the page started on load (at once when it is done, else
+      // when it is): the node takes it only at the token's bits.
+      const answer = page.waitForRequest((r) => r.method() === 'POST' && r.url().includes('/.rampart/challenge'), {
+        timeout: 45_000,
+      });
       await page.click('#b');
+      const posted = new URLSearchParams((await answer).postData() ?? '');
+      expect(zeroBits(posted.get('t') ?? '', Number(posted.get('n')))).toBeGreaterThanOrEqual(
+        bitsOf(posted.get('t') ?? ''),
+      );
       await originShown(context, '/cart');
       expect(await passCookie(context, 'click.example.com')).toBeDefined();
     } finally {
@@ -196,10 +203,9 @@ describe('challenges in a browser', () => {
         const [x0, y0] = [box.x + box.width / 2, box.y + box.height / 2];
         await page.mouse.move(x0, y0);
         await page.mouse.down();
-        // A person's drag: many small moves over most of a second.
+        // A person's drag: many small moves.
         for (let step = 1; step <= 30; step++) {
           await page.mouse.move(x0 + (distance * step) / 30, y0 + (step % 3) - 1);
-          await page.waitForTimeout(25);
         }
         await page.mouse.up();
       };
@@ -207,7 +213,8 @@ describe('challenges in a browser', () => {
       expect(reply?.status()).toBe(403);
       // Short of the gap by 20 px: refused, and the failed page offers another try.
       const first = pool.slider[await entryIndex(context)];
-      await Promise.all([page.waitForURL(/\.rampart\/challenge/), drag((first?.x ?? 0) - 20)]);
+      // The answer leaves once the page's proof of work is done.
+      await Promise.all([page.waitForURL(/\.rampart\/challenge/, { timeout: 45_000 }), drag((first?.x ?? 0) - 20)]);
       expect(await page.locator('h1').innerText()).toBe('驗證失敗');
       expect(await passCookie(context, 'slider.example.com')).toBeUndefined();
 

@@ -3,7 +3,7 @@ import { CHALLENGE_COOKIE, CHALLENGE_PATH, challengeKeyIds, type EdgeRuleAction 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChallengePool, drawPool, heldPool, PoolKeeper, pushPool } from '../src/challenge-pool/pool.js';
 import { adminRequest } from '../src/data-plane/admin-client.js';
-import { challengedSite, formOf, poolEntryOf, replyOf } from './helpers/challenges.js';
+import { challengedSite, formOf, poolEntryOf, proofOfWork, replyOf } from './helpers/challenges.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
@@ -183,8 +183,9 @@ describe('the slider challenge', () => {
     if (!entry) throw new Error('no such entry');
     return { page, t, r, entry };
   }
-  const answerOf = (t: string, r: string, x: number, drag: string) =>
-    send('127.0.0.2', 'slider.example.com', answerForm({ t, r, n: x, i: drag }));
+  /** An answer: the offset `x` and, unless told otherwise, the proof of work the token asks. */
+  const answerOf = (t: string, r: string, x: number, extra: Record<string, string | number> = { w: proofOfWork(t) }) =>
+    send('127.0.0.2', 'slider.example.com', answerForm({ t, r, n: x, ...extra }));
 
   it('shows the piece at its row but never its offset, and serves the two images', async () => {
     const { page, t, entry } = await slider();
@@ -207,27 +208,31 @@ describe('the slider challenge', () => {
     ).toBe(404);
   });
 
-  it('passes an offset within 4 px after a human drag', async () => {
+  it('passes an offset within 4 px of the gap the node placed, with the proof of work', async () => {
     const { t, r, entry } = await slider();
-    const ok = replyOf(await answerOf(t, r, entry.x + 3, '900,24,1'));
+    const ok = replyOf(await answerOf(t, r, entry.x + 3));
     expect(ok.status).toBe(303);
     expect(ok.headers.location).toBe('/video');
     expect(passSet(ok)).toMatch(/^42\./);
   });
 
-  it.each([
-    ['an offset 5 px off', 5, '900,24,1'],
-    ['a drag faster than 300 ms', 0, '120,24,1'],
-    ['a drag of too few moves', 0, '900,3,1'],
-    ['an untrusted drag', 0, '900,24,0'],
-    ['a drag without its details', 0, 'x'],
-  ])('refuses %s', async (_, off, drag) => {
+  it('refuses an offset 5 px off, and the token then takes no second answer', async () => {
     const { t, r, entry } = await slider();
-    const reply = replyOf(await answerOf(t, r, entry.x + off, drag));
+    const reply = replyOf(await answerOf(t, r, entry.x + 5));
     expect(reply.status).toBe(403);
     expect(passSet(reply)).toBeUndefined();
-    // And the token takes no second answer.
-    expect(replyOf(await answerOf(t, r, entry.x, '900,24,1')).status).toBe(403);
+    expect(replyOf(await answerOf(t, r, entry.x)).status).toBe(403);
+  });
+
+  it.each([
+    ['no proof of work, with a claimed human drag', { i: '900,24,1' }],
+    ['a proof of work of the old 14 bits', null],
+    ['a proof of work that is not one', { w: 0 }],
+  ])('refuses the right offset with %s', async (_, extra) => {
+    const { t, r, entry } = await slider();
+    const reply = replyOf(await answerOf(t, r, entry.x, extra ?? { w: proofOfWork(t, 14, 21) }));
+    expect(reply.status).toBe(403);
+    expect(passSet(reply)).toBeUndefined();
   });
 });
 

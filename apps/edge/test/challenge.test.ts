@@ -1,9 +1,8 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { createHmac, randomBytes } from 'node:crypto';
 import {
   CHALLENGE_COOKIE,
   CHALLENGE_PATH,
+  CHALLENGE_WORK_BITS_DEFAULT,
   challengeKeyIds,
   type EdgeChallenge,
   type EdgeFirewall,
@@ -12,9 +11,9 @@ import {
 } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataPlane } from '../src/data-plane/schema.js';
-import { ALL_METHODS, formOf, replyOf } from './helpers/challenges.js';
+import { ALL_METHODS, bitsOf, formOf, proofOfWork, replyOf } from './helpers/challenges.js';
 import { document, domain, upstream } from './helpers/documents.js';
-import { type Edge, LUA_DIR, startEdge } from './helpers/edge.js';
+import { type Edge, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 import { type FullReply, sendFrom } from './helpers/send.js';
@@ -75,7 +74,11 @@ let edge: Edge;
 let origin: Origin;
 let port: number;
 
-function plane(version: string, challenge: EdgeChallenge = CHALLENGE): DataPlane {
+function plane(
+  version: string,
+  challenge: EdgeChallenge = CHALLENGE,
+  workBits = CHALLENGE_WORK_BITS_DEFAULT,
+): DataPlane {
   const to = [upstream(origin.port)];
   return document(
     version,
@@ -91,39 +94,16 @@ function plane(version: string, challenge: EdgeChallenge = CHALLENGE): DataPlane
     ],
     [],
     [],
-    { firewalls: FIREWALLS, challenge },
+    {
+      firewalls: FIREWALLS,
+      challenge,
+      limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, challengeWorkBits: workBits },
+    },
   );
 }
 
 const send = (from: string, host: string, options: Parameters<typeof sendFrom>[3] = {}) =>
   sendFrom(from, port, host, options);
-
-/**
- * The pages' own proof-of-work script (POW_SCRIPT in rampart.challenge), run here as the browser
- * runs it: the node must take what it finds.
- */
-const LUA = readFileSync(path.join(LUA_DIR, 'rampart/challenge.lua'), 'utf8');
-const POW = new Function(`${LUA.split('local POW_SCRIPT = [[')[1]?.split(']]')[0]};return h0;`)() as (
-  s: string,
-) => number;
-
-/** n such that SHA-256("<nonce>:<n>") starts with `bits` zero bits, found by the page's function. */
-function proofOfWork(t: string, bits: number): number {
-  const prefix = `${t.split('.')[5]}:`;
-  for (let n = 0; n < 1 << 28; n++) {
-    if (POW(prefix + n) >>> (32 - bits) === 0) {
-      // The page's SHA-256 agrees with node's on what it found.
-      expect(
-        createHash('sha256')
-          .update(prefix + n)
-          .digest()
-          .readUInt32BE(0),
-      ).toBe(POW(prefix + n));
-      return n;
-    }
-  }
-  throw new Error('no proof of work found');
-}
 
 function form(fields: Record<string, string | number>): Parameters<typeof sendFrom>[3] {
   return {
@@ -165,7 +145,7 @@ async function solveShield(from: string, host: string, path = '/'): Promise<Full
   const page = replyOf(await send(from, host, { path }));
   expect(page.status).toBe(403);
   const { t, r } = formOf(page.body);
-  return replyOf(await send(from, host, form({ t, r, n: proofOfWork(t, 21), i: '' })));
+  return replyOf(await send(from, host, form({ t, r, n: proofOfWork(t), i: '' })));
 }
 
 beforeAll(async () => {
@@ -234,7 +214,7 @@ describe('the five-second shield', () => {
   it('refuses a wrong proof of work, a token from another address and a forged token', async () => {
     const page = replyOf(await send('127.0.0.2', 'shield.example.com'));
     const { t, r } = formOf(page.body);
-    const n = proofOfWork(t, 21);
+    const n = proofOfWork(t);
     // A wrong answer (the next number almost never also works: 1 in 2 million).
     const wrong = replyOf(await send('127.0.0.2', 'shield.example.com', form({ t, r, n: n + 1 })));
     expect(wrong.status).toBe(403);
@@ -253,7 +233,7 @@ describe('the five-second shield', () => {
   it('sends the client back only to a path on the same host', async () => {
     // One solved token serves every attempt: it is good from its address until it expires.
     const { t } = formOf(replyOf(await send('127.0.0.2', 'shield.example.com')).body);
-    const n = proofOfWork(t, 21);
+    const n = proofOfWork(t);
     for (const r of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '/a b']) {
       const answer = replyOf(await send('127.0.0.2', 'shield.example.com', form({ t, r, n })));
       expect(answer.status, r).toBe(303);
@@ -317,24 +297,105 @@ describe('the five-second shield', () => {
 });
 
 describe('click to verify', () => {
-  it('takes a trusted click after pointer movement or from the keyboard, after a moment, with its small proof of work', async () => {
+  it('asks the zone’s proof of work and takes it with the click; client-reported interaction counts for nothing', async () => {
     const page = replyOf(await send('127.0.0.2', 'click.example.com', { path: '/shop' }));
     expect(page.status).toBe(403);
     expect(page.body).toContain('Verify you are a person');
     expect(page.body).toContain('<button');
-    const attempt = async (i: string, bits = 14) => {
+    const { t } = formOf(page.body);
+    expect(bitsOf(t)).toBe(CHALLENGE_WORK_BITS_DEFAULT);
+    expect(page.body).toContain(`,${CHALLENGE_WORK_BITS_DEFAULT},function(n){work=n;`);
+    const attempt = async (answer: (t: string) => Record<string, string | number>) => {
       const { t, r } = formOf(replyOf(await send('127.0.0.2', 'click.example.com', { path: '/shop' })).body);
-      return replyOf(await send('127.0.0.2', 'click.example.com', form({ t, r, n: proofOfWork(t, bits), i })));
+      return replyOf(await send('127.0.0.2', 'click.example.com', form({ t, r, ...answer(t) })));
     };
-    // Too fast, not a trusted event, no movement with a mouse click, malformed.
-    for (const i of ['120,5,1,0', '900,5,0,0', '900,0,1,0', '900,5,1', 'x']) {
-      expect((await attempt(i)).status, i).toBe(403);
+    // A script that claims a slow, trusted, moving click but did the old 14 bits of work, or none.
+    const claims = { i: '900,5,1,0' };
+    expect((await attempt((t) => ({ n: proofOfWork(t, 14, CHALLENGE_WORK_BITS_DEFAULT), ...claims }))).status).toBe(
+      403,
+    );
+    expect((await attempt(() => ({ n: 0, ...claims }))).status).toBe(403);
+    expect((await attempt(() => claims)).status).toBe(403);
+    // The work the token asks passes, whatever the page would have reported.
+    const passed = await attempt((t) => ({ n: proofOfWork(t) }));
+    expect(passed.status).toBe(303);
+    expect(passed.headers.location).toBe('/shop');
+    expect(cookieSet(passed, CHALLENGE_COOKIE)).toMatch(/^22\./);
+  });
+});
+
+describe('what the node checks of a proof of work', () => {
+  /** A token as the node signs it (the test holds the keys): kind, site, rule, expiry, bits, address. */
+  function token(o: { kind: string; site: number; exp: number; bits: number; from: string; kid?: number }): string {
+    const kid = o.kid ?? CURRENT;
+    const nonce = randomBytes(16).toString('hex');
+    const fields = [o.kind, String(o.site), '0', String(kid), String(o.exp), nonce, String(o.bits)];
+    const address = Buffer.from(o.from.split('.').map(Number));
+    const mac = createHmac('sha256', secretOf(kid))
+      .update(Buffer.concat([Buffer.from(`t|${fields.join('|')}|`), address]))
+      .digest()
+      .subarray(0, 16)
+      .toString('hex');
+    return `${fields.join('.')}.${mac}`;
+  }
+  const inAMinute = () => Math.floor(Date.now() / 1000) + 60;
+
+  it('refuses a solved shield or click replayed from another address, on another site, or after its lifetime', async () => {
+    for (const [kind, site, host, other] of [
+      ['s', 21, 'shield.example.com', 'click.example.com'],
+      ['c', 22, 'click.example.com', 'shield.example.com'],
+    ] as const) {
+      const { t, r } = formOf(replyOf(await send('127.0.0.3', host)).body);
+      const n = proofOfWork(t);
+      expect(replyOf(await send('127.0.0.4', host, form({ t, r, n }))).status, `${kind} elsewhere`).toBe(403);
+      expect(replyOf(await send('127.0.0.3', other, form({ t, r, n }))).status, `${kind} other site`).toBe(403);
+      expect(replyOf(await send('127.0.0.3', host, form({ t, r, n }))).status, `${kind} itself`).toBe(303);
+      // A token the node signed that has expired: solved, and refused; the same one still alive passes.
+      const expired = token({ kind, site, exp: Math.floor(Date.now() / 1000) - 1, bits: 16, from: '127.0.0.3' });
+      const expiredAnswer = form({ t: expired, r: '/', n: proofOfWork(expired) });
+      expect(replyOf(await send('127.0.0.3', host, expiredAnswer)).status, `${kind} expired`).toBe(403);
+      const alive = token({ kind, site, exp: inAMinute(), bits: 16, from: '127.0.0.3' });
+      expect(replyOf(await send('127.0.0.3', host, form({ t: alive, r: '/', n: proofOfWork(alive) }))).status).toBe(
+        303,
+      );
     }
-    const mouse = await attempt('900,5,1,0');
-    expect(mouse.status).toBe(303);
-    expect(mouse.headers.location).toBe('/shop');
-    expect(cookieSet(mouse, CHALLENGE_COOKIE)).toMatch(/^22\./);
-    expect((await attempt('900,0,1,1')).status).toBe(303);
+  });
+
+  it('refuses a token whose bits were lowered, and bits outside the zone setting’s bounds', async () => {
+    const { t, r } = formOf(replyOf(await send('127.0.0.3', 'shield.example.com')).body);
+    const parts = t.split('.');
+    parts[6] = '16';
+    const lowered = parts.join('.');
+    const n = proofOfWork(lowered, 16, CHALLENGE_WORK_BITS_DEFAULT);
+    expect(replyOf(await send('127.0.0.3', 'shield.example.com', form({ t: lowered, r, n }))).status).toBe(403);
+    // Signed with the node's key but asking 8 bits: below what any zone may ask.
+    const eight = token({ kind: 's', site: 21, exp: inAMinute(), bits: 8, from: '127.0.0.3' });
+    const cheap = form({ t: eight, r: '/', n: proofOfWork(eight, 8) });
+    expect(replyOf(await send('127.0.0.3', 'shield.example.com', cheap)).status).toBe(403);
+  });
+
+  it('asks the work the zone sets: the page, the token and the check follow the data plane', async () => {
+    try {
+      await edge.push(plane('challenge-work-16', CHALLENGE, 16));
+      const easy = replyOf(await send('127.0.0.2', 'click.example.com'));
+      const { t: t16, r } = formOf(easy.body);
+      expect(bitsOf(t16)).toBe(16);
+      expect(easy.body).toContain(',16,function(n){work=n;');
+      expect(
+        replyOf(await send('127.0.0.2', 'click.example.com', form({ t: t16, r, n: proofOfWork(t16) }))).status,
+      ).toBe(303);
+
+      await edge.push(plane('challenge-work-24', CHALLENGE, 24));
+      const hard = replyOf(await send('127.0.0.2', 'shield.example.com'));
+      const { t: t24 } = formOf(hard.body);
+      expect(bitsOf(t24)).toBe(24);
+      expect(hard.body).toContain(',24,function(n){work=n;');
+      // 16 bits of work do not answer a 24-bit token.
+      const short = proofOfWork(t24, 16, 24);
+      expect(replyOf(await send('127.0.0.2', 'shield.example.com', form({ t: t24, r, n: short }))).status).toBe(403);
+    } finally {
+      await edge.push(plane('challenge-work-back'));
+    }
   });
 });
 
@@ -392,7 +453,7 @@ describe('a user-agent rule that challenges', () => {
 async function solveShieldWithAgent(from: string, host: string, agent: string): Promise<FullReply> {
   const page = replyOf(await send(from, host, { headers: { 'user-agent': agent } }));
   const { t, r } = formOf(page.body);
-  const answer = form({ t, r, n: proofOfWork(t, 21) });
+  const answer = form({ t, r, n: proofOfWork(t) });
   return replyOf(await send(from, host, { ...answer, headers: { ...answer?.headers, 'user-agent': agent } }));
 }
 
@@ -411,7 +472,7 @@ describe('anti-CC', () => {
     // Passing the challenge lets the client's requests through again.
     const { t, r } = formOf(fourth.body);
     expect(t.split('.')[2]).toBe('261');
-    const answer = replyOf(await send(from, 'cc.example.com', form({ t, r, n: proofOfWork(t, 21) })));
+    const answer = replyOf(await send(from, 'cc.example.com', form({ t, r, n: proofOfWork(t) })));
     expect(answer.status).toBe(303);
     const cookie = cookieSet(answer, CHALLENGE_COOKIE) as string;
     for (let i = 5; i <= 10; i++) {
@@ -446,7 +507,7 @@ describe('anti-CC', () => {
       const page = replyOf(await send(from, 'cc.example.com', { path: '/login' }));
       expect(page.status, `round ${round}`).toBe(403);
       const { t, r } = formOf(page.body);
-      const answer = replyOf(await send(from, 'cc.example.com', form({ t, r, n: proofOfWork(t, 14), i: '900,3,1,0' })));
+      const answer = replyOf(await send(from, 'cc.example.com', form({ t, r, n: proofOfWork(t) })));
       expect(answer.status, `round ${round}`).toBe(303);
     }
   });

@@ -21,6 +21,9 @@ import {
   CHALLENGE_KEYS_MAX,
   CHALLENGE_PATH,
   CHALLENGE_PERIOD_SECONDS,
+  CHALLENGE_WORK_BITS_DEFAULT,
+  CHALLENGE_WORK_BITS_MAX,
+  CHALLENGE_WORK_BITS_MIN,
   CORS_LIST_MAX,
   CORS_MAX_AGE_MAX,
   CORS_METHODS,
@@ -110,6 +113,7 @@ beforeAll(async () => {
     'firewall_check',
     'firewall',
     'challenge',
+    'challenge_pages',
     'challenge_pool',
     'firewall_geo',
     'blocklist',
@@ -333,13 +337,21 @@ describe('the Lua checks agree with the contract', () => {
     expect(source('validate')).toContain(`is_array(c.keys, ${CHALLENGE_KEYS_MAX})`);
   });
 
+  it('challenge.lua and validate.lua: the bounds and default of the zone’s challenge work', () => {
+    const bits = [CHALLENGE_WORK_BITS_MIN, CHALLENGE_WORK_BITS_MAX, CHALLENGE_WORK_BITS_DEFAULT];
+    for (const file of ['challenge', 'validate']) {
+      const m = /^local WORK_BITS_MIN, WORK_BITS_MAX, WORK_BITS_DEFAULT = (\d+), (\d+), (\d+)/m.exec(source(file));
+      expect(m?.slice(1).map(Number), file).toEqual(bits);
+    }
+  });
+
   it("challenge.lua and challenge_pool.lua: the slider's geometry is the agent's", () => {
-    expect(number('challenge', /^local SLIDER_MAX = (\d+)/m)).toBe(SLIDER_WIDTH - PIECE_BOX_WIDTH);
+    expect(number('challenge_pages', /^local SLIDER_MAX = (\d+)/m)).toBe(SLIDER_WIDTH - PIECE_BOX_WIDTH);
     const m = /^local SLIDER_WIDTH, SLIDER_HEIGHT = (\d+), (\d+)/m.exec(source('challenge_pool'));
     expect(m?.slice(1).map(Number)).toEqual([SLIDER_WIDTH, SLIDER_HEIGHT]);
-    expect(source('challenge')).toContain(`width=\\"${SLIDER_WIDTH}\\" height=\\"${SLIDER_HEIGHT}\\"`);
-    expect(source('challenge')).toContain(`width=\\"${PIECE_BOX_WIDTH}\\" height=\\"${PIECE_BOX_HEIGHT}\\"`);
-    expect(source('challenge')).toContain(`width=\\"${CODE_WIDTH}\\" height=\\"${CODE_HEIGHT}\\"`);
+    expect(source('challenge_pages')).toContain(`width=\\"${SLIDER_WIDTH}\\" height=\\"${SLIDER_HEIGHT}\\"`);
+    expect(source('challenge_pages')).toContain(`width=\\"${PIECE_BOX_WIDTH}\\" height=\\"${PIECE_BOX_HEIGHT}\\"`);
+    expect(source('challenge_pages')).toContain(`width=\\"${CODE_WIDTH}\\" height=\\"${CODE_HEIGHT}\\"`);
   });
 
   it("firewall_geo.lua: the geo rules' limits, country codes and actions; validate.lua: the database hash", () => {

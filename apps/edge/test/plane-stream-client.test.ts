@@ -35,7 +35,7 @@ function full(to: string): PlaneFull {
     to,
     meta: {
       cacheEpoch: 0,
-      limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
+      limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, challengeWorkBits: 21 },
       forceSSLCode: 301,
       challenge: { keys: [], passSeconds: 1800 },
     },

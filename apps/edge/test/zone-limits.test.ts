@@ -16,8 +16,12 @@ let edge: Edge;
 let origin: Origin;
 const KNOWN = 'known.example.com';
 
-async function pushLimits(version: string, limits: EdgeZoneLimits) {
-  await edge.push(document(version, [domain(1, KNOWN, [upstream(origin.port)])], [], [], { limits }));
+async function pushLimits(version: string, limits: Omit<EdgeZoneLimits, 'challengeWorkBits'>) {
+  await edge.push(
+    document(version, [domain(1, KNOWN, [upstream(origin.port)])], [], [], {
+      limits: { ...limits, challengeWorkBits: 21 },
+    }),
+  );
 }
 
 /** One HTTP request from `from` on a new connection: its status, or 'closed' when nothing came back. */
@@ -137,6 +141,9 @@ describe('the Lua check of the limits', () => {
     [{ invalidDomainPerMinute: 1.5, tlsHandshakesPerMinute: 0 }, 'limits.invalidDomainPerMinute'],
     [{ invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 100001 }, 'limits.tlsHandshakesPerMinute'],
     [{ invalidDomainPerMinute: 0, tlsHandshakesPerMinute: '3' }, 'limits.tlsHandshakesPerMinute'],
+    [{ invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, challengeWorkBits: 15 }, 'limits.challengeWorkBits'],
+    [{ invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, challengeWorkBits: 25 }, 'limits.challengeWorkBits'],
+    [{ invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, challengeWorkBits: 20.5 }, 'limits.challengeWorkBits'],
     [[1, 2], 'limits'],
     ['3', 'limits'],
   ])('refuses %j', async (limits, field) => {

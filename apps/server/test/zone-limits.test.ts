@@ -52,6 +52,7 @@ describe('zone limits', () => {
       forceSSLRedirectCode: 301,
       invalidDomainLimitCount: 30,
       tlsLimitCount: 0,
+      challengeWorkBits: 21,
     });
     const tls = await call(setZoneTlsLimitCount, { params: { zoneID: zoneId }, body: { count: 100000 } });
     expect(tls.statusCode).toBe(200);
@@ -115,17 +116,32 @@ describe('zone limits', () => {
     const escalation = { escalationRefusals: 200, escalationSeconds: 10 };
     const before = await snapshotOf(node);
     expect(before.dataPlane.domains).toEqual([]);
-    expect(before.dataPlane.limits).toEqual({ invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, ...escalation });
+    expect(before.dataPlane.limits).toEqual({
+      invalidDomainPerMinute: 0,
+      tlsHandshakesPerMinute: 0,
+      challengeWorkBits: 21,
+      ...escalation,
+    });
 
     await call(setZoneInvalidDomainLimitCount, { params: { zoneID: zoneId }, body: { count: 7 } });
     const invalid = await snapshotOf(node);
     expect(invalid.version).not.toBe(before.version);
-    expect(invalid.dataPlane.limits).toEqual({ invalidDomainPerMinute: 7, tlsHandshakesPerMinute: 0, ...escalation });
+    expect(invalid.dataPlane.limits).toEqual({
+      invalidDomainPerMinute: 7,
+      tlsHandshakesPerMinute: 0,
+      challengeWorkBits: 21,
+      ...escalation,
+    });
 
     await call(setZoneTlsLimitCount, { params: { zoneID: zoneId }, body: { count: 50 } });
     const tls = await snapshotOf(node);
     expect(tls.version).not.toBe(invalid.version);
-    expect(tls.dataPlane.limits).toEqual({ invalidDomainPerMinute: 7, tlsHandshakesPerMinute: 50, ...escalation });
+    expect(tls.dataPlane.limits).toEqual({
+      invalidDomainPerMinute: 7,
+      tlsHandshakesPerMinute: 50,
+      challengeWorkBits: 21,
+      ...escalation,
+    });
 
     // A node of another zone keeps its own (none).
     const otherZone = (await call(createZone, { body: { name: 'Limits elsewhere' } })).json().data.id;
@@ -135,6 +151,7 @@ describe('zone limits', () => {
       invalidDomainPerMinute: 0,
       tlsHandshakesPerMinute: 0,
       ...escalation,
+      challengeWorkBits: 21,
     });
 
     await call(setZoneInvalidDomainLimitCount, { params: { zoneID: zoneId }, body: { count: 0 } });

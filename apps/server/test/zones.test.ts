@@ -188,6 +188,7 @@ describe('zone settings', () => {
       forceSSLRedirectCode: 301,
       invalidDomainLimitCount: 0,
       tlsLimitCount: 0,
+      challengeWorkBits: 21,
     });
 
     const off = await call(setZoneHttp2, { params: { zoneID: zoneId }, body: { enable: false } });
@@ -197,6 +198,7 @@ describe('zone settings', () => {
       forceSSLRedirectCode: 301,
       invalidDomainLimitCount: 0,
       tlsLimitCount: 0,
+      challengeWorkBits: 21,
     });
     const code = await call(setZoneForceSSLRedirectCode, { params: { zoneID: zoneId }, body: { code: 308 } });
     expect(code.json().data).toEqual({
@@ -205,6 +207,7 @@ describe('zone settings', () => {
       forceSSLRedirectCode: 308,
       invalidDomainLimitCount: 0,
       tlsLimitCount: 0,
+      challengeWorkBits: 21,
     });
     expect((await settings()).json().data).toEqual({
       http2: false,
@@ -212,6 +215,7 @@ describe('zone settings', () => {
       forceSSLRedirectCode: 308,
       invalidDomainLimitCount: 0,
       tlsLimitCount: 0,
+      challengeWorkBits: 21,
     });
   });
 

@@ -1,4 +1,4 @@
-import type { AnyRoute, RouteInput, Tier } from '@rampart/contract';
+import type { AnyRoute, RouteInput, RouteReply, Tier } from '@rampart/contract';
 import type { FormInstance } from 'antd';
 import type { DescribeOptions } from '../api/errors';
 import type { FieldNames } from '../forms/server-errors';
@@ -22,6 +22,8 @@ interface CreateOrUpdateOptions<C extends AnyRoute, U extends AnyRoute, V, E ext
   success?: { create?: () => string; update?: () => string };
   /** After either call succeeded (the dialog closes). */
   onSuccess: () => void;
+  /** After the create succeeded, with its reply (before `onSuccess`). */
+  onCreated?: (reply: RouteReply<C>) => void;
   /** How a failure shown as a toast reads (a limit's text). */
   describe?: DescribeOptions;
 }
@@ -46,6 +48,10 @@ export function useCreateOrUpdate<C extends AnyRoute, U extends AnyRoute, V, E e
     success: success?.create ?? createdText,
     form: { instance: form.instance, fields: options.createFields ?? form.fields },
     ...outcome,
+    onSuccess: (reply: RouteReply<C>) => {
+      options.onCreated?.(reply);
+      options.onSuccess();
+    },
   });
   const update = useRouteMutation(tier, options.update, {
     input: ({ values, existing }: { values: V; existing: E }) =>

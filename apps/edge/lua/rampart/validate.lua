@@ -48,10 +48,14 @@ local function is_pem(v, max)
 end
 
 -- Zone limits (rampart.limits, packages/contract/src/edge/data-plane.ts edgeZoneLimitsSchema):
--- absent in an older document means off.
+-- absent in an older document means off; with them the zone's challenge work (rampart.challenge;
+-- contract edge/challenge.ts CHALLENGE_WORK_BITS_*), absent: the default.
 local ZONE_LIMIT_MAX = 100000
+local WORK_BITS_MIN, WORK_BITS_MAX, WORK_BITS_DEFAULT = 16, 24, 21
 local function zone_limits(l)
-  if l == nil then return { invalidDomainPerMinute = 0, tlsHandshakesPerMinute = 0 } end
+  if l == nil then
+    return { invalidDomainPerMinute = 0, tlsHandshakesPerMinute = 0, challengeWorkBits = WORK_BITS_DEFAULT }
+  end
   if type(l) ~= "table" or #l > 0 then return nil, "limits", "not an object" end
   if not is_int(l.invalidDomainPerMinute, 0, ZONE_LIMIT_MAX) then
     return nil, "limits.invalidDomainPerMinute", "not an integer 0.." .. ZONE_LIMIT_MAX
@@ -59,7 +63,17 @@ local function zone_limits(l)
   if not is_int(l.tlsHandshakesPerMinute, 0, ZONE_LIMIT_MAX) then
     return nil, "limits.tlsHandshakesPerMinute", "not an integer 0.." .. ZONE_LIMIT_MAX
   end
-  return escalate.checked(l, { invalidDomainPerMinute = l.invalidDomainPerMinute, tlsHandshakesPerMinute = l.tlsHandshakesPerMinute })
+  local bits = l.challengeWorkBits
+  if bits == nil then
+    bits = WORK_BITS_DEFAULT
+  elseif not is_int(bits, WORK_BITS_MIN, WORK_BITS_MAX) then
+    return nil, "limits.challengeWorkBits", "not an integer " .. WORK_BITS_MIN .. ".." .. WORK_BITS_MAX
+  end
+  return escalate.checked(l, {
+    invalidDomainPerMinute = l.invalidDomainPerMinute,
+    tlsHandshakesPerMinute = l.tlsHandshakesPerMinute,
+    challengeWorkBits = bits,
+  })
 end
 
 -- Challenge keys (rampart.challenge, packages/contract/src/edge/challenge.ts edgeChallengeSchema):

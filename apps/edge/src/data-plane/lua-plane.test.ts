@@ -6,7 +6,7 @@ import { type LuaOp, LuaPlane, PlaneRefusedError } from './lua-plane.js';
 
 const META: PlaneMeta = {
   cacheEpoch: 0,
-  limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
+  limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, challengeWorkBits: 21 },
   forceSSLCode: 301,
   challenge: { keys: [], passSeconds: 1800 },
   geoDatabase: null,

@@ -83,11 +83,13 @@ describe('parseDataPlane accepts', () => {
     expect(parseDataPlane(JSON.stringify(on)).limits).toEqual({
       invalidDomainPerMinute: 100_000,
       tlsHandshakesPerMinute: 3,
+      challengeWorkBits: 21,
     });
     const { limits: _omitted, ...older } = doc();
     expect(parseDataPlane(JSON.stringify(older)).limits).toEqual({
       invalidDomainPerMinute: 0,
       tlsHandshakesPerMinute: 0,
+      challengeWorkBits: 21,
     });
   });
 
@@ -455,6 +457,11 @@ describe('parseDataPlane refuses', () => {
     ['a string', { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: '3' }, 'limits.tlsHandshakesPerMinute'],
     ['missing a field', { invalidDomainPerMinute: 3 }, 'limits.tlsHandshakesPerMinute'],
     ['with an unknown field', { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, ban: 1 }, 'limits'],
+    [
+      'with challenge work over 24 bits',
+      { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, challengeWorkBits: 25 },
+      'limits.challengeWorkBits',
+    ],
     ['null', null, 'limits'],
   ])('zone limits that are %s', (_label, limits, field) => {
     expect(refusal(doc({ limits }))).toMatchObject({ code: 'invalid_document', field });

@@ -1,4 +1,9 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { type EdgeFirewall, type EdgeRuleAction, ipListRanges } from '@rampart/contract';
+import { expect } from 'vitest';
+import { LUA_DIR } from './edge.js';
 import type { FullReply } from './send.js';
 
 // Shared by the challenge tests (challenge, challenge-pool, challenge-browser).
@@ -37,4 +42,46 @@ export function formOf(body: string): { t: string; r: string } {
 export function poolEntryOf(t: string): { poolId: string; index: number } {
   const nonce = t.split('.')[5] ?? '';
   return { poolId: nonce.slice(0, 8), index: Number.parseInt(nonce.slice(8, 12), 16) };
+}
+
+/**
+ * The pages' own proof-of-work script (POW_SCRIPT in rampart.challenge_pages), run here as the
+ * browser runs it: the node must take what it finds.
+ */
+const LUA = readFileSync(path.join(LUA_DIR, 'rampart/challenge_pages.lua'), 'utf8');
+const POW = new Function(`${LUA.split('local POW_SCRIPT = [[')[1]?.split(']]')[0]};return h0;`)() as (
+  s: string,
+) => number;
+
+/** The proof of work a token asks: its bits (the zone's when the node issued it). */
+export const bitsOf = (t: string) => Number(t.split('.')[6]);
+/** Leading zero bits of SHA-256("<nonce of t>:<n>") (up to 32), as the node counts them. */
+export function zeroBits(t: string, n: number): number {
+  const word = createHash('sha256')
+    .update(`${t.split('.')[5]}:${n}`)
+    .digest()
+    .readUInt32BE(0);
+  return Math.clz32(word);
+}
+
+/**
+ * n such that SHA-256("<nonce>:<n>") starts with `bits` zero bits (the token's unless given), found
+ * by the page's function; with `below`, the first such n that does not also reach `below` bits.
+ */
+export function proofOfWork(t: string, bits = bitsOf(t), below?: number): number {
+  if (!Number.isInteger(bits) || bits < 1 || bits > 32) throw new Error(`no work bits in the token ${t}`);
+  const prefix = `${t.split('.')[5]}:`;
+  for (let n = 0; n < 1 << 28; n++) {
+    if (POW(prefix + n) >>> (32 - bits) === 0 && (below === undefined || zeroBits(t, n) < below)) {
+      // The page's SHA-256 agrees with node's on what it found.
+      expect(
+        createHash('sha256')
+          .update(prefix + n)
+          .digest()
+          .readUInt32BE(0),
+      ).toBe(POW(prefix + n));
+      return n;
+    }
+  }
+  throw new Error('no proof of work found');
 }

@@ -72,7 +72,7 @@ export function document(
     modules: [],
     settings: [],
     firewalls: [],
-    limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
+    limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, challengeWorkBits: 21 },
     challenge: { keys: [], passSeconds: 1800 },
     ...extra,
   };

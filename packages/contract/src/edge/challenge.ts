@@ -24,6 +24,18 @@ export const CHALLENGE_PATH = '/.rampart/challenge';
 /** The pass cookie's name. */
 export const CHALLENGE_COOKIE = 'rampart_pass';
 
+/**
+ * The proof of work of the shield, click-to-verify and slider pages (docs/decisions
+ * "new-harden-challenge-work"): n such that SHA-256("<nonce>:<n>") starts with this many zero bits,
+ * the nonce issued and checked by the node, bound to the client address, the site and the token's
+ * lifetime. Each bit doubles the work: 21 bits, ~2 million hashes on average, cost Debian's Chromium
+ * about 0.8 s on a loaded 2-core machine. Chosen per zone by the operator (routes/zones.ts).
+ */
+export const CHALLENGE_WORK_BITS_MIN = 16;
+export const CHALLENGE_WORK_BITS_MAX = 24;
+export const CHALLENGE_WORK_BITS_DEFAULT = 21;
+export const zChallengeWorkBits = z.number().int().min(CHALLENGE_WORK_BITS_MIN).max(CHALLENGE_WORK_BITS_MAX);
+
 /** What the edge does for a rule: the non-challenge actions and the challenges it serves (enums.ts). */
 export const EDGE_RULE_ACTIONS = [
   'deny',

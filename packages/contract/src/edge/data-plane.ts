@@ -21,7 +21,7 @@ import {
 } from '../routes/site-settings.js';
 import { ZONE_LIMIT_MAX } from '../routes/zones.js';
 import { edgeDomainAuthSchema } from './auth.js';
-import { edgeChallengeSchema, noChallenge } from './challenge.js';
+import { CHALLENGE_WORK_BITS_DEFAULT, edgeChallengeSchema, noChallenge, zChallengeWorkBits } from './challenge.js';
 import {
   DATA_PLANE_LIMITS,
   HOST_NAME_RE,
@@ -185,7 +185,8 @@ export const edgeCertificateSchema = z.strictObject({
 /**
  * The zone's per-client-IP limits on the node (routes/zones.ts, docs/decisions.md "Zone limits"),
  * counted in fixed 60-second windows; 0 = off. Zone-level, not per domain: they apply to every
- * request and handshake the node sees, including those for hosts it does not serve.
+ * request and handshake the node sees, including those for hosts it does not serve. With them rides
+ * the zone's challenge work (edge/challenge.ts), the bits of proof of work its challenge pages ask.
  */
 export const edgeZoneLimitsSchema = z.strictObject({
   invalidDomainPerMinute: z.number().int().min(0).max(ZONE_LIMIT_MAX),
@@ -196,8 +197,13 @@ export const edgeZoneLimitsSchema = z.strictObject({
    */
   escalationRefusals: z.number().int().min(0).max(ZONE_LIMIT_MAX).optional(),
   escalationSeconds: z.number().int().min(1).max(600).optional(),
+  challengeWorkBits: zChallengeWorkBits.default(CHALLENGE_WORK_BITS_DEFAULT),
 });
-export const NO_ZONE_LIMITS = { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 } as const;
+export const NO_ZONE_LIMITS = {
+  invalidDomainPerMinute: 0,
+  tlsHandshakesPerMinute: 0,
+  challengeWorkBits: CHALLENGE_WORK_BITS_DEFAULT,
+} as const;
 
 /** Most ACME HTTP-01 challenges a node holds at once (one per domain being issued). */
 export const ACME_CHALLENGES_MAX = 10_000;

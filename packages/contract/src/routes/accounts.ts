@@ -104,6 +104,13 @@ export const listSubAccounts = defineRoute({
   response: pageOf(managedAccountSchema),
 });
 
+/**
+ * How a new account gets its create-password link: `mail` (the default) e-mails it (101020 without
+ * a mail server); `link` answers it once in `createPasswordLink`, for the caller to hand over, and
+ * needs no mail server (docs/decisions "new-harden-create-password-link").
+ */
+export const ACCOUNT_LINK_DELIVERIES = ['mail', 'link'] as const;
+
 export const createAccountBodySchema = z.object({
   /** The tier of the new account: one of MANAGED_TIERS of the caller's console. */
   auth: tierSchema,
@@ -111,9 +118,14 @@ export const createAccountBodySchema = z.object({
   name: zName,
   email: zEmail,
   ...accountLimitFields,
+  delivery: z.enum(ACCOUNT_LINK_DELIVERIES).default('mail'),
 });
 
 export type CreateAccountIn = z.output<typeof createAccountBodySchema>;
+
+/** A new account, with its one-time create-password link when it was asked for (`delivery: link`), else null. */
+export const createdAccountSchema = managedAccountSchema.extend({ createPasswordLink: z.string().nullable() });
+export type CreatedAccount = z.infer<typeof createdAccountSchema>;
 
 export const createAccount = defineRoute({
   id: 'auth.account.create',
@@ -122,10 +134,10 @@ export const createAccount = defineRoute({
   access: tiers(TIERS, 'accounts.write'),
   codes: [101012, 101017, 101020, 101025],
   summary:
-    'Creates an account below the caller without a password and e-mails it a one-time link to create one (101020 when no mail server is set)',
+    'Creates an account below the caller without a password and e-mails it a one-time link to create one (101020 when no mail server is set), or with `delivery: link` answers the link once instead',
   tags: ['accounts'],
   request: { params: authParams, body: createAccountBodySchema },
-  response: dataOf(managedAccountSchema),
+  response: dataOf(createdAccountSchema),
 });
 
 export const updateAccountBodySchema = accountId.extend({
@@ -177,6 +189,19 @@ export const resendAccountEmail = defineRoute({
   response: okReply,
 });
 
+export const accountCreatePasswordLink = defineRoute({
+  id: 'auth.account.createPasswordLink',
+  method: 'POST',
+  path: '/{auth}/account/createPasswordLink',
+  access: tiers(TIERS, 'accounts.write'),
+  codes: [],
+  summary:
+    'Answers a new one-time create-password link for an account the caller manages that has no password yet, for the caller to hand over without mail (earlier links stop working); 101018 for an account that has a password',
+  tags: ['accounts'],
+  request: { params: authParams, body: accountId },
+  response: dataOf(z.object({ link: z.string() })),
+});
+
 export const resetAccountTwoFactor = defineRoute({
   id: 'auth.account.resetLogin2fa',
   method: 'PUT',
@@ -218,5 +243,6 @@ export const accountRoutes = {
   updateAccount,
   deleteAccount,
   resendAccountEmail,
+  accountCreatePasswordLink,
   resetAccountTwoFactor,
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zChallengeWorkBits } from '../edge/challenge.js';
 import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
@@ -151,6 +152,8 @@ export const zoneSettingsSchema = z.object({
   forceSSLRedirectCode: z.union(FORCE_SSL_REDIRECT_CODES.map((c) => z.literal(c))),
   invalidDomainLimitCount: zoneLimitCount,
   tlsLimitCount: zoneLimitCount,
+  /** The proof of work of the zone's challenge pages, in bits (edge/challenge.ts). */
+  challengeWorkBits: zChallengeWorkBits,
 });
 export type ZoneSettings = z.infer<typeof zoneSettingsSchema>;
 export const getZoneSettings = defineRoute({
@@ -228,6 +231,19 @@ export const setZoneTlsLimitCount = defineRoute({
   response: dataOf(zoneSettingsSchema),
 });
 
+export const setZoneChallengeWorkBits = defineRoute({
+  id: 'client.zone.setting.challengeWorkBits',
+  method: 'PUT',
+  path: '/client/zone/{zoneID}/setting/challengeWorkBits',
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
+  summary:
+    "The proof of work the zone's shield, click-to-verify and slider pages ask, in bits (16..24, default 21); each bit doubles a visitor's wait",
+  tags: ['zones'],
+  request: { params: zoneParams, body: z.object({ bits: zChallengeWorkBits }) },
+  response: dataOf(zoneSettingsSchema),
+});
+
 export const zoneRoutes = {
   listZones,
   metaZones,
@@ -238,6 +254,7 @@ export const zoneRoutes = {
   moveNodesToZone,
   getZoneSettings,
   setZoneHttp2,
+  setZoneChallengeWorkBits,
   setZoneHttp3,
   setZoneForceSSLRedirectCode,
   setZoneInvalidDomainLimitCount,

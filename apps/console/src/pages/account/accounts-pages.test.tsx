@@ -89,7 +89,11 @@ describe('client userManagement/users', () => {
   });
 
   it('creates a customer after checking the form, then edits its status', async () => {
-    api.on(createAccount, { auth: 'client' }, ok(managedAccount({ id: 40, account: 'newco', hasPassword: false })));
+    api.on(
+      createAccount,
+      { auth: 'client' },
+      ok({ ...managedAccount({ id: 40, account: 'newco', hasPassword: false }), createPasswordLink: null }),
+    );
     api.on(updateAccount, { auth: 'client' }, ok(managedAccount({ status: 'lock' })));
     renderAt('/client/userManagement/users');
     await findRow('acme');
@@ -115,6 +119,7 @@ describe('client userManagement/users', () => {
       account: 'newco',
       name: 'New Co',
       email: 'hi@newco.test',
+      delivery: 'mail',
     });
     await modalClosed(dialog);
 

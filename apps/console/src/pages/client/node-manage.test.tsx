@@ -134,6 +134,7 @@ describe('zonesList', () => {
       forceSSLRedirectCode: 301,
       invalidDomainLimitCount: 0,
       tlsLimitCount: 0,
+      challengeWorkBits: 21,
     };
     api.on(getZoneSettings, { zoneID: 1 }, ok(settings));
     api.on(setZoneHttp2, { zoneID: 1 }, ok({ ...settings, http2: false }));

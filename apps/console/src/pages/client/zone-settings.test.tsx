@@ -13,6 +13,7 @@ import {
   listZones,
   OPERATOR_NGINX_SECTION_ROUTES,
   preheatZoneCaches,
+  setZoneChallengeWorkBits,
   setZoneInvalidDomainLimitCount,
   setZoneL4Protection,
   setZoneNginxEnable,
@@ -48,6 +49,7 @@ const listenSettings = {
   forceSSLRedirectCode: 301,
   invalidDomainLimitCount: 0,
   tlsLimitCount: 25,
+  challengeWorkBits: 21,
 };
 const node = (lastError: string) => initializedNode({ zoneId: 1, zoneName: 'Asia', name: 'edge-tokyo-1', lastError });
 
@@ -105,6 +107,30 @@ describe("a zone's limits per client IP", () => {
     clickButton('Save', tls);
     expect(await within(tls).findByText('At most 100000')).toBeTruthy();
     expect(api.sent(setZoneTlsLimitCount, { zoneID: 1 })[0]?.body).toEqual({ count: 500 });
+  });
+});
+
+describe("a zone's challenge work", () => {
+  it('shows the bits with their help, saves them, and refuses a number outside 16..24 before any call', async () => {
+    api.on(setZoneChallengeWorkBits, { zoneID: 1 }, ok({ ...listenSettings, challengeWorkBits: 18 }));
+    const drawer = await openTab('Listen');
+    const work = await within(drawer).findByRole('form', { name: 'Proof of work (bits)' });
+    await waitFor(() =>
+      expect((within(work).getByLabelText('Proof of work (bits)') as HTMLInputElement).value).toBe('21'),
+    );
+    expect(within(work).getByText(/each bit doubles it/)).toBeTruthy();
+
+    for (const bad of ['25', '15', '']) {
+      typeInto(work, 'Proof of work (bits)', bad);
+      clickButton('Save', work);
+      expect(await within(work).findByText('Enter a whole number from 16 to 24')).toBeTruthy();
+    }
+    expect(api.sent(setZoneChallengeWorkBits, { zoneID: 1 })).toHaveLength(0);
+
+    typeInto(work, 'Proof of work (bits)', '18');
+    clickButton('Save', work);
+    await waitFor(() => expect(api.sent(setZoneChallengeWorkBits, { zoneID: 1 })[0]?.body).toEqual({ bits: 18 }));
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
   });
 });
 

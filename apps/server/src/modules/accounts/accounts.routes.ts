@@ -34,6 +34,9 @@ export function bindAccountRoutes(
   binder.bind(r.resendAccountEmail, async ({ body }, { caller, request }) => {
     await service.resendEmail(caller, body.id, mail(request));
   });
+  binder.bind(r.accountCreatePasswordLink, async ({ body }, { caller, request }) => ({
+    data: { link: await service.createPasswordLink(caller, body.id, mail(request)) },
+  }));
   binder.bind(r.resetAccountTwoFactor, async ({ body }, { caller }) => {
     await service.resetTwoFactor(caller, body.id);
   });

@@ -1,6 +1,7 @@
 import {
   type AccountDeleteRefusal,
   type CreateAccountIn,
+  type CreatedAccount,
   type ListAccountsQuery,
   MANAGED_TIERS,
   type ManagedAccount,
@@ -116,18 +117,20 @@ export class AccountsService {
   }
 
   /**
-   * Creates the account without a password and mails it a one-time create-password link. The
+   * Creates the account without a password and mails it a one-time create-password link, or (with
+   * `delivery: link`) answers the link for the caller to hand over, without a mail server. The
    * account and the link are written together; if the mail cannot be sent both are removed again.
    */
-  async create(caller: Caller, input: CreateAccountIn, mail: MailContext): Promise<ManagedAccount> {
+  async create(caller: Caller, input: CreateAccountIn, mail: MailContext): Promise<CreatedAccount> {
     const parentId = await parentForTier(this.accounts, caller, input.auth);
     checkZoneLimit(caller, { tier: input.auth, isRoot: input.auth !== caller.tier }, input.zoneLimit);
-    if (!(await this.mailer.configured())) throw new AppError(101020);
+    const byMail = input.delivery === 'mail';
+    if (byMail && !(await this.mailer.configured())) throw new AppError(101020);
     // Names and e-mails are unique per tier within the operator the account will belong to.
     const operatorId = await this.accounts.operatorIdFor(parentId);
     await this.refuseOperatorName(input.auth, operatorId, input.account);
     if (await this.accounts.emailTaken(input.auth, operatorId, input.email, 0)) throw new AppError(101017);
-    this.countMail(caller, input.email, false);
+    if (byMail) this.countMail(caller, input.email, false);
     const token = randomToken('cp_');
     let row: AccountRow;
     try {
@@ -161,13 +164,14 @@ export class AccountsService {
       }
       throw error;
     }
+    if (!byMail) return { ...presentAccount(row, 0), createPasswordLink: await this.linkOf(row, token, mail) };
     try {
       await this.mailCreateLink(row, token, mail);
     } catch (error) {
       await this.accounts.delete(row.id);
       throw error;
     }
-    return presentAccount(row, 0);
+    return { ...presentAccount(row, 0), createPasswordLink: null };
   }
 
   /**
@@ -186,9 +190,14 @@ export class AccountsService {
     if (clash) throw new AppError(101025, { extra: { field: 'account' } });
   }
 
-  private async mailCreateLink(row: AccountRow, token: string, mail: MailContext): Promise<void> {
+  /** The create-password link of `token` for the account `row` (its operator named for a sub-tier login). */
+  private async linkOf(row: AccountRow, token: string, mail: MailContext): Promise<string> {
     const operator = row.operatorId === null ? undefined : (await this.accounts.findById(row.operatorId))?.account;
-    const link = createPasswordLink(mail.baseUrl, row.tier, token, operator);
+    return createPasswordLink(mail.baseUrl, row.tier, token, operator);
+  }
+
+  private async mailCreateLink(row: AccountRow, token: string, mail: MailContext): Promise<void> {
+    const link = await this.linkOf(row, token, mail);
     try {
       await this.mailer.send(createPasswordMail(row.email, link, mail.locale, await this.productName()));
     } catch (error) {
@@ -256,20 +265,38 @@ export class AccountsService {
     if (!target.email) throw new AppError(101020);
     if (!(await this.mailer.configured())) throw new AppError(101020);
     this.countMail(caller, target.email, true);
-    const token = randomToken('cp_');
-    await this.tickets.revokePasswordTokens(target.id);
-    await this.tickets.insertPasswordToken({
-      tokenHash: sha256(token),
-      accountId: target.id,
-      purpose: 'create',
-      expiresAt: new Date(this.clock() + PASSWORD_TOKEN_TTL_MS),
-    });
+    const token = await this.replaceCreateToken(target.id);
     try {
       await this.mailCreateLink(target, token, mail);
     } catch (error) {
       await this.tickets.usePasswordToken(sha256(token));
       throw error;
     }
+  }
+
+  /**
+   * A new create-password link answered to the caller, for an account that has no password yet
+   * (101018 for a registered one, as for resendEmail); it replaces every earlier link.
+   */
+  async createPasswordLink(caller: Caller, id: number, mail: MailContext): Promise<string> {
+    const target = await requireManaged(this.accounts, caller, id);
+    if (target.passwordHash !== null) throw new AppError(101018);
+    return this.linkOf(target, await this.replaceCreateToken(target.id), mail);
+  }
+
+  /** Revokes the account's password links and writes a new create link; answers its token. */
+  private async replaceCreateToken(accountId: number): Promise<string> {
+    const token = randomToken('cp_');
+    await this.transactions.run(async () => {
+      await this.tickets.revokePasswordTokens(accountId);
+      await this.tickets.insertPasswordToken({
+        tokenHash: sha256(token),
+        accountId,
+        purpose: 'create',
+        expiresAt: new Date(this.clock() + PASSWORD_TOKEN_TTL_MS),
+      });
+    });
+    return token;
   }
 
   /** Turns the second factor off (a lost authenticator) and signs the account out everywhere. */

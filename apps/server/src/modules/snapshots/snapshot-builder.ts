@@ -1,4 +1,5 @@
 import {
+  CHALLENGE_WORK_BITS_MAX,
   DATA_PLANE_LIMITS,
   type DataPlane,
   type EdgeAcmeChallenge,
@@ -535,7 +536,11 @@ export class SnapshotBuilder {
         // Measured with the largest values a node's own part can take, so that it fits every node.
         version: 'pending',
         cacheEpoch: MAX_CACHE_EPOCH,
-        limits: { invalidDomainPerMinute: ZONE_LIMIT_MAX, tlsHandshakesPerMinute: ZONE_LIMIT_MAX },
+        limits: {
+          invalidDomainPerMinute: ZONE_LIMIT_MAX,
+          tlsHandshakesPerMinute: ZONE_LIMIT_MAX,
+          challengeWorkBits: CHALLENGE_WORK_BITS_MAX,
+        },
         domains,
         ...used,
         challenge: this.projections.challenge(ownerId, used.firewalls, now),

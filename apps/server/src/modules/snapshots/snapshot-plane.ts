@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  CHALLENGE_WORK_BITS_DEFAULT,
   type DataPlane,
   type EdgeAcmeChallenge,
   type EdgeCachePolicy,
@@ -202,6 +203,7 @@ export function nodeOwnValues(node: NodeRow): Pick<DataPlane, 'cacheEpoch' | 'li
           // The zone's escalation of floods to the kernel (lua/rampart/escalate.lua); 0 = off.
           escalationRefusals: node.l4Escalation?.refusals ?? 0,
           escalationSeconds: node.l4Escalation?.seconds ?? 10,
+          challengeWorkBits: node.challengeWorkBits ?? CHALLENGE_WORK_BITS_DEFAULT,
         }
       : { ...NO_ZONE_LIMITS };
   return { cacheEpoch, limits };

@@ -33,7 +33,7 @@ const snapshot = (version: string): EdgeSnapshot => ({
     modules: [],
     settings: [],
     firewalls: [],
-    limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
+    limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, challengeWorkBits: 21 },
     challenge: noChallenge(),
   },
   streamPorts: [],

@@ -14,7 +14,10 @@ export function presentZone(row: ZoneRow): Zone {
 }
 
 export function presentZoneSettings(
-  row: Pick<ZoneRow, 'http2' | 'forceSSLRedirectCode' | 'invalidDomainLimitCount' | 'tlsLimitCount'>,
+  row: Pick<
+    ZoneRow,
+    'http2' | 'forceSSLRedirectCode' | 'invalidDomainLimitCount' | 'tlsLimitCount' | 'challengeWorkBits'
+  >,
 ): ZoneSettings {
   return {
     http2: row.http2,
@@ -23,6 +26,7 @@ export function presentZoneSettings(
     forceSSLRedirectCode: row.forceSSLRedirectCode as ZoneSettings['forceSSLRedirectCode'],
     invalidDomainLimitCount: row.invalidDomainLimitCount,
     tlsLimitCount: row.tlsLimitCount,
+    challengeWorkBits: row.challengeWorkBits,
   };
 }
 

@@ -15,6 +15,7 @@ export const zoneEdgeColumns = {
   forceSSLRedirectCode: zones.forceSSLRedirectCode,
   invalidDomainLimitCount: zones.invalidDomainLimitCount,
   tlsLimitCount: zones.tlsLimitCount,
+  challengeWorkBits: zones.challengeWorkBits,
   trustedProxies: zones.trustedProxies,
   realIpHeader: zones.realIpHeader,
   proxyProtocol: zones.proxyProtocol,
@@ -106,6 +107,7 @@ export class ZonesRepository {
       forceSSLRedirectCode: number;
       invalidDomainLimitCount: number;
       tlsLimitCount: number;
+      challengeWorkBits: number;
       trustedProxies: string[];
       realIpHeader: 'X-Forwarded-For' | 'X-Real-IP';
       proxyProtocol: boolean;

@@ -36,6 +36,9 @@ export function bindZoneRoutes(binder: Binder, zones: ZonesService): void {
   binder.bind(zoneRoutes.setZoneTlsLimitCount, async ({ params, body }, { caller }) => ({
     data: await zones.changeSettings(caller.operatorId, params.zoneID, { tlsLimitCount: body.count }),
   }));
+  binder.bind(zoneRoutes.setZoneChallengeWorkBits, async ({ params, body }, { caller }) => ({
+    data: await zones.changeSettings(caller.operatorId, params.zoneID, { challengeWorkBits: body.bits }),
+  }));
   binder.bind(zoneRoutes.moveNodesToZone, async ({ body }, { caller }) => {
     await zones.moveNodes(caller.operatorId, body.nodeIDs, body.zoneID);
   });

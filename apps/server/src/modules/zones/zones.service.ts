@@ -63,7 +63,12 @@ export class ZonesService {
   async changeSettings(
     operatorId: number,
     id: number,
-    change: Partial<Pick<ZoneSettings, 'http2' | 'forceSSLRedirectCode' | 'invalidDomainLimitCount' | 'tlsLimitCount'>>,
+    change: Partial<
+      Pick<
+        ZoneSettings,
+        'http2' | 'forceSSLRedirectCode' | 'invalidDomainLimitCount' | 'tlsLimitCount' | 'challengeWorkBits'
+      >
+    >,
   ): Promise<ZoneSettings> {
     if (!(await this.zones.update(operatorId, id, change))) throw new AppError(101018);
     return this.settings(operatorId, id);

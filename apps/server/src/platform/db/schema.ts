@@ -269,6 +269,11 @@ export const zones = pgTable(
      */
     invalidDomainLimitCount: integer('invalid_domain_limit_count').notNull().default(0),
     tlsLimitCount: integer('tls_limit_count').notNull().default(0),
+    /**
+     * The proof of work of the zone's challenge pages, in bits (contract edge/challenge.ts: 16..24,
+     * default CHALLENGE_WORK_BITS_DEFAULT written out as for reservedPorts).
+     */
+    challengeWorkBits: smallint('challenge_work_bits').notNull().default(21),
     /** The trust setting (routes/zone-trust.ts): proxies believed about the visitor's address, and how. */
     trustedProxies: jsonb('trusted_proxies').$type<string[]>().notNull().default([]),
     realIpHeader: text('real_ip_header').$type<'X-Forwarded-For' | 'X-Real-IP'>().notNull().default('X-Forwarded-For'),
@@ -309,6 +314,7 @@ export const zones = pgTable(
     check('zones_force_ssl_redirect_code_check', sql`${t.forceSSLRedirectCode} IN (301, 302, 307, 308)`),
     check('zones_invalid_domain_limit_count_check', sql`${t.invalidDomainLimitCount} BETWEEN 0 AND 100000`),
     check('zones_tls_limit_count_check', sql`${t.tlsLimitCount} BETWEEN 0 AND 100000`),
+    check('zones_challenge_work_bits_check', sql`${t.challengeWorkBits} BETWEEN 16 AND 24`),
   ],
 );
 

@@ -1,11 +1,12 @@
 import {
+  ACCOUNT_LINK_DELIVERIES,
   ACCOUNT_STATUS_LABELS,
   ACCOUNT_STATUSES,
   accountRoutes,
   type ManagedAccount,
   type Tier,
 } from '@rampart/contract';
-import { Form, Input, Select, Typography } from 'antd';
+import { Form, Input, Radio, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { localized, toastText } from '../../../app/toast';
@@ -22,21 +23,24 @@ interface AccountValues {
   status: ManagedAccount['status'];
   maxLogExportTimes?: number;
   zoneLimit?: number;
+  delivery?: (typeof ACCOUNT_LINK_DELIVERIES)[number];
 }
 
 const createRules = schemaRules(accountRoutes.createAccount.request.body, { auth: 'user' });
 const updateRules = schemaRules(accountRoutes.updateAccount.request.body, { id: 1 });
-const FIELDS = ['account', 'name', 'email', 'status', 'maxLogExportTimes', 'zoneLimit'];
+const FIELDS = ['account', 'name', 'email', 'status', 'maxLogExportTimes', 'zoneLimit', 'delivery'];
 
 /**
- * Creates an account of `kind` (it is mailed a link to create its password) or edits one: name,
- * e-mail, status and, for customer accounts, the daily log export limit.
+ * Creates an account of `kind` (it is mailed a link to create its password, or the link is shown
+ * to copy: `onLink`) or edits one: name, e-mail, status and, for customer accounts, the daily log
+ * export limit.
  */
 export function AccountFormModal({
   tier,
   kind,
   account,
   onClose,
+  onLink,
 }: {
   /** The console. */
   tier: Tier;
@@ -44,6 +48,8 @@ export function AccountFormModal({
   kind: Tier;
   account: ManagedAccount | 'new' | null;
   onClose: () => void;
+  /** A new account's create-password link, when it was asked for instead of the mail. */
+  onLink: (link: string) => void;
 }) {
   const { t } = useTranslation(['accounts', 'common']);
   const [form] = Form.useForm<AccountValues>();
@@ -60,6 +66,7 @@ export function AccountFormModal({
         email: values.email,
         ...(values.maxLogExportTimes === undefined ? {} : { maxLogExportTimes: values.maxLogExportTimes }),
         ...(values.zoneLimit === undefined ? {} : { zoneLimit: values.zoneLimit }),
+        delivery: values.delivery ?? 'mail',
       },
     }),
     updateInput: ({ id, ...values }) => ({
@@ -77,6 +84,9 @@ export function AccountFormModal({
     form: { instance: form, fields: FIELDS },
     success: { create: () => authToast('createAuthSuccess', kind), update: () => toastText('editAccountSuccess') },
     onSuccess: onClose,
+    onCreated: (reply) => {
+      if (reply.data.createPasswordLink) onLink(reply.data.createPasswordLink);
+    },
   });
   const rules = existing ? updateRules : createRules;
   const accountTier = existing?.auth ?? kind;
@@ -101,12 +111,20 @@ export function AccountFormModal({
               zoneLimit: existing.zoneLimit,
             }
           : operator
-            ? { zoneLimit: 0 }
-            : {}
+            ? { zoneLimit: 0, delivery: 'mail' }
+            : { delivery: 'mail' }
       }
       onSubmit={(values) => save.submit(values, existing)}
     >
       {!existing && <Typography.Paragraph type="secondary">{t('createHint')}</Typography.Paragraph>}
+      {!existing && (
+        <Form.Item name="delivery" label={t('deliveryLabel')}>
+          <Radio.Group
+            aria-label={t('deliveryLabel')}
+            options={ACCOUNT_LINK_DELIVERIES.map((value) => ({ value, label: t(`delivery_${value}`) }))}
+          />
+        </Form.Item>
+      )}
       <Form.Item name="account" label={t('account')} rules={existing ? [] : rules('account')} required={!existing}>
         <Input disabled={existing !== null} autoComplete="off" />
       </Form.Item>

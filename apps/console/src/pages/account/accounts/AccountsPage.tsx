@@ -30,6 +30,7 @@ import { AccountFormModal } from './AccountFormModal';
 import { AccountPasswordModal } from './AccountPasswordModal';
 import { AssignZonesModal } from './AssignZonesModal';
 import { authToast } from './account-texts';
+import { CreatePasswordLinkModal } from './CreatePasswordLinkModal';
 
 /** The actions column of an account row: its buttons wrap onto two lines within it. */
 const ACTIONS_WIDTH = 300;
@@ -74,6 +75,7 @@ export function AccountsPage() {
   const [password, setPassword] = useState<ManagedAccount | null>(null);
   const [roleOf, setRoleOf] = useState<ManagedAccount | null>(null);
   const [zonesOf, setZonesOf] = useState<ManagedAccount | null>(null);
+  const [link, setLink] = useState<string | null>(null);
   const switchUser = useSwitchUser(tier);
   const invalidates = changes('accounts');
   const remove = useRouteMutation(tier, accountRoutes.deleteAccount, {
@@ -85,6 +87,11 @@ export function AccountsPage() {
     input: (account: ManagedAccount) => ({ params: { auth: tier }, body: { id: account.id } }),
     invalidates: [],
     success: () => toastText('resendEmailSuccess'),
+  });
+  const newLink = useRouteMutation(tier, accountRoutes.accountCreatePasswordLink, {
+    input: (account: ManagedAccount) => ({ params: { auth: tier }, body: { id: account.id } }),
+    invalidates: [],
+    onSuccess: (reply) => setLink(reply.data.link),
   });
   const reset2FA = useRouteMutation(tier, accountRoutes.resetAccountTwoFactor, {
     input: (account: ManagedAccount) => ({ params: { auth: tier }, body: { id: account.id } }),
@@ -111,6 +118,15 @@ export function AccountsPage() {
           onConfirm={() => resend.mutate(account)}
         >
           {t('actionResend')}
+        </ConfirmButton>
+      )}
+      {!account.hasPassword && (
+        <ConfirmButton
+          confirm={t('linkConfirm', { account: account.account })}
+          pending={pendingFor(newLink, account.id)}
+          onConfirm={() => newLink.mutate(account)}
+        >
+          {t('actionLink')}
         </ConfirmButton>
       )}
       {account.login2FAType !== 0 && (
@@ -198,7 +214,8 @@ export function AccountsPage() {
           expandedRowRender: (account) => <SubAccounts tier={tier} parent={account} actions={actions} />,
         }}
       />
-      <AccountFormModal tier={tier} kind={kind} account={editing} onClose={() => setEditing(null)} />
+      <AccountFormModal tier={tier} kind={kind} account={editing} onClose={() => setEditing(null)} onLink={setLink} />
+      <CreatePasswordLinkModal link={link} onClose={() => setLink(null)} />
       <AccountPasswordModal tier={tier} account={password} onClose={() => setPassword(null)} />
       <AssignRoleModal tier={tier} account={roleOf} onClose={() => setRoleOf(null)} />
       {tier === 'client' && <AssignZonesModal account={zonesOf} onClose={() => setZonesOf(null)} />}

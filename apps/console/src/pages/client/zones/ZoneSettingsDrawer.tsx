@@ -6,6 +6,7 @@ import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { RowDrawer } from '../../../components/RowDrawer';
+import { ZoneChallengeWorkPanel } from './ZoneChallengeWorkPanel';
 import { ZoneL4ProtectionPanel } from './ZoneL4ProtectionPanel';
 import { ZoneLimitsPanel } from './ZoneLimitsPanel';
 import { ZoneNginxPanel } from './ZoneNginxPanel';
@@ -107,6 +108,7 @@ function ZoneSettingsForm({ zone }: { zone: Zone }) {
       <Alert style={{ marginTop: 16 }} type="info" showIcon title={t('settings.http3Unsupported')} />
       <Alert style={{ marginTop: 8 }} type="info" showIcon title={t('settings.appliesToNodes')} />
       <ZoneLimitsPanel zoneId={zone.id} current={current} />
+      <ZoneChallengeWorkPanel zoneId={zone.id} current={current} />
     </>
   );
 }

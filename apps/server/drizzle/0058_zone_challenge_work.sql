@@ -1,0 +1,2 @@
+ALTER TABLE "zones" ADD COLUMN "challenge_work_bits" smallint DEFAULT 21 NOT NULL;--> statement-breakpoint
+ALTER TABLE "zones" ADD CONSTRAINT "zones_challenge_work_bits_check" CHECK ("zones"."challenge_work_bits" BETWEEN 16 AND 24);
