@@ -76,6 +76,7 @@ import {
 } from '../apps/edge/test/helpers/real-control-plane.js';
 import { startCluster } from '../apps/server/test/helpers/pg-cluster.js';
 import { escalationFigures } from './edge/escalation.js';
+import { throughputFigures } from './edge/figures.js';
 import { FLOOD_HOST, floodWithoutLog, profilePhases, startFirewallEdge } from './edge/firewall-edge.js';
 import {
   adminGet,
@@ -624,39 +625,8 @@ end
     };
     const agentRss = await rssMb(agentPid);
 
-    // Medians over the rounds: one round disturbed by the shared machine moves neither figure.
-    const median = (values: number[]) =>
-      percentile(
-        [...values].sort((a, b) => a - b),
-        50,
-      );
-    const edgeRps = median(edge.map((r) => r.rps));
-    const nginxRps = median(baseline.map((r) => r.rps));
-    const firewallRps = median(firewall.map((r) => r.rps));
-    const floodRps = median(flood.map((r) => r.rps));
-    const floodNginxRps = median(baselineFlood.map((r) => r.rps));
     const result = {
-      edge_rps: round(edgeRps, 0),
-      nginx_rps: round(nginxRps, 0),
-      ratio: round(edgeRps / nginxRps, 3),
-      edge_p99_ms: round(median(edge.map((r) => r.p99ms))),
-      nginx_p99_ms: round(median(baseline.map((r) => r.p99ms))),
-      firewall_rps: round(firewallRps, 0),
-      firewall_ratio: round(firewallRps / nginxRps, 3),
-      firewall_p99_ms: round(median(firewall.map((r) => r.p99ms))),
-      firewall_vs_no_rules: round(firewallRps / median(noRules.map((r) => r.rps)), 3),
-      firewall_waf_rps: withWaf.length ? round(median(withWaf.map((r) => r.rps)), 0) : null,
-      firewall_waf_ratio: withWaf.length ? round(median(withWaf.map((r) => r.rps)) / nginxRps, 3) : null,
-      firewall_waf_p99_ms: withWaf.length ? round(median(withWaf.map((r) => r.p99ms))) : null,
-      flood_rps: round(floodRps, 0),
-      flood_nginx_rps: round(floodNginxRps, 0),
-      flood_ratio: round(floodRps / floodNginxRps, 3),
-      flood_p99_ms: round(median(flood.map((r) => r.p99ms))),
-      flood_nginx_p99_ms: round(median(baselineFlood.map((r) => r.p99ms))),
-      // The flood on the same edge without its access log, and with every refusal logged whole.
-      flood_no_log_rps: floodLog ? round(floodLog.noLogRps, 0) : null,
-      flood_log_share: floodLog ? round(1 - floodLog.tallyRps / floodLog.noLogRps, 3) : null,
-      flood_log_every_rps: floodLog ? round(floodLog.everyRps, 0) : null,
+      ...throughputFigures({ edge, baseline, firewall, noRules, withWaf, flood, baselineFlood }, floodLog),
       lua_us_per_request: phases,
       propagation_p50_ms: round(percentile(times, 50), 0),
       propagation_p95_ms: round(percentile(times, 95), 0),

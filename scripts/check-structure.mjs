@@ -16,19 +16,17 @@ export const MAX_LINES = 400;
 /** Files over MAX_LINES and their line counts: each may not grow, and leaves once within 400. */
 export const SIZE_DEBT = {
   'apps/edge/lua/rampart/admin.lua': 512,
-  'apps/edge/lua/rampart/challenge.lua': 540,
-  'apps/edge/lua/rampart/validate.lua': 461,
-  'apps/edge/src/agent/agent.ts': 700,
-  'apps/edge/src/agent/apply.ts': 417,
-  'apps/edge/src/agent/node-client.ts': 595,
+  'apps/edge/lua/rampart/validate.lua': 425,
+  'apps/edge/src/agent/agent.ts': 660,
+  'apps/edge/src/agent/node-client.ts': 514,
   'apps/server/src/modules/analytics/clickhouse-store.ts': 775,
   'apps/server/src/modules/analytics/duckdb-store.ts': 915,
   'apps/server/src/modules/analytics/statistics.queries.ts': 787,
-  'apps/server/src/modules/snapshots/plane-entries.ts': 494,
-  'apps/server/src/modules/snapshots/plane.service.ts': 552,
-  'apps/server/src/modules/snapshots/snapshot-builder.ts': 560,
+  'apps/server/src/modules/snapshots/plane-entries.ts': 487,
+  'apps/server/src/modules/snapshots/plane.service.ts': 520,
+  'apps/server/src/modules/snapshots/snapshot-builder.ts': 535,
   'bench/analytics.ts': 490,
-  'bench/edge.ts': 692,
+  'bench/edge.ts': 666,
   'bench/waf.ts': 943,
 };
 

@@ -57,13 +57,8 @@ export async function startFirewallEdge(
   await writeFile(path.join(geoDir, `${geoDatabase}.mmdb`), mmdb, { mode: 0o644 });
   const settings: Partial<NginxSettingsInput> = { geoDir, workerProcesses: workers };
   const reload = async (hooks: RenderTestHooks = {}, logs: LogMode = 'tally') => {
-    let conf = edge.render(settings, hooks);
-    // Bench only: every refusal logged whole, as before rampart.refusals (for comparison).
-    if (logs === 'every') {
-      conf = conf
-        .replace(/log_by_lua_block \{ rampart\.refusal\(\) \}/g, '')
-        .replace(/ if=\$rampart_log_refusal;/g, ';');
-    }
+    // `tally`: as a node that ships aggregates; `every`: every refusal logged whole (a node without them).
+    let conf = edge.render({ ...settings, refusalTallies: logs === 'tally' }, hooks);
     if (logs === 'none') {
       conf = conf
         .replace(/access_log [^;]*buffer=64k flush=1s[^;]*;/g, 'access_log off;')

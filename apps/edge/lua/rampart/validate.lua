@@ -7,7 +7,7 @@ local settings_check = require "rampart.settings_check"
 local firewall_check = require "rampart.firewall_check"
 local firewall_headers_check = require "rampart.firewall_headers_check"
 local auth_check = require "rampart.auth_check"
-local escalate = require "rampart.escalate"
+local validate_zone = require "rampart.validate_zone"
 
 local _M = {}
 
@@ -45,57 +45,6 @@ end
 
 local function is_pem(v, max)
   return type(v) == "string" and #v <= max and v:find("-----BEGIN ", 1, true) == 1
-end
-
--- Zone limits (rampart.limits, packages/contract/src/edge/data-plane.ts edgeZoneLimitsSchema):
--- absent in an older document means off; with them the zone's challenge work (rampart.challenge;
--- contract edge/challenge.ts CHALLENGE_WORK_BITS_*), absent: the default.
-local ZONE_LIMIT_MAX = 100000
-local WORK_BITS_MIN, WORK_BITS_MAX, WORK_BITS_DEFAULT = 16, 24, 21
-local function zone_limits(l)
-  if l == nil then
-    return { invalidDomainPerMinute = 0, tlsHandshakesPerMinute = 0, challengeWorkBits = WORK_BITS_DEFAULT }
-  end
-  if type(l) ~= "table" or #l > 0 then return nil, "limits", "not an object" end
-  if not is_int(l.invalidDomainPerMinute, 0, ZONE_LIMIT_MAX) then
-    return nil, "limits.invalidDomainPerMinute", "not an integer 0.." .. ZONE_LIMIT_MAX
-  end
-  if not is_int(l.tlsHandshakesPerMinute, 0, ZONE_LIMIT_MAX) then
-    return nil, "limits.tlsHandshakesPerMinute", "not an integer 0.." .. ZONE_LIMIT_MAX
-  end
-  local bits = l.challengeWorkBits
-  if bits == nil then
-    bits = WORK_BITS_DEFAULT
-  elseif not is_int(bits, WORK_BITS_MIN, WORK_BITS_MAX) then
-    return nil, "limits.challengeWorkBits", "not an integer " .. WORK_BITS_MIN .. ".." .. WORK_BITS_MAX
-  end
-  return escalate.checked(l, {
-    invalidDomainPerMinute = l.invalidDomainPerMinute,
-    tlsHandshakesPerMinute = l.tlsHandshakesPerMinute,
-    challengeWorkBits = bits,
-  })
-end
-
--- Challenge keys (rampart.challenge, packages/contract/src/edge/challenge.ts edgeChallengeSchema):
--- absent in an older document means none.
-local PERIOD_SECONDS = 21600
-local function challenge(c)
-  if c == nil then return { keys = {}, passSeconds = 1800 } end
-  if type(c) ~= "table" or #c > 0 then return nil, "challenge", "not an object" end
-  if not is_array(c.keys, 3) then return nil, "challenge.keys", "not a list of at most 3" end
-  local keys = {}
-  for i, k in ipairs(c.keys) do
-    local path = "challenge.keys[" .. (i - 1) .. "]"
-    if type(k) ~= "table" or not is_int(k.id, 0, 2147483647) then return nil, path .. ".id", "not a key id" end
-    if type(k.secret) ~= "string" or not re_find(k.secret, HEX64_RE, "jo") then
-      return nil, path .. ".secret", "not a 32-byte hex key"
-    end
-    keys[i] = { id = k.id, secret = k.secret }
-  end
-  if not is_int(c.passSeconds, 60, PERIOD_SECONDS) then
-    return nil, "challenge.passSeconds", "not a whole number from 60 to " .. PERIOD_SECONDS
-  end
-  return { keys = keys, passSeconds = c.passSeconds }
 end
 
 local function upstream(u, path)
@@ -324,9 +273,9 @@ function _M.document(doc)
     firewalls[i] = clean
   end
 
-  local limits, limits_field, limits_reason = zone_limits(doc.limits)
+  local limits, limits_field, limits_reason = validate_zone.limits(doc.limits)
   if limits == nil then return nil, limits_field, limits_reason end
-  local keys, keys_field, keys_reason = challenge(doc.challenge)
+  local keys, keys_field, keys_reason = validate_zone.challenge(doc.challenge)
   if keys == nil then return nil, keys_field, keys_reason end
   -- The operator's geo database (rampart.firewall_geo): its SHA-256 in hex, or none.
   local geo_database = doc.geoDatabase
@@ -439,7 +388,7 @@ function _M.entry(kk, value, module_type)
     end
     return value
   elseif kind == "x" and id == "" then
-    return challenge(value)
+    return validate_zone.challenge(value)
   elseif kind == "pages" and id == "" then
     return settings_check.pages(value, path, 262144)
   elseif kind == "n" and id == "" then
@@ -454,7 +403,7 @@ end
 -- The values of a delta that are not entries (its meta): {limits, geoDatabase, abuseIPs}.
 function _M.delta_meta(m)
   if type(m) ~= "table" then return nil, "meta", "not an object" end
-  local limits, field, reason = zone_limits(m.limits)
+  local limits, field, reason = validate_zone.limits(m.limits)
   if limits == nil then return nil, field, reason end
   local out = { limits = limits }
   for _, name in ipairs({ "geoDatabase", "abuseIPs" }) do

@@ -41,6 +41,16 @@ import {
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { z } from 'zod';
 import { formatPath } from '../data-plane/schema.js';
+import {
+  failureDetail,
+  NodeApiError,
+  readBounded,
+  refusal,
+  SnapshotRefusedError,
+  withTimeout,
+} from './node-api-errors.js';
+
+export { NodeApiError, SnapshotRefusedError } from './node-api-errors.js';
 
 /**
  * The node API as the agent calls it. Every request but `register` is signed with the contract's
@@ -49,33 +59,6 @@ import { formatPath } from '../data-plane/schema.js';
  * unix timestamp in seconds, a fresh nonce and the SHA-256 hex of the body. Every answer is
  * checked with the route's `response` schema.
  */
-
-/** A call that did not get a valid 2xx answer (status 0: no answer at all). */
-export class NodeApiError extends Error {
-  override readonly name = 'NodeApiError';
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: number | null = null,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * The control plane answered a snapshot that fails the contract's schema (edgeSnapshotSchema with
- * the data-plane allowlists). `version` is the refused snapshot's version when it had a valid one.
- */
-export class SnapshotRefusedError extends Error {
-  override readonly name = 'SnapshotRefusedError';
-  constructor(
-    readonly version: string | null,
-    readonly field: string,
-    readonly reason: string,
-  ) {
-    super(`snapshot ${version ?? '(no version)'} refused: ${field}: ${reason}`);
-  }
-}
 
 export interface NodeCredentials {
   nodeId: number;
@@ -99,74 +82,6 @@ const commandsEnvelope = z.object({
 type RegisterBody = z.input<NonNullable<(typeof registerNode)['request']['body']>>;
 type StatusBody = z.input<NonNullable<(typeof reportNodeStatus)['request']['body']>>;
 type ProbeResultsBody = z.input<NonNullable<(typeof reportProbeResults)['request']['body']>>;
-
-/** Combines the caller's signal (agent shutdown) with a timeout; AbortSignal.any needs Node 20.3. */
-function withTimeout(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal; done: () => void } {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`no answer within ${ms} ms`)), ms);
-  const onAbort = () => controller.abort(signal?.reason);
-  if (signal?.aborted) controller.abort(signal.reason);
-  else signal?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    done: () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    },
-  };
-}
-
-/** Why a request got no answer: fetch's cause (a system error code) when it names one. */
-function failureDetail(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (err as Error).message;
-}
-
-/** The error for a refused call: the control plane's code and message when it gave them. */
-function refusal(
-  route: AnyRoute,
-  url: URL,
-  status: number,
-  text: string,
-  serverDate: string | null,
-  signed: boolean,
-): NodeApiError {
-  let code: number | null = null;
-  let message = text.slice(0, 200);
-  try {
-    const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
-    if (typeof parsed.code === 'number') code = parsed.code;
-    if (typeof parsed.message === 'string') message = parsed.message;
-  } catch {
-    // Not JSON: keep the text.
-  }
-  // A signed request is refused when the clocks differ by more than NODE_SIGNATURE_MAX_SKEW_SECONDS.
-  const skew = serverDate === null ? Number.NaN : Math.round((Date.now() - Date.parse(serverDate)) / 1000);
-  if (status === 401 && signed && Math.abs(skew) > 60) {
-    message += ` (this node's clock is ${skew} s off the control plane's)`;
-  }
-  return new NodeApiError(status, `${route.method} ${url.pathname} answered ${status}: ${message}`, code);
-}
-
-/** Reads a response body, refusing one longer than `maxBytes` as soon as it is known to be. */
-async function readBounded(response: Response, maxBytes: number | undefined): Promise<Buffer> {
-  if (maxBytes === undefined) return Buffer.from(await response.arrayBuffer());
-  const refuse = () => new NodeApiError(response.status, `answer larger than ${maxBytes} bytes`);
-  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
-    await response.body?.cancel();
-    throw refuse();
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  if (response.body) {
-    for await (const chunk of response.body) {
-      total += chunk.byteLength;
-      if (total > maxBytes) throw refuse();
-      chunks.push(Buffer.from(chunk));
-    }
-  }
-  return Buffer.concat(chunks);
-}
 
 export class NodeClient {
   /**

@@ -21,7 +21,13 @@ import {
 } from '../routes/site-settings.js';
 import { ZONE_LIMIT_MAX } from '../routes/zones.js';
 import { edgeDomainAuthSchema } from './auth.js';
-import { CHALLENGE_WORK_BITS_DEFAULT, edgeChallengeSchema, noChallenge, zChallengeWorkBits } from './challenge.js';
+import {
+  CHALLENGE_WORK_BITS_DEFAULT,
+  CHALLENGE_WORK_BITS_MAX,
+  edgeChallengeSchema,
+  noChallenge,
+  zChallengeWorkBits,
+} from './challenge.js';
 import {
   DATA_PLANE_LIMITS,
   HOST_NAME_RE,
@@ -204,6 +210,17 @@ export const NO_ZONE_LIMITS = {
   tlsHandshakesPerMinute: 0,
   challengeWorkBits: CHALLENGE_WORK_BITS_DEFAULT,
 } as const;
+/**
+ * The longest limits a node can be sent: a snapshot's shared part is measured with them, so that
+ * it fits every node whatever its zone sets (a field added to the schema must be added here).
+ */
+export const LARGEST_ZONE_LIMITS: Required<z.output<typeof edgeZoneLimitsSchema>> = {
+  invalidDomainPerMinute: ZONE_LIMIT_MAX,
+  tlsHandshakesPerMinute: ZONE_LIMIT_MAX,
+  escalationRefusals: ZONE_LIMIT_MAX,
+  escalationSeconds: 600,
+  challengeWorkBits: CHALLENGE_WORK_BITS_MAX,
+};
 
 /** Most ACME HTTP-01 challenges a node holds at once (one per domain being issued). */
 export const ACME_CHALLENGES_MAX = 10_000;

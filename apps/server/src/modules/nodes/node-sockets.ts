@@ -1,5 +1,5 @@
 import { parseIP } from '@rampart/contract';
-import { DEFAULT_LISTEN } from '../snapshots/snapshot-builder.js';
+import { DEFAULT_LISTEN } from '../snapshots/snapshot-plane.js';
 import type { NodeListening } from './node-sockets.repository.js';
 
 /**

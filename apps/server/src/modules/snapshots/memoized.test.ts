@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoized, type PlaneMemo } from './snapshot-builder.js';
+import { memoized, type PlaneMemo } from './snapshot-plane.js';
 
 /** A thenable that does its work on every `then`, as drizzle's query builders do. */
 function query(value: number) {

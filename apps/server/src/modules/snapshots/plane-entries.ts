@@ -5,15 +5,8 @@ import type { Db } from '../../platform/db/database.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { PlaneRepository } from './plane.repository.js';
 import type { SnapshotRepository } from './snapshot.repository.js';
-import {
-  type SiteLevelParts,
-  type SiteParts,
-  type SnapshotBuilder,
-  siteLevelOf,
-  uniqueNames,
-  usedIds,
-  usedParts,
-} from './snapshot-builder.js';
+import type { SnapshotBuilder } from './snapshot-builder.js';
+import { type SiteLevelParts, type SiteParts, siteLevelOf, uniqueNames, usedIds, usedParts } from './snapshot-plane.js';
 
 /**
  * The control plane's half of the data plane as entries (docs/data-plane-deltas.md): builds the

@@ -12,8 +12,10 @@ import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { PlaneEntryBuilder, parsed } from './plane-entries.js';
 import { PlaneReadsRepository } from './plane-reads.repository.js';
+import { type PlaneSum, type PlaneView, StaleView, type Tick } from './plane-state.js';
 import type { NodeWithZone } from './snapshot.repository.js';
-import { memoized, nodeForceSSLCode, nodeOwnValues, type PlaneMemo, type SnapshotBuilder } from './snapshot-builder.js';
+import type { SnapshotBuilder } from './snapshot-builder.js';
+import { memoized, nodeForceSSLCode, nodeOwnValues, type PlaneMemo } from './snapshot-plane.js';
 
 /** Plane hashes are sums modulo 2^48 (docs/data-plane-deltas.md). */
 const PLANE_MOD = 2n ** 48n;
@@ -54,40 +56,6 @@ function kept<T>(cache: Map<string, Promise<T>>, id: string, make: () => Promise
     cache.set(id, value);
   }
   return value;
-}
-
-/** The plane changed (another process built) between the tick's read of its state and a node's read. */
-class StaleView extends Error {}
-
-/** What the looks of one generation share (see TICK_MS). */
-interface Tick {
-  readonly generation: number;
-  readonly at: number;
-  readonly memo: PlaneMemo;
-  /** The build found another process building or dirty rows left. */
-  again: boolean;
-}
-
-/** A plane's state at one version, read consistently once per tick. */
-interface PlaneView {
-  readonly head: number;
-  readonly floor: number;
-  /** The last sequence that changed the plane. */
-  readonly changedAt: number;
-  readonly planeHash: string;
-  /** The sum of the plane's firewall entries' hashes (they change only when one of them does). */
-  readonly firewallDigest: string;
-}
-
-/** A plane's entries' hashes and their sums as of a sequence. */
-interface PlaneSum {
-  at: number;
-  /** The highest head a view saw with the plane still at `at`: nothing of it changed in (at, quietTo]. */
-  quietTo: number;
-  hashes: Map<string, bigint>;
-  total: bigint;
-  /** Of the firewall entries only. */
-  firewalls: bigint;
 }
 
 const FIREWALL_PREFIX = 'firewall\0';

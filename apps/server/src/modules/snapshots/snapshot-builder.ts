@@ -1,5 +1,4 @@
 import {
-  CHALLENGE_WORK_BITS_MAX,
   DATA_PLANE_LIMITS,
   type DataPlane,
   type EdgeAcmeChallenge,
@@ -11,10 +10,10 @@ import {
   type EdgeModule,
   EMPTY_NGINX_TUNING,
   emptyEdgeFirewall,
+  LARGEST_ZONE_LIMITS,
   mergeNginxTuning,
   NO_REAL_IP,
   NODE_EXPORTER_DEFAULT,
-  ZONE_LIMIT_MAX,
 } from '@rampart/contract';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { NodeWithZone, ServedDomainRow, SnapshotRepository } from './snapshot.repository.js';
@@ -42,32 +41,6 @@ import {
   serializePlane,
   snapshotJson,
   uniqueNames,
-  usedParts,
-} from './snapshot-plane.js';
-
-export { type LeftOutSite, SnapshotBuildError, type SnapshotLimits } from './snapshot-fit.js';
-export type {
-  BuiltSnapshot,
-  EdgeProjections,
-  PlaneMemo,
-  SerializedPlane,
-  SharedDataPlane,
-  SharedPlane,
-  SiteLevelParts,
-  SiteParts,
-  SnapshotContent,
-} from './snapshot-plane.js';
-export {
-  contentVersion,
-  DEFAULT_LISTEN,
-  memoized,
-  nodeForceSSLCode,
-  nodeOwnValues,
-  serializePlane,
-  siteLevelOf,
-  snapshotJson,
-  uniqueNames,
-  usedIds,
   usedParts,
 } from './snapshot-plane.js';
 
@@ -536,11 +509,7 @@ export class SnapshotBuilder {
         // Measured with the largest values a node's own part can take, so that it fits every node.
         version: 'pending',
         cacheEpoch: MAX_CACHE_EPOCH,
-        limits: {
-          invalidDomainPerMinute: ZONE_LIMIT_MAX,
-          tlsHandshakesPerMinute: ZONE_LIMIT_MAX,
-          challengeWorkBits: CHALLENGE_WORK_BITS_MAX,
-        },
+        limits: LARGEST_ZONE_LIMITS,
         domains,
         ...used,
         challenge: this.projections.challenge(ownerId, used.firewalls, now),

@@ -1,7 +1,8 @@
 import { type EdgeSnapshot, NODE_EXPORTER_DEFAULT, noChallenge } from '@rampart/contract';
 import { describe, expect, it } from 'vitest';
 import { ConfigChanges } from '../../platform/changes.js';
-import type { BuiltSnapshot, SnapshotBuilder } from './snapshot-builder.js';
+import type { SnapshotBuilder } from './snapshot-builder.js';
+import type { BuiltSnapshot } from './snapshot-plane.js';
 import { SnapshotsService } from './snapshots.service.js';
 
 /** A builder whose next builds answer from `outcomes`, in turn. */

@@ -1,7 +1,8 @@
 import { type EdgeSnapshot, edgeSnapshotSchema } from '@rampart/contract';
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
-import type { PlaneMemo, SnapshotBuilder } from './snapshot-builder.js';
+import type { SnapshotBuilder } from './snapshot-builder.js';
+import type { PlaneMemo } from './snapshot-plane.js';
 
 /**
  * A built snapshot is reused until the configuration changes (in this process, or in another on the
