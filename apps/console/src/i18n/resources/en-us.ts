@@ -805,8 +805,25 @@ export const enUS = {
     cname: 'CNAME target',
     cnameOf: 'CNAME target of {{name}}',
     cnamePlaceholder: {
-      tag: 'Not usable yet',
-      hint: 'Your provider has not set its CNAME domain yet, so this name does not resolve. Do not point your domain at it; it changes once the provider sets one.',
+      tag: 'No CNAME target yet',
+      hint: 'Your provider has not set its CNAME domain yet, so there is no name to point your domain at. This does not stop the edge serving the domain; a target appears here once the provider sets one.',
+    },
+    state: {
+      column: 'Serving',
+      of: 'Serving state of {{name}}',
+      served: 'Served',
+      waiting: 'Waiting for proof',
+      lost: 'Claimed by another',
+      disabled: 'Disabled',
+      explain: {
+        served:
+          'Enabled, and its ownership is proved or not required: it is in the configuration the edge nodes serve.',
+        waiting:
+          'Not served until you prove that you control this name: create the TXT record shown under "Record to create", then re-check.',
+        lost: 'Another customer proved control of this name first, so it is not served here.',
+        disabled: 'Switched off: the edge nodes do not serve it.',
+      },
+      record: 'Record to create',
     },
     cnameStatuses: {
       unchecked: 'Not checked',
@@ -814,15 +831,12 @@ export const enUS = {
       notPointing: 'Not pointing here',
     },
     proof: {
-      column: 'Ownership',
-      stateOf: 'Ownership of {{name}}',
       statuses: {
         pending: 'Not verified',
         proved: 'Verified',
         waived: 'Not required',
         lost: 'Claimed by another',
       },
-      howTo: 'Verify',
       title: 'Verify ownership of {{name}}',
       explain: {
         pending: 'Edge nodes serve this domain once you prove that you control it.',

@@ -784,8 +784,23 @@ export const zhCN: LocaleResources = {
     cname: 'CNAME 目标',
     cnameOf: '{{name}} 的 CNAME 目标',
     cnamePlaceholder: {
-      tag: '暂不可用',
-      hint: '服务商尚未设置 CNAME 域名，此名称无法解析。请勿将域名指向它；服务商设置后它会随之改变。',
+      tag: '暂无 CNAME 目标',
+      hint: '服务商尚未设置 CNAME 域名，因此还没有可供域名指向的名称。这不影响边缘节点服务此域名；服务商设置后目标会显示在这里。',
+    },
+    state: {
+      column: '服务状态',
+      of: '{{name}} 的服务状态',
+      served: '服务中',
+      waiting: '等待验证',
+      lost: '已被他人认领',
+      disabled: '已停用',
+      explain: {
+        served: '已启用，且所有权已验证或无需验证：它在边缘节点服务的配置中。',
+        waiting: '证明您控制此名称之前不会被服务：创建“需创建的记录”中显示的 TXT 记录，然后重新检查。',
+        lost: '其他客户先证明了对此名称的控制，因此此处不服务它。',
+        disabled: '已关闭：边缘节点不服务它。',
+      },
+      record: '需创建的记录',
     },
     cnameStatuses: {
       unchecked: '未检查',
@@ -793,15 +808,12 @@ export const zhCN: LocaleResources = {
       notPointing: '未指向此处',
     },
     proof: {
-      column: '所有权',
-      stateOf: '{{name}} 的所有权',
       statuses: {
         pending: '未验证',
         proved: '已验证',
         waived: '无需验证',
         lost: '已被他人认领',
       },
-      howTo: '验证',
       title: '验证 {{name}} 的所有权',
       explain: {
         pending: '证明您控制该域名后，边缘节点才会为其提供服务。',

@@ -785,8 +785,23 @@ export const zhTW: LocaleResources = {
     cname: 'CNAME 目標',
     cnameOf: '{{name}} 的 CNAME 目標',
     cnamePlaceholder: {
-      tag: '暫不可用',
-      hint: '服務商尚未設定 CNAME 網域，此名稱無法解析。請勿將網域指向它；服務商設定後它會隨之改變。',
+      tag: '暫無 CNAME 目標',
+      hint: '服務商尚未設定 CNAME 網域，因此還沒有可供網域指向的名稱。這不影響邊緣節點服務此網域；服務商設定後目標會顯示在這裡。',
+    },
+    state: {
+      column: '服務狀態',
+      of: '{{name}} 的服務狀態',
+      served: '服務中',
+      waiting: '等待驗證',
+      lost: '已被他人認領',
+      disabled: '已停用',
+      explain: {
+        served: '已啟用，且所有權已驗證或無需驗證：它在邊緣節點服務的設定中。',
+        waiting: '證明您控制此名稱之前不會被服務：建立「需建立的記錄」中顯示的 TXT 記錄，然後重新檢查。',
+        lost: '其他客戶先證明了對此名稱的控制，因此此處不服務它。',
+        disabled: '已關閉：邊緣節點不服務它。',
+      },
+      record: '需建立的記錄',
     },
     cnameStatuses: {
       unchecked: '未檢查',
@@ -794,15 +809,12 @@ export const zhTW: LocaleResources = {
       notPointing: '未指向此處',
     },
     proof: {
-      column: '所有權',
-      stateOf: '{{name}} 的所有權',
       statuses: {
         pending: '未驗證',
         proved: '已驗證',
         waived: '無需驗證',
         lost: '已被他人認領',
       },
-      howTo: '驗證',
       title: '驗證 {{name}} 的所有權',
       explain: {
         pending: '證明您控制該網域後，邊緣節點才會為其提供服務。',

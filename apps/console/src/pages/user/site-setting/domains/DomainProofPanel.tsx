@@ -5,13 +5,14 @@ import {
   isPlaceholderCnameTarget,
   type SiteDomain,
 } from '@rampart/contract';
-import { Alert, Button, Descriptions, Modal, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Descriptions, Modal, Space, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { CopyButton } from '../../../../components/CopyButton';
 import { DateTime } from '../../../../components/DateTime';
+import { domainServing, SERVING_TAGS } from './domain-list';
 
 /** The tag of each proof state (contract: domain-proof.ts). */
 export const PROOF_TAGS = {
@@ -27,19 +28,24 @@ interface ProofProps {
   canWrite: boolean;
 }
 
-/** The domain list's cell: the proof state, and for a claim not proved the way to prove it. */
+/**
+ * The domain list's serving cell: served, waiting for proof, claimed by another or switched off
+ * (domainServing), with why on hover; for a claim not proved, the record to create.
+ */
 export function DomainProofCell({ siteId, domain, canWrite }: ProofProps) {
   const { t } = useTranslation('domains');
   const [open, setOpen] = useState(false);
-  const state = PROOF_TAGS[domain.proofStatus];
+  const serving = domainServing(domain);
   return (
     <Space size="small" wrap>
-      <Tag color={state.color} aria-label={t('proof.stateOf', { name: domain.name })}>
-        {t(`proof.statuses.${state.key}`)}
-      </Tag>
+      <Tooltip title={t(`state.explain.${serving}`)}>
+        <Tag color={SERVING_TAGS[serving]} aria-label={t('state.of', { name: domain.name })} tabIndex={0}>
+          {t(`state.${serving}`)}
+        </Tag>
+      </Tooltip>
       {domain.proofStatus !== DOMAIN_PROOF_STATUS.proved && (
         <Button size="small" type="link" onClick={() => setOpen(true)}>
-          {t('proof.howTo')}
+          {t('state.record')}
         </Button>
       )}
       {open && <DomainProofPanel siteId={siteId} domain={domain} canWrite={canWrite} onClose={() => setOpen(false)} />}

@@ -40,8 +40,8 @@ export function DomainsTable({
   const { setStatus, setForceSSL, remove } = actions;
   const busy = (ids: number[], id: number) => ids.length === 1 && ids[0] === id;
 
-  // By default the name, the two switches and the CNAME fit 1280 px; origin, proof, tags,
-  // certificate, modules and the update time are chosen.
+  // By default the name, the status switch, the serving state, the origin, the CNAME and the HTTPS
+  // switch fit 1280 px; tags, certificate, modules and the update time are chosen.
   const columns: ListColumns<SiteDomain> = [
     { title: t('name'), dataIndex: 'name', maxWidth: 150, sorter: true, sortOrder: search.sortOrder('name') },
     {
@@ -61,11 +61,15 @@ export function DomainsTable({
       ),
     },
     {
+      title: t('state.column'),
+      key: 'serving',
+      render: (_, domain) => <DomainProofCell siteId={siteId} domain={domain} canWrite={canWrite} />,
+    },
+    {
       title: t('origin'),
       key: 'upstream',
       ellipsis: true,
       maxWidth: 160,
-      defaultHidden: true,
       render: (_, domain) => (
         <>
           {`${domain.scheme === 1 ? 'https' : 'http'}://${domain.upstreamURL}`}
@@ -77,12 +81,6 @@ export function DomainsTable({
       title: t('cname'),
       dataIndex: 'cname',
       render: (_, domain) => <CnameCell domain={domain} />,
-    },
-    {
-      title: t('proof.column'),
-      key: 'proof',
-      defaultHidden: true,
-      render: (_, domain) => <DomainProofCell siteId={siteId} domain={domain} canWrite={canWrite} />,
     },
     {
       title: t('tags'),
