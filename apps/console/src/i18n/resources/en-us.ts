@@ -2949,6 +2949,12 @@ export const enUS = {
       domain: 'The customer adds a domain to the site',
       certificate: 'The customer uploads a certificate for HTTPS',
       cnameDomain: 'Set your CNAME domain (targets use a placeholder until then)',
+      domainProof:
+        "Choose whether customers' domains must prove ownership with a DNS record before they are served (now: {{state}}). A trial without public DNS needs it off; the installation's default is {{env}}",
+    },
+    proofStates: {
+      required: 'required',
+      waived: 'not required',
     },
     open: 'Open',
     nodesTitle: 'Nodes',

@@ -2885,6 +2885,12 @@ export const zhCN: LocaleResources = {
       domain: '客户为网站添加域名',
       certificate: '客户上传证书以启用 HTTPS',
       cnameDomain: '设置您的 CNAME 域名（设置前使用占位域名）',
+      domainProof:
+        '选择客户的域名是否须先以 DNS 记录证明所有权才会被服务（当前：{{state}}）。没有公网 DNS 的试用需要关闭它；安装的默认值为 {{env}}',
+    },
+    proofStates: {
+      required: '需要',
+      waived: '不需要',
     },
     open: '前往',
     nodesTitle: '节点',

@@ -2888,6 +2888,12 @@ export const zhTW: LocaleResources = {
       domain: '客戶為網站新增網域',
       certificate: '客戶上傳憑證以啟用 HTTPS',
       cnameDomain: '設定您的 CNAME 網域（設定前使用預留網域）',
+      domainProof:
+        '選擇客戶的網域是否須先以 DNS 記錄證明所有權才會被服務（目前：{{state}}）。沒有公開 DNS 的試用需要關閉它；安裝的預設值為 {{env}}',
+    },
+    proofStates: {
+      required: '需要',
+      waived: '不需要',
     },
     open: '前往',
     nodesTitle: '節點',
