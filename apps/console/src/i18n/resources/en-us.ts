@@ -314,6 +314,7 @@ export const enUS = {
     config: {
       title: 'Configuration',
       inSync: 'In sync',
+      of: 'Configuration of {{name}}',
       pending: 'Pending',
       versions: 'Applied {{applied}}, current {{current}}',
       planes: 'Data plane: holds {{applied}}, last change {{current}}',
@@ -2938,6 +2939,16 @@ export const enUS = {
     },
   },
   overview: {
+    nodesLiveTitle: 'Nodes: up or down, and their configuration',
+    connectionOf: 'Connection of {{name}}',
+    noNodes: 'No node is placed in a zone yet.',
+    licenseTitle: 'Licence use',
+    licenseExpired: 'The licence has expired.',
+    usedOf: '{{used}} of {{limit}}',
+    usedUnlimited: '{{used}} (no limit)',
+    trafficTitle: 'Traffic this month against the plans',
+    trafficEmpty: 'No site has a traffic report this month.',
+    trafficMore: 'The monthly report has {{count}} more site(s).',
     checklistTitle: 'Getting started',
     checklistDone: 'Every step is done: your network serves sites.',
     steps: {
@@ -3133,6 +3144,13 @@ export const enUS = {
       domain: 'Domain',
       site: 'Site',
       export: 'Export',
+    },
+    live: {
+      now: 'Now (this 5 minutes)',
+      day: 'Last 24 hours',
+      requests: 'Requests',
+      blocked: 'Blocked',
+      customize: 'Customise widgets',
     },
     dashboard: {
       title: 'Traffic analysis',

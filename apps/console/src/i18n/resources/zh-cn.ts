@@ -308,6 +308,7 @@ export const zhCN: LocaleResources = {
     config: {
       title: '配置',
       inSync: '已同步',
+      of: '{{name}} 的配置',
       pending: '待同步',
       versions: '已应用 {{applied}}，当前 {{current}}',
       planes: '数据平面：持有 {{applied}}，最近变更 {{current}}',
@@ -2874,6 +2875,16 @@ export const zhCN: LocaleResources = {
     },
   },
   overview: {
+    nodesLiveTitle: '节点：在线与否及其配置',
+    connectionOf: '{{name}} 的连接',
+    noNodes: '还没有放入区域的节点。',
+    licenseTitle: '许可证用量',
+    licenseExpired: '许可证已过期。',
+    usedOf: '{{used}} / {{limit}}',
+    usedUnlimited: '{{used}}（无限制）',
+    trafficTitle: '本月流量与套餐',
+    trafficEmpty: '本月没有站点的流量报告。',
+    trafficMore: '月度报告中还有 {{count}} 个站点。',
     checklistTitle: '快速入门',
     checklistDone: '所有步骤已完成：您的网络正在为网站提供服务。',
     steps: {
@@ -3068,6 +3079,13 @@ export const zhCN: LocaleResources = {
       domain: '域名',
       site: '站点',
       export: '导出',
+    },
+    live: {
+      now: '当前（本 5 分钟）',
+      day: '最近 24 小时',
+      requests: '请求数',
+      blocked: '已拦截',
+      customize: '自定义组件',
     },
     dashboard: {
       title: '流量分析',

@@ -308,6 +308,7 @@ export const zhTW: LocaleResources = {
     config: {
       title: '設定',
       inSync: '已同步',
+      of: '{{name}} 的設定',
       pending: '待同步',
       versions: '已套用 {{applied}}，目前 {{current}}',
       planes: '資料平面：持有 {{applied}}，最近變更 {{current}}',
@@ -2877,6 +2878,16 @@ export const zhTW: LocaleResources = {
     },
   },
   overview: {
+    nodesLiveTitle: '節點：線上與否及其設定',
+    connectionOf: '{{name}} 的連線',
+    noNodes: '還沒有放入區域的節點。',
+    licenseTitle: '授權用量',
+    licenseExpired: '授權已過期。',
+    usedOf: '{{used}} / {{limit}}',
+    usedUnlimited: '{{used}}（無限制）',
+    trafficTitle: '本月流量與方案',
+    trafficEmpty: '本月沒有站台的流量報告。',
+    trafficMore: '月度報告中還有 {{count}} 個站台。',
     checklistTitle: '快速入門',
     checklistDone: '所有步驟已完成：您的網路正在為網站提供服務。',
     steps: {
@@ -3071,6 +3082,13 @@ export const zhTW: LocaleResources = {
       domain: '網域',
       site: '網站',
       export: '匯出',
+    },
+    live: {
+      now: '目前（本 5 分鐘）',
+      day: '最近 24 小時',
+      requests: '請求數',
+      blocked: '已攔截',
+      customize: '自訂元件',
     },
     dashboard: {
       title: '流量分析',

@@ -72,9 +72,13 @@ describe('operator dashboard', () => {
     // The domain-proof choice, with where it is made and what holds now.
     const proof = within(checklist).getByTestId('step-domainProof');
     expect(proof.dataset.done).toBe('false');
-    expect(within(proof).getByText(/must prove ownership with a DNS record before they are served \(now: required\)/)).toBeTruthy();
+    expect(
+      within(proof).getByText(/must prove ownership with a DNS record before they are served \(now: required\)/),
+    ).toBeTruthy();
     expect(within(proof).getByText(/RAMPART_DOMAIN_PROOF/)).toBeTruthy();
-    expect(within(proof).getByRole('link', { name: 'Open' }).getAttribute('href')).toBe('/client/systemManagement/cname');
+    expect(within(proof).getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(
+      '/client/systemManagement/cname',
+    );
 
     const nodes = screen.getByTestId('overview-nodes');
     expect(within(nodes).getByText('Waiting to be placed')).toBeTruthy();

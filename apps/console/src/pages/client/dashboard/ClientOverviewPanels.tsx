@@ -38,7 +38,6 @@ export function ClientOverviewPanels() {
   if (overview.isError) {
     return (
       <Alert
-        style={{ marginTop: 16 }}
         type="error"
         showIcon
         message={t('failed')}
@@ -47,7 +46,7 @@ export function ClientOverviewPanels() {
     );
   }
   return (
-    <Flex vertical gap={16} style={{ marginTop: 16 }}>
+    <Flex vertical gap={16}>
       {data && <Checklist checklist={data.checklist} proofRequired={data.domainProofRequired} />}
       <Row gutter={[16, 16]}>
         {(overview.isLoading || data?.sites) && (
