@@ -3146,7 +3146,7 @@ export const enUS = {
       export: 'Export',
     },
     live: {
-      now: 'Now (this 5 minutes)',
+      now: 'Last 5 minutes',
       day: 'Last 24 hours',
       requests: 'Requests',
       blocked: 'Blocked',

@@ -3081,7 +3081,7 @@ export const zhCN: LocaleResources = {
       export: '导出',
     },
     live: {
-      now: '当前（本 5 分钟）',
+      now: '最近 5 分钟',
       day: '最近 24 小时',
       requests: '请求数',
       blocked: '已拦截',

@@ -3084,7 +3084,7 @@ export const zhTW: LocaleResources = {
       export: '匯出',
     },
     live: {
-      now: '目前（本 5 分鐘）',
+      now: '最近 5 分鐘',
       day: '最近 24 小時',
       requests: '請求數',
       blocked: '已攔截',

@@ -1,4 +1,4 @@
-import { DASHBOARD_CARD_IDS, STATISTICS_TOPS, TIME_BUCKET_MINUTES } from '@rampart/contract';
+import { DASHBOARD_CARD_IDS, STATISTICS_TOPS } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
@@ -15,7 +15,9 @@ import { useLocale } from '../../../i18n';
 export const LIVE_REFRESH_MS = 15_000;
 /** Rows of the most attacked domains. */
 export const TOP_ATTACKED = 5;
-const BUCKET_MS = TIME_BUCKET_MINUTES * 60_000;
+const MINUTE_MS = 60_000;
+/** "Now" is the last five minutes, to the next whole minute (the statistics count by the minute). */
+const NOW_MS = 5 * MINUTE_MS;
 
 function useTicking(periodMs: number): number {
   const [now, setNow] = useState(() => Date.now());
@@ -27,18 +29,19 @@ function useTicking(periodMs: number): number {
 }
 
 /**
- * The dashboard's first row: requests and blocked requests in the current 5-minute bucket (read
- * again every LIVE_REFRESH_MS) and over the last 24 hours, and the domains the WAF stopped most
+ * The dashboard's first row: requests and blocked requests in the last five minutes (read again
+ * every LIVE_REFRESH_MS) and over the last 24 hours, and the domains the WAF stopped most
  * requests of in those 24 hours. Every figure is the statistics calls' own, over the caller's sites.
  */
 export function LiveTraffic() {
   const { t } = useTranslation('statistics');
   const now = useTicking(LIVE_REFRESH_MS);
-  const end = bucketEnd(now);
+  const minute = Math.ceil(now / MINUTE_MS) * MINUTE_MS;
   const current = useMemo<TimeRange>(
-    () => ({ startTime: new Date(end - BUCKET_MS).toISOString(), endTime: new Date(end).toISOString() }),
-    [end],
+    () => ({ startTime: new Date(minute - NOW_MS).toISOString(), endTime: new Date(minute).toISOString() }),
+    [minute],
   );
+  const end = bucketEnd(now);
   const day = useMemo(() => resolveRange({ hours: 24 }, end), [end]);
   return (
     <Row gutter={[16, 16]} data-testid="live-traffic">
