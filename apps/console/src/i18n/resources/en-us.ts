@@ -3241,6 +3241,11 @@ export const enUS = {
       tokenAuth: 'Token auth',
       auth: 'Auth group',
     },
+    origin: {
+      '502': 'Origin failed (502): not reached, or no valid answer',
+      '503': 'Origin unavailable (503)',
+      '504': 'Origin timed out (504)',
+    },
     actions: {
       allow: 'Allowed',
       pass: 'Challenge passed',

@@ -3176,6 +3176,11 @@ export const zhCN: LocaleResources = {
       tokenAuth: '令牌鉴权',
       auth: '认证组',
     },
+    origin: {
+      '502': '源站故障（502）：无法连接或未返回有效响应',
+      '503': '源站不可用（503）',
+      '504': '源站超时（504）',
+    },
     actions: {
       allow: '放行',
       pass: '验证通过',

@@ -3179,6 +3179,11 @@ export const zhTW: LocaleResources = {
       tokenAuth: '權杖驗證',
       auth: '驗證群組',
     },
+    origin: {
+      '502': '來源故障（502）：無法連線或未回傳有效回應',
+      '503': '來源無法使用（503）',
+      '504': '來源逾時（504）',
+    },
     actions: {
       allow: '放行',
       pass: '驗證通過',
