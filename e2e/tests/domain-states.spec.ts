@@ -4,6 +4,8 @@ import { api } from '../support/api.js';
 import { login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
+test.use({ viewport: { width: 1280, height: 800 } });
+
 // The run serves domains without proof (global-setup); this test requires it for its own domain
 // and gives the operator's choice back afterwards.
 test.afterEach(async () => {
@@ -15,7 +17,8 @@ test('a domain waiting for proof looks different from a served one, shows the re
 }) => {
   const site = await customerSite('e2e states');
   const served = `${uniqueLabel('served')}.e2e-states.example`;
-  const waiting = `${uniqueLabel('waiting')}.e2e-states.example`;
+  // A long name: the waiting row, its tag and the record button must still fit 1280 px.
+  const waiting = `${uniqueLabel('waiting-for-its-proof-of-control')}.e2e-states.example`;
   const origin = { upstreams: [{ ip: '1.1.1.1', port: 80 }] };
   await api('user', createDomains, {
     params: { siteId: site.siteID },
@@ -33,8 +36,18 @@ test('a domain waiting for proof looks different from a served one, shows the re
   const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
   await expect(row(served).getByLabel(`Serving state of ${served}`)).toHaveText('Served');
   await expect(row(waiting).getByLabel(`Serving state of ${waiting}`)).toHaveText('Waiting for proof');
-  // The origin is shown by default.
+  // The origin is shown by default, and the list does not scroll sideways at 1280 px.
   await expect(row(waiting).getByText('http://1.1.1.1:80')).toBeVisible();
+  // Measured once the table has laid its columns out (it fits them to the width after the rows come).
+  const widest = () =>
+    page.evaluate(() =>
+      Math.max(
+        ...Array.from(document.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body'))
+          .filter((element) => element.offsetParent !== null)
+          .map((element) => element.scrollWidth - element.clientWidth),
+      ),
+    );
+  await expect.poll(widest, { timeout: 5_000 }).toBeLessThanOrEqual(1);
 
   await row(waiting).getByRole('button', { name: 'Record to create' }).click();
   const dialog = page.getByRole('dialog');

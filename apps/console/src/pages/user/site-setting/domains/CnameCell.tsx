@@ -8,7 +8,7 @@ import { CNAME_TAGS } from './domain-list';
 /** A long CNAME (it holds the domain's name) ends in "…" and shows whole on hover; the copy button copies it whole. */
 const CNAME_STYLE: CSSProperties = {
   display: 'inline-block',
-  maxWidth: 120,
+  maxWidth: 100,
   overflow: 'hidden',
   textOverflow: 'ellipsis',
   whiteSpace: 'nowrap',

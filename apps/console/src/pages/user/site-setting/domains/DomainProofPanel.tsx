@@ -1,3 +1,4 @@
+import { FileSearchOutlined } from '@ant-design/icons';
 import {
   DOMAIN_PROOF_STATUS,
   type DomainProofStatus,
@@ -5,7 +6,7 @@ import {
   isPlaceholderCnameTarget,
   type SiteDomain,
 } from '@rampart/contract';
-import { Alert, Button, Descriptions, Modal, Space, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Descriptions, Flex, Modal, Space, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
@@ -37,19 +38,30 @@ export function DomainProofCell({ siteId, domain, canWrite }: ProofProps) {
   const [open, setOpen] = useState(false);
   const serving = domainServing(domain);
   return (
-    <Space size="small" wrap>
+    <Flex gap={4} align="center">
       <Tooltip title={t(`state.explain.${serving}`)}>
-        <Tag color={SERVING_TAGS[serving]} aria-label={t('state.of', { name: domain.name })} tabIndex={0}>
+        <Tag
+          color={SERVING_TAGS[serving]}
+          aria-label={t('state.of', { name: domain.name })}
+          tabIndex={0}
+          style={{ marginInlineEnd: 0 }}
+        >
           {t(`state.${serving}`)}
         </Tag>
       </Tooltip>
       {domain.proofStatus !== DOMAIN_PROOF_STATUS.proved && (
-        <Button size="small" type="link" onClick={() => setOpen(true)}>
-          {t('state.record')}
-        </Button>
+        <Tooltip title={t('state.record')}>
+          <Button
+            size="small"
+            type="link"
+            icon={<FileSearchOutlined />}
+            aria-label={t('state.record')}
+            onClick={() => setOpen(true)}
+          />
+        </Tooltip>
       )}
       {open && <DomainProofPanel siteId={siteId} domain={domain} canWrite={canWrite} onClose={() => setOpen(false)} />}
-    </Space>
+    </Flex>
   );
 }
 
