@@ -9,7 +9,7 @@ import { alive } from '../src/agent/processes.js';
 import { cleanUpAgents, startAgent, startServingAgent, type TestAgent } from './helpers/agent.js';
 import { cacheRule, document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
-import { request } from './helpers/net.js';
+import { freePort, request } from './helpers/net.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
 
 // The request events end to end on loopback: requests through the agent's real nginx, the access
@@ -91,7 +91,11 @@ beforeAll(async () => {
   const snapshot = snapshotOf(
     document(
       'events-1',
-      [domain(5, 'shop.example.com', [upstream(origin.port)], { cacheId: 7, firewallId: 1 })],
+      [
+        domain(5, 'shop.example.com', [upstream(origin.port)], { cacheId: 7, firewallId: 1 }),
+        // An origin that is down: nothing listens on its port.
+        domain(6, 'down.example.com', [upstream(await freePort())]),
+      ],
       [],
       [{ id: 7, generation: 1, rules: [cacheRule({ scope: 'directory', values: [`/${RUN}/static/`] })] }],
       { firewalls: [FIREWALL] },
@@ -178,6 +182,14 @@ describe('request events from the edge to the control plane', () => {
     expect(batchIds.every((id) => /^[a-z0-9]{16}-\d+$/.test(id))).toBe(true);
     expectEachOnce();
   });
+
+  it("logs an origin that is down with the origin's 502 as its upstream status (the log names the cause)", async () => {
+    const down = `/${RUN}/down`;
+    expect((await get('down.example.com', down)).status).toBe(502);
+    // On a loaded machine the edge's 502 and its event take a while: a longer deadline, not a sleep.
+    const events = await arrived([down], 45_000);
+    expect(events.get(down)).toMatchObject({ domainId: 6, status: 502, upstreamStatus: 502, fwKind: '' });
+  }, 60_000);
 
   it('loses nothing and repeats nothing across a log rotation', async () => {
     const before = paths('before-rotation', 20);

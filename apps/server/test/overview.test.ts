@@ -3,6 +3,7 @@ import {
   createZone,
   getClientOverview,
   putCnameSetting,
+  putDomainProofSetting,
   reportNodeStatus,
   setAccountZones,
 } from '@rampart/contract';
@@ -38,6 +39,7 @@ const NOTHING = {
   domain: false,
   certificate: false,
   cnameDomain: false,
+  domainProof: false,
 };
 
 describe('the operator overview', () => {
@@ -45,6 +47,8 @@ describe('the operator overview', () => {
     const operator = await signIn(t.app, 'client');
     expect(await overviewAs(operator)).toEqual({
       checklist: NOTHING,
+      // The test app's installation default (RAMPART_DOMAIN_PROOF=0) holds until the operator chooses.
+      domainProofRequired: false,
       nodes: { total: 0, online: 0, offline: 0, uninitialized: 0, problems: [], versions: [] },
       sites: { sites: 0, domains: 0, proofPending: 0, cnameUnverified: 0 },
       certificates: { total: 0, expiringSoon: 0, expired: 0 },
@@ -107,7 +111,10 @@ describe('the operator overview', () => {
       expect(res.statusCode).toBe(200);
     }
     await sendAs(t.app, operator, putCnameSetting, { body: { domain: 'cdn.example.org' } });
+    // Choosing the domain-proof setting ticks its step, whichever way it is chosen.
+    await sendAs(t.app, operator, putDomainProofSetting, { body: { required: true } });
     view = await overviewAs(operator);
+    expect(view.domainProofRequired).toBe(true);
     expect(view.checklist).toEqual({
       zone: true,
       group: true,
@@ -117,6 +124,7 @@ describe('the operator overview', () => {
       domain: true,
       certificate: true,
       cnameDomain: true,
+      domainProof: true,
     });
     expect(view.sites).toEqual({ sites: 2, domains: 3, proofPending: 0, cnameUnverified: 3 });
     expect(view.certificates).toEqual({ total: 2, expiringSoon: 1, expired: 0 });
@@ -131,7 +139,9 @@ describe('the operator overview', () => {
   it("keeps to the caller's operator, its keys and its zones", async () => {
     const rival = await signInOtherOperator(t.app);
     const view = await overviewAs(rival);
+    // Another operator's domain-proof choice is not this one's.
     expect(view.checklist).toEqual(NOTHING);
+    expect(view.domainProofRequired).toBe(false);
     expect(view.nodes).toMatchObject({ total: 0, problems: [], versions: [] });
     expect(view.sites).toEqual({ sites: 0, domains: 0, proofPending: 0, cnameUnverified: 0 });
     expect(view.certificates).toEqual({ total: 0, expiringSoon: 0, expired: 0 });

@@ -336,3 +336,45 @@ describe('the domain-tag filter', () => {
     expect(res.json().code).toBe(101003);
   });
 });
+
+describe("the dashboard's live figures", () => {
+  // Six hours before the others: a 5-minute bucket, as the dashboard asks for "now".
+  const bucket = {
+    startTime: new Date(HOUR - 6 * 3600_000).toISOString(),
+    endTime: new Date(HOUR - 6 * 3600_000 + 5 * 60_000).toISOString(),
+  };
+  const waf = (time: number, id: number) =>
+    edgeEvent({ time, domainId: id, status: 403, fwKind: 'waf', fwRule: 3, fwAction: 'deny' });
+
+  it('a customer counts requests, blocked requests and the most attacked domains of its own sites only', async () => {
+    const start = HOUR - 6 * 3600_000;
+    await ship(a, 'spool-9', [
+      waf(start + 60_000, domainId),
+      waf(start + 61_000, domainId),
+      edgeEvent({ time: start + 62_000, domainId }),
+      waf(start + 63_000, neighbourDomainId),
+      waf(start + 64_000, rivalDomainId),
+    ]);
+    const now = (await as(user, userStatisticsInfo, { body: { ...bucket, type: 3 } })).json().data;
+    expect(now).toMatchObject({ requests: 3, blocked: 2 });
+    const theirs = (await as(neighbour, userStatisticsInfo, { body: { ...bucket, type: 3 } })).json().data;
+    expect(theirs).toMatchObject({ requests: 1, blocked: 1 });
+
+    const attacked = async (who: Token, route: typeof userStatisticsTop) =>
+      (
+        (await as(who, route, { body: { ...bucket, type: 24, top: 5 } })).json().data as {
+          name: string;
+          blocked: number;
+        }[]
+      ).map((row) => `${row.name} ${row.blocked}`);
+    expect(await attacked(user, userStatisticsTop)).toEqual(['www.shop.example 2']);
+    expect(await attacked(neighbour, userStatisticsTop)).toEqual(['www.next.example 1']);
+    // The operator sees both of its customers' domains; another operator none (its own domain's
+    // event came through a node that does not serve it).
+    expect(await attacked(client, clientStatisticsTop as typeof userStatisticsTop)).toEqual([
+      'www.shop.example 2',
+      'www.next.example 1',
+    ]);
+    expect(await attacked(rival, clientStatisticsTop as typeof userStatisticsTop)).toEqual([]);
+  });
+});

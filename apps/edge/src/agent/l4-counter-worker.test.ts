@@ -1,9 +1,10 @@
+import { getEventListeners } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { l4CounterBatchSchema } from '@rampart/contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runL4Counters } from './l4-counter-worker.js';
 import type { NodeClient } from './node-client.js';
 
@@ -69,5 +70,40 @@ describe('the layer-4 counter worker', () => {
         ],
       },
     ]);
+  });
+
+  it('waits between readings without piling listeners on the agent signal (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => {
+      if (warning.name === 'MaxListenersExceededWarning') warnings.push(warning.message);
+    };
+    process.on('warning', onWarning);
+    const controller = new AbortController();
+    let readings = 0;
+    const run = runL4Counters({
+      dir: path.join(dir, 'spool'),
+      // A reading that fails at once (logged, then the next after the interval): many waits quickly.
+      nft: ['/bin/false'],
+      ports: () => [],
+      // Nothing to ship to: only the reading loop waits on the signal.
+      client: () => null,
+      log: (_level, event) => {
+        if (event === 'l4.counters_failed') readings += 1;
+      },
+      signal: controller.signal,
+      intervalMs: 5,
+    });
+    try {
+      // More waits than the 10 listeners Node allows an AbortSignal before it warns.
+      await vi.waitFor(() => expect(readings).toBeGreaterThanOrEqual(15), { timeout: 20_000, interval: 20 });
+      // A warning is emitted on the tick after the listener that crossed the limit.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+      expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(2);
+    } finally {
+      controller.abort();
+      await run;
+      process.off('warning', onWarning);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { L4PortRules } from '@rampart/contract';
+import { pause } from './backoff.js';
 import { EventShipper } from './event-shipper.js';
 import { L4CounterSpool } from './l4-counter-spool.js';
 import { L4CounterReader, L4MinuteAccumulator } from './l4-counters.js';
@@ -53,17 +54,9 @@ export async function runL4Counters(options: L4CounterWorkerOptions): Promise<vo
       } catch (err) {
         options.log('warn', 'l4.counters_failed', { error: errorText(err) });
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, interval);
-        options.signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
-      });
+      // pause() takes its abort listener off the agent's long-lived signal when the time is up;
+      // one left behind per reading would pile up (MaxListenersExceededWarning, then a leak).
+      await pause(interval, options.signal);
     }
     // What the current minute counted so far goes with the agent's stop.
     const rest = minutes.take(null);

@@ -101,7 +101,6 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
     defaultCnameDomain(config.publicUrl),
   );
   bindCnameSettingRoutes(binder, cnameSettings);
-  bindOverviewRoutes(binder, new OverviewService(repos.overview, cnameSettings, clock));
   const cnameResolver = new CnameResolver(config.dnsServers, config.dnsTimeoutMs);
   const domainProof = new DomainProofService(
     repos.domainProof,
@@ -114,6 +113,7 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
     config.domainProof,
   );
   bindDomainProofRoutes(binder, domainProof);
+  bindOverviewRoutes(binder, new OverviewService(repos.overview, cnameSettings, domainProof, clock));
   // Background proof checks; a claim that went live or was lost wakes the nodes' snapshot polls.
   const domainProofJob = new DomainProofJob(domainProof, ctx.changes, app.log);
   domainProofJob.start(config.domainProofIntervalSeconds);

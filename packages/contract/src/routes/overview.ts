@@ -28,6 +28,11 @@ export const overviewChecklistSchema = z.object({
   certificate: z.boolean(),
   /** The operator set its own CNAME domain (until then targets end in the placeholder domain). */
   cnameDomain: z.boolean(),
+  /**
+   * The operator chose whether its customers' domains need proof of control before they are served
+   * (client/setting/domainProof); until then the installation's default (RAMPART_DOMAIN_PROOF) holds.
+   */
+  domainProof: z.boolean(),
 });
 
 export const overviewNodeProblemSchema = z.object({
@@ -42,6 +47,8 @@ export const overviewNodeProblemSchema = z.object({
 
 export const overviewSchema = z.object({
   checklist: overviewChecklistSchema,
+  /** Whether new domains of the operator's customers wait for proof of control now (chosen or the default). */
+  domainProofRequired: z.boolean(),
   nodes: z
     .object({
       total: z.number().int(),

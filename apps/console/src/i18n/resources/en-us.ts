@@ -329,6 +329,7 @@ export const enUS = {
     config: {
       title: 'Configuration',
       inSync: 'In sync',
+      of: 'Configuration of {{name}}',
       pending: 'Pending',
       versions: 'Applied {{applied}}, current {{current}}',
       planes: 'Data plane: holds {{applied}}, last change {{current}}',
@@ -821,8 +822,25 @@ export const enUS = {
     cname: 'CNAME target',
     cnameOf: 'CNAME target of {{name}}',
     cnamePlaceholder: {
-      tag: 'Not usable yet',
-      hint: 'Your provider has not set its CNAME domain yet, so this name does not resolve. Do not point your domain at it; it changes once the provider sets one.',
+      tag: 'No CNAME target yet',
+      hint: 'Your provider has not set its CNAME domain yet, so there is no name to point your domain at. This does not stop the edge serving the domain; a target appears here once the provider sets one.',
+    },
+    state: {
+      column: 'Serving',
+      of: 'Serving state of {{name}}',
+      served: 'Served',
+      waiting: 'Waiting for proof',
+      lost: 'Claimed by another',
+      disabled: 'Disabled',
+      explain: {
+        served:
+          'Enabled, and its ownership is proved or not required: it is in the configuration the edge nodes serve.',
+        waiting:
+          'Not served until you prove that you control this name: create the TXT record shown under "Record to create", then re-check.',
+        lost: 'Another customer proved control of this name first, so it is not served here.',
+        disabled: 'Switched off: the edge nodes do not serve it.',
+      },
+      record: 'Record to create',
     },
     cnameStatuses: {
       unchecked: 'Not checked',
@@ -830,15 +848,12 @@ export const enUS = {
       notPointing: 'Not pointing here',
     },
     proof: {
-      column: 'Ownership',
-      stateOf: 'Ownership of {{name}}',
       statuses: {
         pending: 'Not verified',
         proved: 'Verified',
         waived: 'Not required',
         lost: 'Claimed by another',
       },
-      howTo: 'Verify',
       title: 'Verify ownership of {{name}}',
       explain: {
         pending: 'Edge nodes serve this domain once you prove that you control it.',
@@ -2951,6 +2966,16 @@ export const enUS = {
     },
   },
   overview: {
+    nodesLiveTitle: 'Nodes: up or down, and their configuration',
+    connectionOf: 'Connection of {{name}}',
+    noNodes: 'No node is placed in a zone yet.',
+    licenseTitle: 'Licence use',
+    licenseExpired: 'The licence has expired.',
+    usedOf: '{{used}} of {{limit}}',
+    usedUnlimited: '{{used}} (no limit)',
+    trafficTitle: 'Traffic this month against the plans',
+    trafficEmpty: 'No site has a traffic report this month.',
+    trafficMore: 'The monthly report has {{count}} more site(s).',
     checklistTitle: 'Getting started',
     checklistDone: 'Every step is done: your network serves sites.',
     steps: {
@@ -2962,6 +2987,12 @@ export const enUS = {
       domain: 'The customer adds a domain to the site',
       certificate: 'The customer uploads a certificate for HTTPS',
       cnameDomain: 'Set your CNAME domain (targets use a placeholder until then)',
+      domainProof:
+        "Choose whether customers' domains must prove ownership with a DNS record before they are served (now: {{state}}). A trial without public DNS needs it off; the installation's default is {{env}}",
+    },
+    proofStates: {
+      required: 'required',
+      waived: 'not required',
     },
     open: 'Open',
     nodesTitle: 'Nodes',
@@ -3141,6 +3172,13 @@ export const enUS = {
       site: 'Site',
       export: 'Export',
     },
+    live: {
+      now: 'Last 5 minutes',
+      day: 'Last 24 hours',
+      requests: 'Requests',
+      blocked: 'Blocked',
+      customize: 'Customise widgets',
+    },
     dashboard: {
       title: 'Traffic analysis',
       last24Hours: 'Last 24 hours',
@@ -3229,6 +3267,11 @@ export const enUS = {
       acl: 'Lua ACL',
       tokenAuth: 'Token auth',
       auth: 'Auth group',
+    },
+    origin: {
+      '502': 'Origin failed (502): not reached, or no valid answer',
+      '503': 'Origin unavailable (503)',
+      '504': 'Origin timed out (504)',
     },
     actions: {
       allow: 'Allowed',

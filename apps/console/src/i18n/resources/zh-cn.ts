@@ -323,6 +323,7 @@ export const zhCN: LocaleResources = {
     config: {
       title: '配置',
       inSync: '已同步',
+      of: '{{name}} 的配置',
       pending: '待同步',
       versions: '已应用 {{applied}}，当前 {{current}}',
       planes: '数据平面：持有 {{applied}}，最近变更 {{current}}',
@@ -800,8 +801,23 @@ export const zhCN: LocaleResources = {
     cname: 'CNAME 目标',
     cnameOf: '{{name}} 的 CNAME 目标',
     cnamePlaceholder: {
-      tag: '暂不可用',
-      hint: '服务商尚未设置 CNAME 域名，此名称无法解析。请勿将域名指向它；服务商设置后它会随之改变。',
+      tag: '暂无 CNAME 目标',
+      hint: '服务商尚未设置 CNAME 域名，因此还没有可供域名指向的名称。这不影响边缘节点服务此域名；服务商设置后目标会显示在这里。',
+    },
+    state: {
+      column: '服务状态',
+      of: '{{name}} 的服务状态',
+      served: '服务中',
+      waiting: '等待验证',
+      lost: '已被他人认领',
+      disabled: '已停用',
+      explain: {
+        served: '已启用，且所有权已验证或无需验证：它在边缘节点服务的配置中。',
+        waiting: '证明您控制此名称之前不会被服务：创建“需创建的记录”中显示的 TXT 记录，然后重新检查。',
+        lost: '其他客户先证明了对此名称的控制，因此此处不服务它。',
+        disabled: '已关闭：边缘节点不服务它。',
+      },
+      record: '需创建的记录',
     },
     cnameStatuses: {
       unchecked: '未检查',
@@ -809,15 +825,12 @@ export const zhCN: LocaleResources = {
       notPointing: '未指向此处',
     },
     proof: {
-      column: '所有权',
-      stateOf: '{{name}} 的所有权',
       statuses: {
         pending: '未验证',
         proved: '已验证',
         waived: '无需验证',
         lost: '已被他人认领',
       },
-      howTo: '验证',
       title: '验证 {{name}} 的所有权',
       explain: {
         pending: '证明您控制该域名后，边缘节点才会为其提供服务。',
@@ -2889,6 +2902,16 @@ export const zhCN: LocaleResources = {
     },
   },
   overview: {
+    nodesLiveTitle: '节点：在线与否及其配置',
+    connectionOf: '{{name}} 的连接',
+    noNodes: '还没有放入区域的节点。',
+    licenseTitle: '许可证用量',
+    licenseExpired: '许可证已过期。',
+    usedOf: '{{used}} / {{limit}}',
+    usedUnlimited: '{{used}}（无限制）',
+    trafficTitle: '本月流量与套餐',
+    trafficEmpty: '本月没有站点的流量报告。',
+    trafficMore: '月度报告中还有 {{count}} 个站点。',
     checklistTitle: '快速入门',
     checklistDone: '所有步骤已完成：您的网络正在为网站提供服务。',
     steps: {
@@ -2900,6 +2923,12 @@ export const zhCN: LocaleResources = {
       domain: '客户为网站添加域名',
       certificate: '客户上传证书以启用 HTTPS',
       cnameDomain: '设置您的 CNAME 域名（设置前使用占位域名）',
+      domainProof:
+        '选择客户的域名是否须先以 DNS 记录证明所有权才会被服务（当前：{{state}}）。没有公网 DNS 的试用需要关闭它；安装的默认值为 {{env}}',
+    },
+    proofStates: {
+      required: '需要',
+      waived: '不需要',
     },
     open: '前往',
     nodesTitle: '节点',
@@ -3078,6 +3107,13 @@ export const zhCN: LocaleResources = {
       site: '站点',
       export: '导出',
     },
+    live: {
+      now: '最近 5 分钟',
+      day: '最近 24 小时',
+      requests: '请求数',
+      blocked: '已拦截',
+      customize: '自定义组件',
+    },
     dashboard: {
       title: '流量分析',
       last24Hours: '最近 24 小时',
@@ -3166,6 +3202,11 @@ export const zhCN: LocaleResources = {
       acl: 'Lua ACL',
       tokenAuth: '令牌鉴权',
       auth: '认证组',
+    },
+    origin: {
+      '502': '源站故障（502）：无法连接或未返回有效响应',
+      '503': '源站不可用（503）',
+      '504': '源站超时（504）',
     },
     actions: {
       allow: '放行',

@@ -323,6 +323,7 @@ export const zhTW: LocaleResources = {
     config: {
       title: '設定',
       inSync: '已同步',
+      of: '{{name}} 的設定',
       pending: '待同步',
       versions: '已套用 {{applied}}，目前 {{current}}',
       planes: '資料平面：持有 {{applied}}，最近變更 {{current}}',
@@ -801,8 +802,23 @@ export const zhTW: LocaleResources = {
     cname: 'CNAME 目標',
     cnameOf: '{{name}} 的 CNAME 目標',
     cnamePlaceholder: {
-      tag: '暫不可用',
-      hint: '服務商尚未設定 CNAME 網域，此名稱無法解析。請勿將網域指向它；服務商設定後它會隨之改變。',
+      tag: '暫無 CNAME 目標',
+      hint: '服務商尚未設定 CNAME 網域，因此還沒有可供網域指向的名稱。這不影響邊緣節點服務此網域；服務商設定後目標會顯示在這裡。',
+    },
+    state: {
+      column: '服務狀態',
+      of: '{{name}} 的服務狀態',
+      served: '服務中',
+      waiting: '等待驗證',
+      lost: '已被他人認領',
+      disabled: '已停用',
+      explain: {
+        served: '已啟用，且所有權已驗證或無需驗證：它在邊緣節點服務的設定中。',
+        waiting: '證明您控制此名稱之前不會被服務：建立「需建立的記錄」中顯示的 TXT 記錄，然後重新檢查。',
+        lost: '其他客戶先證明了對此名稱的控制，因此此處不服務它。',
+        disabled: '已關閉：邊緣節點不服務它。',
+      },
+      record: '需建立的記錄',
     },
     cnameStatuses: {
       unchecked: '未檢查',
@@ -810,15 +826,12 @@ export const zhTW: LocaleResources = {
       notPointing: '未指向此處',
     },
     proof: {
-      column: '所有權',
-      stateOf: '{{name}} 的所有權',
       statuses: {
         pending: '未驗證',
         proved: '已驗證',
         waived: '無需驗證',
         lost: '已被他人認領',
       },
-      howTo: '驗證',
       title: '驗證 {{name}} 的所有權',
       explain: {
         pending: '證明您控制該網域後，邊緣節點才會為其提供服務。',
@@ -2892,6 +2905,16 @@ export const zhTW: LocaleResources = {
     },
   },
   overview: {
+    nodesLiveTitle: '節點：線上與否及其設定',
+    connectionOf: '{{name}} 的連線',
+    noNodes: '還沒有放入區域的節點。',
+    licenseTitle: '授權用量',
+    licenseExpired: '授權已過期。',
+    usedOf: '{{used}} / {{limit}}',
+    usedUnlimited: '{{used}}（無限制）',
+    trafficTitle: '本月流量與方案',
+    trafficEmpty: '本月沒有站台的流量報告。',
+    trafficMore: '月度報告中還有 {{count}} 個站台。',
     checklistTitle: '快速入門',
     checklistDone: '所有步驟已完成：您的網路正在為網站提供服務。',
     steps: {
@@ -2903,6 +2926,12 @@ export const zhTW: LocaleResources = {
       domain: '客戶為網站新增網域',
       certificate: '客戶上傳憑證以啟用 HTTPS',
       cnameDomain: '設定您的 CNAME 網域（設定前使用預留網域）',
+      domainProof:
+        '選擇客戶的網域是否須先以 DNS 記錄證明所有權才會被服務（目前：{{state}}）。沒有公開 DNS 的試用需要關閉它；安裝的預設值為 {{env}}',
+    },
+    proofStates: {
+      required: '需要',
+      waived: '不需要',
     },
     open: '前往',
     nodesTitle: '節點',
@@ -3081,6 +3110,13 @@ export const zhTW: LocaleResources = {
       site: '網站',
       export: '匯出',
     },
+    live: {
+      now: '最近 5 分鐘',
+      day: '最近 24 小時',
+      requests: '請求數',
+      blocked: '已攔截',
+      customize: '自訂元件',
+    },
     dashboard: {
       title: '流量分析',
       last24Hours: '最近 24 小時',
@@ -3169,6 +3205,11 @@ export const zhTW: LocaleResources = {
       acl: 'Lua ACL',
       tokenAuth: '權杖驗證',
       auth: '驗證群組',
+    },
+    origin: {
+      '502': '來源故障（502）：無法連線或未回傳有效回應',
+      '503': '來源無法使用（503）',
+      '504': '來源逾時（504）',
     },
     actions: {
       allow: '放行',

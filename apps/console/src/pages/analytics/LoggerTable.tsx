@@ -13,12 +13,21 @@ import { useWafColumns } from '../../features/waf/waf-columns';
 import { useLocale } from '../../i18n';
 import { type LogKind, type LogSearchKey, logRoutes } from './logger-search';
 
-/** The decision of a record for people: nothing, or the kind, its rule and what it did. */
+/** Origin answers the edge passes on as its own error page (the origin's status is the request's). */
+const ORIGIN_FAILURES: readonly number[] = [502, 503, 504];
+
+/**
+ * The decision of a record for people: the kind, its rule and what it did; without one, an origin
+ * that failed (502, 503, 504 from the upstream), else nothing.
+ */
 function useDecisionText() {
   const { t } = useTranslation('logs');
   const [locale] = useLocale();
   return (r: LogRecord) => {
-    if (!r.fwKind) return '—';
+    if (!r.fwKind) {
+      const origin = ORIGIN_FAILURES.includes(r.upstreamStatus) && r.status === r.upstreamStatus;
+      return origin ? t(`origin.${r.upstreamStatus as 502 | 503 | 504}`) : '—';
+    }
     const kind = t(`kinds.${r.fwKind}`, { defaultValue: r.fwKind });
     const group = r.fwKind === 'waf' ? wafRuleGroup(r.fwRule) : null;
     const rule = r.fwRule > 0 ? ` #${r.fwRule}${group ? ` (${WAF_GROUP_TEXT[group].name[locale]})` : ''}` : '';

@@ -96,6 +96,24 @@ describe('dataAnalysis/logger', () => {
     expect(within(drawer).getByText('203.0.113.9 (DE)')).toBeTruthy();
   });
 
+  it("names an origin's failure in the decision column instead of a dash", async () => {
+    api.on(
+      userAccessLogs,
+      okPage([
+        record({ reqID: 'edge-1-1-1-3', url: '/down', status: 502, upstreamStatus: 502, upstreamMs: 0 }),
+        record({ reqID: 'edge-1-1-1-4', url: '/slow', status: 504, upstreamStatus: 504, upstreamMs: 60_000 }),
+        // The edge's own 502 with no origin answer behind it is no origin's failure.
+        record({ reqID: 'edge-1-1-1-5', url: '/edge', status: 502, upstreamStatus: 0, upstreamMs: -1 }),
+      ]),
+    );
+    renderAt(PAGE);
+    expect(
+      within(await findRow('/down')).getByText('Origin failed (502): not reached, or no valid answer'),
+    ).toBeTruthy();
+    expect(within(await findRow('/slow')).getByText('Origin timed out (504)')).toBeTruthy();
+    expect(within(await findRow('/edge')).getByText('—')).toBeTruthy();
+  });
+
   it('sends the typed filters when searching, and the WAF log its rule and action', async () => {
     renderAt(PAGE);
     await findRow('/index.html');

@@ -22,11 +22,13 @@ const CHECKLIST: Overview['checklist'] = {
   domain: false,
   certificate: false,
   cnameDomain: false,
+  domainProof: false,
 };
 
 function overview(over: Partial<Overview> = {}): Overview {
   return {
     checklist: CHECKLIST,
+    domainProofRequired: true,
     nodes: {
       total: 3,
       online: 2,
@@ -67,6 +69,16 @@ describe('operator dashboard', () => {
       '/client/systemManagement/cname',
     );
     expect(within(within(checklist).getByTestId('step-zone')).queryByRole('link')).toBeNull();
+    // The domain-proof choice, with where it is made and what holds now.
+    const proof = within(checklist).getByTestId('step-domainProof');
+    expect(proof.dataset.done).toBe('false');
+    expect(
+      within(proof).getByText(/must prove ownership with a DNS record before they are served \(now: required\)/),
+    ).toBeTruthy();
+    expect(within(proof).getByText(/RAMPART_DOMAIN_PROOF/)).toBeTruthy();
+    expect(within(proof).getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(
+      '/client/systemManagement/cname',
+    );
 
     const nodes = screen.getByTestId('overview-nodes');
     expect(within(nodes).getByText('Waiting to be placed')).toBeTruthy();

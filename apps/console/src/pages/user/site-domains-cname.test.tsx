@@ -33,16 +33,18 @@ describe('sitesSetting: CNAME targets', () => {
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(CNAME));
   });
 
-  it('does not offer a placeholder target (no CNAME domain set yet) for copying, and says why', async () => {
+  it('does not offer a placeholder target (no CNAME domain set yet) for copying, and says why without a warning', async () => {
     const placeholder = '0123456789abcdef.cname.rampart.invalid';
     stubSitePage(api, [siteDomain({ cname: placeholder, cnameStatus: 2 })], site);
     renderAt(SETTING);
     const row = await findRow('www.example.com');
-    expect(within(row).getByLabelText('CNAME target of www.example.com').textContent).toBe(placeholder);
+    const note = within(row).getByLabelText('CNAME target of www.example.com');
+    expect(note.textContent).toBe('No CNAME target yet');
+    expect(within(row).queryByText(placeholder)).toBeNull();
     expect(within(row).queryByRole('button', { name: /Copy/ })).toBeNull();
     expect(within(row).queryByText('Not pointing here')).toBeNull();
-    const tag = within(row).getByText('Not usable yet');
-    fireEvent.mouseEnter(tag);
+    expect(row.querySelector('.ant-tag-warning')).toBeNull();
+    fireEvent.mouseEnter(note);
     expect(await screen.findByText(/Your provider has not set its CNAME domain yet/)).toBeTruthy();
   });
 

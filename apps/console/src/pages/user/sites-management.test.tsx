@@ -174,6 +174,8 @@ describe('sitesSetting: domains', () => {
     const row = await findRow('www.example.com');
     expect(within(row).queryByRole('button', { name: 'Edit' })).toBeNull();
     expect(within(row).queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect((within(row).getByLabelText('Enable www.example.com') as HTMLButtonElement).disabled).toBe(true);
+    await showAllColumns();
     expect((within(row).getByLabelText('Force HTTPS for www.example.com') as HTMLButtonElement).disabled).toBe(true);
     expect(screen.queryByRole('button', { name: /Add domains/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /Change origin IP/ })).toBeNull();

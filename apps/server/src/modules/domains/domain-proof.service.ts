@@ -42,8 +42,15 @@ export class DomainProofService {
   ) {}
 
   async setting(operatorId: number): Promise<DomainProofSetting> {
+    return { required: (await this.choice(operatorId)).required };
+  }
+
+  /** The setting and whether the operator chose it (false while the installation's default holds). */
+  async choice(operatorId: number): Promise<DomainProofSetting & { chosen: boolean }> {
     const parsed = storedSchema.safeParse(await this.settings.get(keyOf(operatorId)));
-    return { required: parsed.success ? parsed.data.required : this.requiredByDefault };
+    return parsed.success
+      ? { required: parsed.data.required, chosen: true }
+      : { required: this.requiredByDefault, chosen: false };
   }
 
   /** Stores the operator's choice; waiving proof lets its pending claims go live where nobody else's is. */

@@ -7,6 +7,7 @@ import {
 import type { Clock } from '../../platform/clock.js';
 import type { ClientCaller } from '../../platform/http/bind-route.js';
 import type { CnameSettingsService } from '../domains/cname-settings.service.js';
+import type { DomainProofService } from '../domains/domain-proof.service.js';
 import { presentNodeProblem } from './overview.presenter.js';
 import type { OverviewRepository } from './overview.repository.js';
 
@@ -20,6 +21,7 @@ export class OverviewService {
   constructor(
     private readonly repo: OverviewRepository,
     private readonly cnameSettings: CnameSettingsService,
+    private readonly domainProof: Pick<DomainProofService, 'choice'>,
     private readonly clock: Clock,
   ) {}
 
@@ -28,16 +30,23 @@ export class OverviewService {
     const may = (key: string) => caller.permissions.has(key);
     const now = this.clock();
     const onlineSince = new Date(now - NODE_ONLINE_WINDOW_SECONDS * 1000);
-    const [steps, cname, nodes, sites, certificates] = await Promise.all([
+    const [steps, cname, proof, nodes, sites, certificates] = await Promise.all([
       this.repo.steps(operatorId),
       this.cnameSettings.get(operatorId),
+      this.domainProof.choice(operatorId),
       may('client.nodes.read') ? this.nodes(caller, onlineSince, now) : null,
       may('client.sites.read') ? this.repo.siteCounts(operatorId) : null,
       may('client.sites.read')
         ? this.repo.certificateCounts(operatorId, new Date(now), new Date(now + OVERVIEW_CERT_EXPIRY_DAYS * DAY_MS))
         : null,
     ]);
-    return { checklist: { ...steps, cnameDomain: cname.custom }, nodes, sites, certificates };
+    return {
+      checklist: { ...steps, cnameDomain: cname.custom, domainProof: proof.chosen },
+      domainProofRequired: proof.required,
+      nodes,
+      sites,
+      certificates,
+    };
   }
 
   private async nodes(caller: ClientCaller, onlineSince: Date, now: number) {

@@ -7,7 +7,8 @@ import {
   type StatisticsSeriesType,
   TOP_COUNTS,
 } from '@rampart/contract';
-import { Card, Col, Row, Segmented, Tabs } from 'antd';
+import { Card, Col, Flex, Row, Segmented, Tabs } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SeriesChart } from '../../../features/statistics/SeriesChart';
 import { StatCard } from '../../../features/statistics/StatCard';
@@ -37,7 +38,7 @@ interface TabProps {
  * The dashboard's traffic analysis (spec part 1 §2 "Dashboard analysis tabs: overview, blacklist
  * analysis, WAF analysis"; part 2 §2 the traffic charts over the last 24 hours and 30 days).
  */
-export function DashboardAnalysis() {
+export function DashboardAnalysis({ extra }: { extra?: ReactNode }) {
   const { t } = useTranslation('statistics');
   const filter = useStatisticsFilter(DAY_HOURS);
   const hours = 'hours' in filter.state.range ? filter.state.range.hours : DAY_HOURS;
@@ -52,15 +53,18 @@ export function DashboardAnalysis() {
       title={t('dashboard.title')}
       data-testid="dashboard-analysis"
       extra={
-        <Segmented
-          aria-label={t('filters.range')}
-          value={hours}
-          options={[
-            { value: DAY_HOURS, label: t('dashboard.last24Hours') },
-            { value: MONTH_HOURS, label: t('dashboard.last30Days') },
-          ]}
-          onChange={(value) => filter.update({ range: { hours: Number(value) } })}
-        />
+        <Flex gap={16} align="center">
+          {extra}
+          <Segmented
+            aria-label={t('filters.range')}
+            value={hours}
+            options={[
+              { value: DAY_HOURS, label: t('dashboard.last24Hours') },
+              { value: MONTH_HOURS, label: t('dashboard.last30Days') },
+            ]}
+            onChange={(value) => filter.update({ range: { hours: Number(value) } })}
+          />
+        </Flex>
       }
     >
       <Tabs

@@ -19,6 +19,8 @@ const STEPS: readonly { step: Step; path: string }[] = [
   { step: 'node', path: CLIENT_PATHS.nodesList },
   { step: 'product', path: CLIENT_PATHS.productsList },
   { step: 'site', path: CLIENT_PATHS.sitesList },
+  // Before the first domain: with proof required it is not served until its DNS record is found.
+  { step: 'domainProof', path: CLIENT_PATHS.cname },
   { step: 'domain', path: CLIENT_PATHS.domains },
   { step: 'certificate', path: CLIENT_PATHS.sitesList },
   { step: 'cnameDomain', path: CLIENT_PATHS.cname },
@@ -36,7 +38,6 @@ export function ClientOverviewPanels() {
   if (overview.isError) {
     return (
       <Alert
-        style={{ marginTop: 16 }}
         type="error"
         showIcon
         message={t('failed')}
@@ -45,8 +46,8 @@ export function ClientOverviewPanels() {
     );
   }
   return (
-    <Flex vertical gap={16} style={{ marginTop: 16 }}>
-      {data && <Checklist checklist={data.checklist} />}
+    <Flex vertical gap={16}>
+      {data && <Checklist checklist={data.checklist} proofRequired={data.domainProofRequired} />}
       <Row gutter={[16, 16]}>
         {(overview.isLoading || data?.sites) && (
           <Col xs={24} lg={12}>
@@ -98,7 +99,7 @@ function Statistics({ items }: { items: readonly (readonly [string, number])[] }
   );
 }
 
-function Checklist({ checklist }: { checklist: Overview['checklist'] }) {
+function Checklist({ checklist, proofRequired }: { checklist: Overview['checklist']; proofRequired: boolean }) {
   const { t } = useTranslation('overview');
   if (STEPS.every(({ step }) => checklist[step])) return null;
   return (
@@ -118,7 +119,12 @@ function Checklist({ checklist }: { checklist: Overview['checklist'] }) {
               ) : (
                 <ClockCircleOutlined aria-hidden />
               )}
-              <Typography.Text delete={checklist[step]}>{t(`steps.${step}`)}</Typography.Text>
+              <Typography.Text delete={checklist[step]}>
+                {t(`steps.${step}`, {
+                  state: t(`proofStates.${proofRequired ? 'required' : 'waived'}`),
+                  env: 'RAMPART_DOMAIN_PROOF',
+                })}
+              </Typography.Text>
             </Flex>
           </List.Item>
         )}

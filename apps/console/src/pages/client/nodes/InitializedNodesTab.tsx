@@ -1,6 +1,6 @@
 import { type InitializedNode, NODE_SWITCHES, nodeRoutes, PORT_TYPES, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Select, Space, Tag, Tooltip, theme } from 'antd';
+import { Button, Flex, Select, Space, Tag, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
@@ -15,6 +15,7 @@ import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
 import { MoveNodesModal } from './MoveNodesModal';
 import { useNodeActionDialog } from './NodeActionModal';
 import { NodeActionsMenu } from './NodeActionsMenu';
+import { NodeConfigTag } from './NodeConfigTag';
 import { NodeDetailDrawer } from './NodeDetailDrawer';
 import { NODE_LIST_QUERY } from './node-refresh';
 import { SubNodeDnsFilters, useSubNodeDnsColumns } from './node-subs-dns-ui';
@@ -29,18 +30,6 @@ const PORT_TYPE_VALUES = PORT_TYPES.map((type) => String(type) as '7' | '4');
  * upgrade) and change settings;
  * selected nodes can be moved to another zone; a node's details open in a drawer (`node` in the URL).
  */
-
-/**
- * A node is in sync when it applied the current snapshot and, when it takes its data plane as
- * entries, holds its plane's last change (the sequences are decimal bigints).
- */
-export function configInSync(
-  node: Pick<InitializedNode, 'appliedVersion' | 'currentVersion' | 'appliedPlane' | 'currentPlane'>,
-): boolean {
-  if (node.appliedVersion !== node.currentVersion) return false;
-  if (node.currentPlane === '' || node.appliedPlane === '') return true;
-  return BigInt(node.appliedPlane) >= BigInt(node.currentPlane);
-}
 
 export function InitializedNodesTab() {
   const { t } = useTranslation(['nodes', 'nodeOps', 'common']);
@@ -127,24 +116,7 @@ export function InitializedNodesTab() {
       title: t('config.title'),
       defaultHidden: true,
       key: 'config',
-      render: (_, node) => (
-        <Tooltip
-          title={
-            <>
-              {t('config.versions', { applied: node.appliedVersion || '—', current: node.currentVersion })}
-              {node.currentPlane !== '' && (
-                <div>{t('config.planes', { applied: node.appliedPlane, current: node.currentPlane })}</div>
-              )}
-            </>
-          }
-        >
-          {configInSync(node) ? (
-            <Tag color="green">{t('config.inSync')}</Tag>
-          ) : (
-            <Tag color="orange">{t('config.pending')}</Tag>
-          )}
-        </Tooltip>
-      ),
+      render: (_, node) => <NodeConfigTag node={node} />,
     },
     {
       title: t('connection.title'),

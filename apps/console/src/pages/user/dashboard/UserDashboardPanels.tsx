@@ -14,7 +14,7 @@ export const DASHBOARD_ANNOUNCEMENTS = 5;
 /** The customer's dashboard: its operator's running announcements and the products its sites are on. */
 export function UserDashboardPanels() {
   return (
-    <Flex vertical gap={16} style={{ marginTop: 16 }}>
+    <Flex vertical gap={16}>
       <RunningAnnouncements />
       <UserProducts />
     </Flex>

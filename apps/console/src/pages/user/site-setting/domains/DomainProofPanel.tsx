@@ -1,3 +1,4 @@
+import { FileSearchOutlined } from '@ant-design/icons';
 import {
   DOMAIN_PROOF_STATUS,
   type DomainProofStatus,
@@ -5,13 +6,14 @@ import {
   isPlaceholderCnameTarget,
   type SiteDomain,
 } from '@rampart/contract';
-import { Alert, Button, Descriptions, Modal, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Descriptions, Flex, Modal, Space, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { CopyButton } from '../../../../components/CopyButton';
 import { DateTime } from '../../../../components/DateTime';
+import { domainServing, SERVING_TAGS } from './domain-list';
 
 /** The tag of each proof state (contract: domain-proof.ts). */
 export const PROOF_TAGS = {
@@ -27,23 +29,39 @@ interface ProofProps {
   canWrite: boolean;
 }
 
-/** The domain list's cell: the proof state, and for a claim not proved the way to prove it. */
+/**
+ * The domain list's serving cell: served, waiting for proof, claimed by another or switched off
+ * (domainServing), with why on hover; for a claim not proved, the record to create.
+ */
 export function DomainProofCell({ siteId, domain, canWrite }: ProofProps) {
   const { t } = useTranslation('domains');
   const [open, setOpen] = useState(false);
-  const state = PROOF_TAGS[domain.proofStatus];
+  const serving = domainServing(domain);
   return (
-    <Space size="small" wrap>
-      <Tag color={state.color} aria-label={t('proof.stateOf', { name: domain.name })}>
-        {t(`proof.statuses.${state.key}`)}
-      </Tag>
+    <Flex gap={4} align="center">
+      <Tooltip title={t(`state.explain.${serving}`)}>
+        <Tag
+          color={SERVING_TAGS[serving]}
+          aria-label={t('state.of', { name: domain.name })}
+          tabIndex={0}
+          style={{ marginInlineEnd: 0 }}
+        >
+          {t(`state.${serving}`)}
+        </Tag>
+      </Tooltip>
       {domain.proofStatus !== DOMAIN_PROOF_STATUS.proved && (
-        <Button size="small" type="link" onClick={() => setOpen(true)}>
-          {t('proof.howTo')}
-        </Button>
+        <Tooltip title={t('state.record')}>
+          <Button
+            size="small"
+            type="link"
+            icon={<FileSearchOutlined />}
+            aria-label={t('state.record')}
+            onClick={() => setOpen(true)}
+          />
+        </Tooltip>
       )}
       {open && <DomainProofPanel siteId={siteId} domain={domain} canWrite={canWrite} onClose={() => setOpen(false)} />}
-    </Space>
+    </Flex>
   );
 }
 

@@ -1,5 +1,5 @@
 import { DOMAIN_CERT_STATUS, DOMAIN_STATUS, type SiteDomain } from '@rampart/contract';
-import { Button, Space, Switch, Tag, Tooltip } from 'antd';
+import { Button, Flex, Space, Switch, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../../components/DateTime';
 import type { ListColumns } from '../../../../components/FitTable';
@@ -40,32 +40,36 @@ export function DomainsTable({
   const { setStatus, setForceSSL, remove } = actions;
   const busy = (ids: number[], id: number) => ids.length === 1 && ids[0] === id;
 
-  // By default the name, the two switches and the CNAME fit 1280 px; origin, proof, tags,
-  // certificate, modules and the update time are chosen.
+  // By default the name, the status switch with the serving state, the origin and the CNAME fit
+  // 1280 px; force HTTPS, tags, certificate, modules and the update time are chosen.
   const columns: ListColumns<SiteDomain> = [
-    { title: t('name'), dataIndex: 'name', maxWidth: 150, sorter: true, sortOrder: search.sortOrder('name') },
+    { title: t('name'), dataIndex: 'name', maxWidth: 130, sorter: true, sortOrder: search.sortOrder('name') },
     {
-      title: t('status'),
+      // The switch and where the domain stands for the edge, side by side: one column, so the
+      // origin and the CNAME target fit 1280 px beside them.
+      title: t('state.column'),
       dataIndex: 'status',
       render: (status: number, domain) => (
-        <Switch
-          size="small"
-          checked={status === DOMAIN_STATUS.enabled}
-          disabled={!canWrite}
-          aria-label={t('statusOf', { name: domain.name })}
-          loading={setStatus.isPending && busy(setStatus.variables.domainIDs, domain.id)}
-          onChange={(on) =>
-            setStatus.mutate({ domainIDs: [domain.id], status: on ? DOMAIN_STATUS.enabled : DOMAIN_STATUS.disabled })
-          }
-        />
+        <Flex gap={8} align="center">
+          <Switch
+            size="small"
+            checked={status === DOMAIN_STATUS.enabled}
+            disabled={!canWrite}
+            aria-label={t('statusOf', { name: domain.name })}
+            loading={setStatus.isPending && busy(setStatus.variables.domainIDs, domain.id)}
+            onChange={(on) =>
+              setStatus.mutate({ domainIDs: [domain.id], status: on ? DOMAIN_STATUS.enabled : DOMAIN_STATUS.disabled })
+            }
+          />
+          <DomainProofCell siteId={siteId} domain={domain} canWrite={canWrite} />
+        </Flex>
       ),
     },
     {
       title: t('origin'),
       key: 'upstream',
       ellipsis: true,
-      maxWidth: 160,
-      defaultHidden: true,
+      maxWidth: 120,
       render: (_, domain) => (
         <>
           {`${domain.scheme === 1 ? 'https' : 'http'}://${domain.upstreamURL}`}
@@ -79,12 +83,6 @@ export function DomainsTable({
       render: (_, domain) => <CnameCell domain={domain} />,
     },
     {
-      title: t('proof.column'),
-      key: 'proof',
-      defaultHidden: true,
-      render: (_, domain) => <DomainProofCell siteId={siteId} domain={domain} canWrite={canWrite} />,
-    },
-    {
       title: t('tags'),
       dataIndex: 'tags',
       defaultHidden: true,
@@ -93,6 +91,7 @@ export function DomainsTable({
     {
       title: t('forceSSL'),
       dataIndex: 'forceSSL',
+      defaultHidden: true,
       render: (on: boolean, domain) => (
         <Switch
           size="small"
