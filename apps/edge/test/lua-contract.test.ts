@@ -107,6 +107,7 @@ const lua: Record<string, string> = {};
 beforeAll(async () => {
   for (const name of [
     'validate',
+    'validate_zone',
     'checks',
     'modules_check',
     'settings_check',
@@ -193,7 +194,7 @@ describe('the Lua checks agree with the contract', () => {
     expect(Number(limits.upstreams)).toBe(DATA_PLANE_LIMITS.upstreamsPerDomain);
     expect(Number(limits.cache_rules)).toBe(CACHE_RULES_PER_SITE);
     expect(Number(limits.cache_values)).toBe(CACHE_RULE_VALUES_MAX * 8);
-    expect(number('validate', /^local ZONE_LIMIT_MAX = (\d+)/m)).toBe(ZONE_LIMIT_MAX);
+    expect(number('validate_zone', /^local ZONE_LIMIT_MAX = (\d+)/m)).toBe(ZONE_LIMIT_MAX);
   });
 
   it('every anchored PCRE literal of the Lua ends at the true end of the value (\\z, not $)', async () => {
@@ -325,21 +326,21 @@ describe('the Lua checks agree with the contract', () => {
     expect(number('firewall_check', /is_list\(r\.methods, (\d+)\)/)).toBe(FIREWALL_METHODS.length);
   });
 
-  it('challenge.lua and validate.lua: the challenge path, cookie, key period and pass lifetime', () => {
+  it('challenge.lua and validate_zone.lua: the challenge path, cookie, key period and pass lifetime', () => {
     expect(source('challenge')).toContain(`_M.PATH = "${CHALLENGE_PATH}"`);
     expect(source('challenge')).toContain(`local COOKIE, PROBE = "${CHALLENGE_COOKIE}", "rampart_probe"`);
     expect(source('challenge')).toContain(`var.cookie_${CHALLENGE_COOKIE}`);
     expect(number('challenge', /^local PERIOD_SECONDS = (\d+)/m)).toBe(CHALLENGE_PERIOD_SECONDS);
-    expect(number('validate', /^local PERIOD_SECONDS = (\d+)/m)).toBe(CHALLENGE_PERIOD_SECONDS);
+    expect(number('validate_zone', /^local PERIOD_SECONDS = (\d+)/m)).toBe(CHALLENGE_PERIOD_SECONDS);
     const shape = edgeChallengeSchema.shape;
     expect(shape.passSeconds.maxValue).toBe(CHALLENGE_PERIOD_SECONDS);
-    expect(source('validate')).toContain(`is_int(c.passSeconds, ${shape.passSeconds.minValue}, PERIOD_SECONDS)`);
-    expect(source('validate')).toContain(`is_array(c.keys, ${CHALLENGE_KEYS_MAX})`);
+    expect(source('validate_zone')).toContain(`is_int(c.passSeconds, ${shape.passSeconds.minValue}, PERIOD_SECONDS)`);
+    expect(source('validate_zone')).toContain(`is_array(c.keys, ${CHALLENGE_KEYS_MAX})`);
   });
 
-  it('challenge.lua and validate.lua: the bounds and default of the zone’s challenge work', () => {
+  it('challenge.lua and validate_zone.lua: the bounds and default of the zone’s challenge work', () => {
     const bits = [CHALLENGE_WORK_BITS_MIN, CHALLENGE_WORK_BITS_MAX, CHALLENGE_WORK_BITS_DEFAULT];
-    for (const file of ['challenge', 'validate']) {
+    for (const file of ['challenge', 'validate_zone']) {
       const m = /^local WORK_BITS_MIN, WORK_BITS_MAX, WORK_BITS_DEFAULT = (\d+), (\d+), (\d+)/m.exec(source(file));
       expect(m?.slice(1).map(Number), file).toEqual(bits);
     }
@@ -362,7 +363,7 @@ describe('the Lua checks agree with the contract', () => {
     expect(sorted(geos.action.options)).toEqual(sorted(EDGE_RULE_ACTIONS));
     expect(source('firewall_geo')).toContain('local RULE_ACTIONS = checks.RULE_ACTIONS');
     expect(source('firewall_geo')).toContain('if not RULE_ACTIONS[r.action] then');
-    expect(pattern('validate', 'HEX64_RE')).toBe(pcre(GEO_SHA256_RE));
+    expect(pattern('checks', 'HEX64_RE')).toBe(pcre(GEO_SHA256_RE));
     expect(source('validate')).toContain('re_find(geo_database, HEX64_RE, "jo")');
   });
 
@@ -411,9 +412,13 @@ describe('the Lua checks agree with the contract', () => {
     ]);
     expect(source('validate')).toContain('local abuse_ips = doc.abuseIPs');
     expect(source('validate')).toContain('re_find(abuse_ips, HEX64_RE, "jo")');
-    // One pattern for every 64-hex value (the challenge keys' secrets too): none written again.
-    expect(source('validate').split('{64}')).toHaveLength(2);
-    expect(source('validate')).toContain('re_find(k.secret, HEX64_RE, "jo")');
+    // One pattern for every 64-hex value (the challenge keys' secrets too, validate_zone.lua): none written again.
+    expect(source('checks').split('{64}')).toHaveLength(2);
+    for (const file of ['validate', 'validate_zone']) {
+      expect(source(file), file).toContain('local HEX64_RE = checks.HEX64_RE');
+      expect(source(file).split('{64}'), file).toHaveLength(1);
+    }
+    expect(source('validate_zone')).toContain('re_find(k.secret, HEX64_RE, "jo")');
   });
 
   it("blocklist.lua: the block list's default duration, report and unblock bounds, and causes", () => {

@@ -9,6 +9,9 @@ local RULE_ACTIONS = {
   deny = true, drop = true, dropBlacklist = true, shield = true, code = true, click = true, redirect = true, slider = true,
 }
 _M.RULE_ACTIONS = RULE_ACTIONS
+-- 64 hex digits: a SHA-256 (the geo database's, the reputation list's) or a 32-byte key.
+local HEX64_RE = [[^[0-9a-f]{64}\z]]
+_M.HEX64_RE = HEX64_RE
 
 -- A list (keys 1..n, nothing else) of at most `max` items.
 function _M.is_array(t, max)

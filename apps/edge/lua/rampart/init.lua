@@ -27,6 +27,7 @@ function _M.master(options)
   require "rampart.admin"
   require "rampart.purge"
   require "rampart.refusals"
+  require "rampart.contract_limits"
   -- The one global: what the per-request chunks in nginx.conf call. A `require` there would be a
   -- call into C on every request (~700 instructions per request for the two chunks, bench/).
   rampart = {

@@ -18,8 +18,7 @@ local HOST_RE = [[^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+([a-z]{2,63}
 local IPV4_RE = [[^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\z]]
 local IPV6_RE = [[^[0-9a-fA-F:.]{2,45}\z]]
 local VERSION_RE = [[^[A-Za-z0-9._:-]{1,128}\z]]
--- 64 hex digits: a SHA-256 (the geo database's, the reputation list's) or a 32-byte key.
-local HEX64_RE = [[^[0-9a-f]{64}\z]]
+local HEX64_RE = checks.HEX64_RE
 local REDIRECT_CODES = { [301] = true, [302] = true, [307] = true, [308] = true }
 local LIMITS = { domains = 50000, certificates = 10000, upstreams = 64, cache_rules = 100, cache_values = 400 }
 -- The same patterns as the contract (packages/contract/src/routes/site-cache.ts).

@@ -7,8 +7,7 @@ local _M = {}
 
 local re_find = ngx.re.find
 local is_array, is_int = checks.is_array, checks.is_int
--- 64 hex digits: a 32-byte key.
-local HEX64_RE = [[^[0-9a-f]{64}\z]]
+local HEX64_RE = checks.HEX64_RE
 
 -- Zone limits (rampart.limits, packages/contract/src/edge/data-plane.ts edgeZoneLimitsSchema):
 -- absent in an older document means off; with them the zone's challenge work (rampart.challenge;
