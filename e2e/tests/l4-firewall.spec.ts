@@ -171,5 +171,11 @@ test("an operator sets a zone's layer-4 protection", async ({ page }) => {
 
   await expect
     .poll(async () => api('client', getZoneL4Protection, { params: { zoneID: zone.id } }))
-    .toEqual({ synFlood: { rate: 200, burst: 50 }, newConnections: null, kernelBlocks: true });
+    .toEqual({
+      synFlood: { rate: 200, burst: 50 },
+      newConnections: null,
+      kernelBlocks: true,
+      // A zone escalates floods to the kernel by default (200 refusals in 10 s), kept by the form's save.
+      escalation: { refusals: 200, seconds: 10 },
+    });
 });

@@ -10,9 +10,9 @@ import { registerNode } from '../support/nodes.js';
  * option's place could land on its neighbour while the list slid in), then waits for a single
  * select's list to close: CI saw the customer list still open over the product select.
  */
-async function choose(page: Page, scope: Locator, label: string, option: string): Promise<void> {
+async function choose(page: Page, scope: Locator, label: string, option: string, search?: string): Promise<void> {
   const box = scope.getByLabel(label, { exact: true }).first();
-  await chooseOption(page, box, option);
+  await chooseOption(page, box, option, search);
   if (!/\bant-select-multiple\b/.test((await box.locator(SELECT_ROOT).getAttribute('class')) ?? '')) {
     await expect(page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')).toHaveCount(0);
   }
@@ -53,7 +53,7 @@ test('an operator creates a zone, a group and a product, initialises a node and 
   await page.getByRole('button', { name: 'New product' }).click();
   const productDialog = page.getByRole('dialog');
   await productDialog.getByLabel('Name', { exact: true }).fill(productName);
-  await choose(page, productDialog, 'Zone', zoneName);
+  await choose(page, productDialog, 'Zone', zoneName, zoneName);
   await choose(page, productDialog, 'Main groups', 'web');
   await page.keyboard.press('Escape');
   await productDialog.getByRole('button', { name: 'OK' }).click();
@@ -67,7 +67,7 @@ test('an operator creates a zone, a group and a product, initialises a node and 
     .getByRole('button', { name: 'Initialize' })
     .click();
   const initDialog = page.getByRole('dialog');
-  await choose(page, initDialog, 'Zone', zoneName);
+  await choose(page, initDialog, 'Zone', zoneName, zoneName);
   await choose(page, initDialog, 'Group', 'web');
   await initDialog.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByText('SET SUCCESS')).toBeVisible();

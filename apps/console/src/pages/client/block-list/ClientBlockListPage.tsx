@@ -60,6 +60,8 @@ function OperatorFilters({ search }: { search: ListSearch<BlockListKey> }) {
           placeholder={t('filters.allZones')}
           value={id('zoneID')}
           loading={zones.isLoading}
+          showSearch
+          optionFilterProp="label"
           options={zones.data?.data.map((zone) => ({ value: zone.id, label: zone.name }))}
           onChange={(zoneID?: number) =>
             search.setFilters({ zoneID: zoneID === undefined ? undefined : String(zoneID) })

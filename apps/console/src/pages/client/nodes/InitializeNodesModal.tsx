@@ -68,6 +68,8 @@ export function InitializeNodesModal({ nodes, onClose, onDone }: InitializeNodes
       <Form.Item name="zoneID" label={t('initialize.zone')} rules={rules('zoneID')} required>
         <Select
           loading={zones.isLoading}
+          showSearch
+          optionFilterProp="label"
           options={zones.data?.data.map((zone) => ({ value: zone.id, label: zone.name }))}
           onChange={() => form.setFieldValue('groupID', undefined)}
           notFoundContent={t('initialize.noZones')}

@@ -189,6 +189,8 @@ export function InitializedNodesTab() {
           aria-label={t('filters.zones')}
           value={zoneIDs}
           loading={zones.isLoading}
+          showSearch
+          optionFilterProp="label"
           options={zones.data?.data.map((zone) => ({ value: zone.id, label: zone.name }))}
           onChange={(ids: number[]) => search.setFilters({ zoneIDs: ids.map(String) })}
         />

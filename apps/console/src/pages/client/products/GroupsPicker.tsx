@@ -53,6 +53,8 @@ export function GroupsPicker({ id, value = [], onChange, portType, isBackup }: G
           aria-label={t('pickZone')}
           value={zoneID}
           loading={zones.isLoading}
+          showSearch
+          optionFilterProp="label"
           options={zones.data?.data.map((zone) => ({ value: zone.id, label: zone.name }))}
           onChange={setZoneID}
         />
