@@ -16,7 +16,7 @@ export const MAX_LINES = 400;
 /** Files over MAX_LINES and their line counts: each may not grow, and leaves once within 400. */
 export const SIZE_DEBT = {
   'apps/edge/lua/rampart/admin.lua': 512,
-  'apps/edge/lua/rampart/validate.lua': 425,
+  'apps/edge/lua/rampart/validate.lua': 424,
   'apps/edge/src/agent/agent.ts': 660,
   'apps/edge/src/agent/node-client.ts': 514,
   'apps/server/src/modules/analytics/clickhouse-store.ts': 775,
