@@ -60,6 +60,8 @@ export class EventCollector {
   private eventMark: LogMark | null = null;
   /** Whether the spool failed (said once per failing stretch). */
   private spoolFailing = false;
+  /** When nginx's refusal tallies were last drained. */
+  private drainedAt = Number.NEGATIVE_INFINITY;
   private invalid = { count: 0, reason: '', loggedAt: Number.NEGATIVE_INFINITY };
   /** Lines skipped since the agent started (not events, or broken). */
   invalidTotal = 0;
@@ -182,7 +184,13 @@ export class EventCollector {
     }
     const aggregates = this.options.aggregates;
     if (aggregates !== undefined) {
-      if (this.options.refusals !== undefined) await this.drainRefusals(aggregates, this.options.refusals);
+      // At most once an interval (nginx moves its tallies into the dict every 0.25 s): a round behind
+      // the log comes again at once, and would otherwise ask nginx on every one.
+      const interval = this.options.intervalMs ?? 250;
+      if (this.options.refusals !== undefined && this.now() - this.drainedAt >= interval) {
+        this.drainedAt = this.now();
+        await this.drainRefusals(aggregates, this.options.refusals);
+      }
       // Read to its end: the log's time is now (a quiet log's minutes close too).
       if (!full) aggregates.advance(this.now());
       if (aggregates.ready) await this.cutAggregates();
