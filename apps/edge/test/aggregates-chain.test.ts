@@ -29,9 +29,9 @@ const get = (p: string) => request(edge.ports.http, 'shop.example.com', p);
 const paths = (name: string, n: number) => Array.from({ length: n }, (_, i) => `/${RUN}/${name}/${i}`);
 
 /** The counters of every record the control plane took for the domain, summed. */
-function counted(): number[] {
+function counted(from: FakeControlPlane = cp): number[] {
   const sums = ROLLUP_COUNTERS.map(() => 0);
-  for (const m of cp.aggregateBatches.flatMap((b) => b.minutes)) {
+  for (const m of from.aggregateBatches.flatMap((b) => b.minutes)) {
     if (m.domainId !== DOMAIN) continue;
     for (const [i, v] of m.counters.entries()) sums[i]! += v;
   }
@@ -125,12 +125,7 @@ describe('aggregates from a real node that tallies its refusals', () => {
     const refused = paths('tally-admin', 40).map((p) => `${p}/admin`);
     for (const p of [...passed, ...refused]) await request(edge2.ports.http, 'shop.example.com', p);
     const total = passed.length + refused.length;
-    const sums = () => {
-      const s = ROLLUP_COUNTERS.map(() => 0);
-      for (const m of cp2.aggregateBatches.flatMap((b) => b.minutes))
-        if (m.domainId === DOMAIN) for (const [i, v] of m.counters.entries()) s[i]! += v;
-      return s;
-    };
+    const sums = () => counted(cp2);
     for (let i = 0; i < 1200 && sums()[0]! < total; i++) await new Promise((r) => setTimeout(r, 100));
     expect(sums()[0]).toBe(total);
     expect(sums()[BLOCKED]).toBe(refused.length);
