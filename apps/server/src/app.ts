@@ -31,7 +31,6 @@ import type { NodesRepository } from './modules/nodes/nodes.repository.js';
 import { NodeCapacity } from './modules/snapshots/node-capacity.js';
 import type { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import { bindNodeExporterHealthRoutes } from './modules/system/node-exporter-health.routes.js';
-import type { SettingsRepository } from './modules/system/settings.repository.js';
 import { SystemService } from './modules/system/system.service.js';
 import { SystemHealthService } from './modules/system/system-health.service.js';
 import { SystemSettingsService } from './modules/system/system-settings.service.js';
@@ -50,6 +49,7 @@ import { OutgoingGuard } from './platform/http/outgoing.js';
 import { type Resolver, TargetGuard } from './platform/http/target-guard.js';
 import { Mailer } from './platform/mail/mailer.js';
 import { ControlPlaneMetrics } from './platform/metrics/control-plane-metrics.js';
+import type { SettingsRepository } from './platform/settings/settings.repository.js';
 
 export type { AppConfig } from './composition/context.js';
 

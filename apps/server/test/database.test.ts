@@ -1,7 +1,7 @@
 import { count, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SettingsRepository } from '../src/modules/system/settings.repository.js';
 import { systemSettings } from '../src/platform/db/schema.js';
+import { SettingsRepository } from '../src/platform/settings/settings.repository.js';
 import { createTestDatabase, TEST_DB_KIND, type TestDatabase } from './helpers/test-db.js';
 
 let t: TestDatabase;

@@ -187,7 +187,7 @@ describe("an earlier version's files in DATA_DIR", () => {
     try {
       const { importLegacyGeoFiles } = await import('../src/modules/geo/geo-database-import.js');
       const { GeoDatabaseService } = await import('../src/modules/geo/geo-database.service.js');
-      const { SettingsRepository } = await import('../src/modules/system/settings.repository.js');
+      const { SettingsRepository } = await import('../src/platform/settings/settings.repository.js');
       const { geoRecord, writeMmdb } = await import('@rampart/contract/testing');
       const geo = new GeoDatabaseService(new SettingsRepository(transactions.db), store, transactions);
       const operator = await rootId(t.app, 'client');

@@ -1,6 +1,6 @@
 import { health, logo } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SettingsRepository } from '../src/modules/system/settings.repository.js';
+import { SettingsRepository } from '../src/platform/settings/settings.repository.js';
 import { rawInput, send } from './helpers/call.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { TEST_DB_KIND } from './helpers/test-db.js';

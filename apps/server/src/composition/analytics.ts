@@ -14,7 +14,6 @@ import { LogsService } from '../modules/analytics/logs.service.js';
 import { StatisticsQueries } from '../modules/analytics/statistics.queries.js';
 import { bindStatisticsRoutes } from '../modules/analytics/statistics.routes.js';
 import { StatisticsService } from '../modules/analytics/statistics.service.js';
-import { operatorOf } from '../modules/auth/authenticator.js';
 import type { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
 import {
   LOG_EXPORT_MAX_BYTES_DEFAULT,
@@ -36,6 +35,7 @@ import { bindLogPushRoutes } from '../modules/log-push/log-push.routes.js';
 import { LogPushService } from '../modules/log-push/log-push.service.js';
 import { LogPushSource } from '../modules/log-push/log-push.source.js';
 import type { Binder } from '../platform/http/bind-route.js';
+import { operatorOf } from '../platform/tenancy/operator.js';
 import type { AppContext } from './context.js';
 
 /**

@@ -46,7 +46,6 @@ import { SitesRepository } from '../modules/sites/sites.repository.js';
 import { NodeCapacityRepository } from '../modules/snapshots/node-capacity.repository.js';
 import { SnapshotRepository } from '../modules/snapshots/snapshot.repository.js';
 import { SubNodesRepository } from '../modules/sub-nodes/sub-nodes.repository.js';
-import { SettingsRepository } from '../modules/system/settings.repository.js';
 import { SystemStateRepository } from '../modules/system/system-state.repository.js';
 import { TrafficRepository } from '../modules/traffic/traffic.repository.js';
 import { VirtualNodesRepository } from '../modules/virtual-nodes/virtual-nodes.repository.js';
@@ -54,6 +53,7 @@ import { ZoneSettingsRepository } from '../modules/zones/zone-settings.repositor
 import { ZonesRepository } from '../modules/zones/zones.repository.js';
 import type { Db } from '../platform/db/database.js';
 import { FileBlobsRepository } from '../platform/files/file-blobs.repository.js';
+import { SettingsRepository } from '../platform/settings/settings.repository.js';
 
 /**
  * Every repository, built once over the request-scoped database handle (`transactionScoped`), so a

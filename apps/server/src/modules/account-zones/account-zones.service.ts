@@ -2,7 +2,7 @@ import type { AccountZones } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller, ClientCaller } from '../../platform/http/bind-route.js';
-import { requireManaged } from '../accounts/account-scope.js';
+import { requireManaged } from '../../platform/tenancy/account-chain.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import type { AccountZonesRepository } from './account-zones.repository.js';
 

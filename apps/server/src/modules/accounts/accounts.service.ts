@@ -17,13 +17,13 @@ import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { MailContext } from '../../platform/mail/mail-context.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
+import { parentForTier, requireManaged } from '../../platform/tenancy/account-chain.js';
 import { PASSWORD_TOKEN_TTL_MS } from '../auth/account.service.js';
 import type { AccountRow, AccountsRepository } from '../auth/accounts.repository.js';
 import { createPasswordLink, createPasswordMail } from '../auth/auth.mails.js';
 import { FailureThrottle, throttledError } from '../auth/login-throttle.js';
 import type { SessionsRepository } from '../auth/sessions.repository.js';
 import type { TicketsRepository } from '../auth/tickets.repository.js';
-import { parentForTier, requireManaged } from './account-scope.js';
 import { isOperator, presentAccount } from './accounts.presenter.js';
 
 /** The zone limit is the admin's to set, and only an operator's (101003 on `zoneLimit` otherwise). */

@@ -1,13 +1,13 @@
 import { ADDRESS_NOT_ALLOWED, SECOND_FACTOR_REQUIRED } from '@rampart/contract';
 import type { AccountRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import { operatorOf } from '../../platform/tenancy/operator.js';
+import { hasSecondFactor } from '../../platform/tenancy/second-factor.js';
 import {
   type AccountPolicySetting,
   addressAllowed,
   type SystemSettingsService,
 } from '../system/system-settings.service.js';
-import { operatorOf } from './authenticator.js';
-import { hasSecondFactor } from './second-factor.js';
 
 function secondFactorRequired(policy: AccountPolicySetting, account: AccountRow): boolean {
   if (policy.verify === 'off') return false;

@@ -20,7 +20,7 @@ import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { requireManaged } from '../accounts/account-scope.js';
+import { requireManaged } from '../../platform/tenancy/account-chain.js';
 import type { L4AttackPageSettings } from '../analytics/l4-attack-page.setting.js';
 import { presentSelf, type SelfOperator } from './account.presenter.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';

@@ -1,9 +1,9 @@
 import { SELF_PERMISSION } from '@rampart/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
-import type { AccountRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Authenticator, Caller } from '../../platform/http/bind-route.js';
+import { operatorOf } from '../../platform/tenancy/operator.js';
 import type { PermissionResolver } from '../roles/permission-resolver.js';
 import type { AccountPolicy } from './account-policy.js';
 import type { AccountsRepository } from './accounts.repository.js';
@@ -17,16 +17,6 @@ import type { TokenService } from './token.service.js';
  * path's `{auth}`, is 101018. The caller's permission keys are resolved here (the binder checks
  * them); an access token minted from an API token holds only the token's keys among its owner's.
  */
-/**
- * The operator an account belongs to, from its row: the stored `operatorId` (set when the account is
- * created below an operator), or the account itself when it is an operator (a client account with
- * none above it). Admin accounts, and customers outside every operator, have none.
- */
-export function operatorOf(account: AccountRow): number | null {
-  if (account.operatorId !== null) return account.operatorId;
-  return account.tier === 'client' ? account.id : null;
-}
-
 export function createAuthenticator(
   tokens: TokenService,
   sessions: SessionsRepository,

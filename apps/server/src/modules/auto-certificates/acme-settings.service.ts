@@ -13,7 +13,7 @@ import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import type { OutgoingGuard } from '../../platform/http/outgoing.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import type { SettingsRepository } from '../system/settings.repository.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 import { guardedAcmeClient } from './acme-guard.js';
 
 export type EabName = 'zeroSSL' | 'googleTrust';

@@ -5,8 +5,8 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { OutgoingGuard } from '../../platform/http/outgoing.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
-import type { SettingsRepository } from '../system/settings.repository.js';
 import { type DnsProvider, DnsProviderError } from './dns-provider.js';
 import { splitServer } from './dns-tcp.js';
 import {

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { type CnameSetting, PLACEHOLDER_CNAME_DOMAIN } from '@rampart/contract';
 import { z } from 'zod';
 import type { Transactions } from '../../platform/db/request-transaction.js';
-import type { SettingsRepository } from '../system/settings.repository.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 import type { DomainsRepository } from './domains.repository.js';
 
 /**

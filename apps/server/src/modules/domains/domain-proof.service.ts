@@ -12,8 +12,8 @@ import { type CnameResolver, DnsLookupError } from '../../platform/dns/cname-res
 import type { TxtResolver } from '../../platform/dns/txt-resolver.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 import type { SiteAccess } from '../sites/site-access.js';
-import type { SettingsRepository } from '../system/settings.repository.js';
 import type { CnameSettingsService } from './cname-settings.service.js';
 import { cnameQueryName, cnameTarget } from './domain-names.js';
 import type { Claim, DomainProofRepository } from './domain-proof.repository.js';

@@ -13,7 +13,7 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import type { FileBlobStore } from '../../platform/files/file-blobs.js';
 import { isUploadedFile } from '../../platform/http/multipart.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import type { SettingsRepository } from '../system/settings.repository.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 import { asnOf, type MmdbCity, type MmdbDecoded, MmdbError, MmdbFile } from './mmdb-reader.js';
 
 /**

@@ -2,10 +2,14 @@ import { dailyTimeSchema, type NodeSwitch, type NodeSystem } from '@rampart/cont
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { ZonesRepository } from '../zones/zones.repository.js';
 import type { NodeRow, NodesRepository } from './nodes.repository.js';
 
 type Settings = Parameters<NodesRepository['updatePlaced']>[2];
+
+/** The operator's zones as this service reads them (the zones module's ZonesRepository): found or not. */
+interface OperatorZones {
+  find(operatorId: number, zoneId: number): Promise<unknown>;
+}
 
 /**
  * The operator's per-node settings and a zone's node list. Bulk changes are all or none over the
@@ -14,7 +18,7 @@ type Settings = Parameters<NodesRepository['updatePlaced']>[2];
 export class NodeSettingsService {
   constructor(
     private readonly nodes: NodesRepository,
-    private readonly zones: ZonesRepository,
+    private readonly zones: OperatorZones,
     private readonly transactions: Transactions,
   ) {}
 

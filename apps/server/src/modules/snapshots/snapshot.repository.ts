@@ -14,7 +14,7 @@ import {
   zonePorts,
   zones,
 } from '../../platform/db/schema.js';
-import { zoneEdgeColumns } from '../zones/zones.repository.js';
+import { zoneEdgeColumns } from '../../platform/db/zone-columns.js';
 
 /** A served domain as {@link SnapshotRepository.servedDomains} answers it (see the json_build_array there). */
 export type ServedDomainRow = [

@@ -1,5 +1,5 @@
 import { NODE_EXPORTER_DEFAULT, type NodeExporter, nodeExporterSchema } from '@rampart/contract';
-import type { SettingsRepository } from './settings.repository.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 
 const key = (operatorId: number) => `nodeExporter:${operatorId}`;
 

@@ -16,8 +16,8 @@ import { z } from 'zod';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import type { AccountRow } from '../../platform/db/schema.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import { hasSecondFactor } from '../auth/second-factor.js';
-import type { SettingsRepository } from './settings.repository.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
+import { hasSecondFactor } from '../../platform/tenancy/second-factor.js';
 
 const outgoingKey = (operatorId: number) => `outgoingURL:${operatorId}`;
 const errorPagesKey = (operatorId: number) => `errorPages:${operatorId}`;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { FRONTEND_VERSION, type LogoInfo, logoInfoSchema } from '@rampart/contract';
 import { z } from 'zod';
 import type { Database } from '../../platform/db/database.js';
-import type { SettingsRepository } from './settings.repository.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 
 const instanceSchema = z.object({ id: z.string(), createdAt: z.string() });
 export type Instance = z.infer<typeof instanceSchema>;

@@ -1,5 +1,5 @@
 import { EMPTY_NGINX_TUNING, type NginxTuning, nginxTuningSchema } from '@rampart/contract';
-import type { SettingsRepository } from '../system/settings.repository.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 
 /** Where an operator's nginx settings are kept in the settings store. */
 export const operatorNginxKey = (operatorId: number) => `nginx.operator.${operatorId}`;

@@ -1,6 +1,6 @@
 import type { NginxTuning, NginxTuningSection } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
-import type { SettingsRepository } from '../system/settings.repository.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 import { operatorNginxKey, operatorNginxTuning, parseOperatorNginx } from './operator-nginx.edge.js';
 
 /**

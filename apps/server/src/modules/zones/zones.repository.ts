@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { readPage } from '../../platform/db/paging.js';
 import { accounts, nodes, zones } from '../../platform/db/schema.js';
+import { zoneEdgeColumns } from '../../platform/db/zone-columns.js';
 import { withinZoneScope } from '../account-zones/account-zones.repository.js';
 
 export type ZoneRow = typeof zones.$inferSelect & { nodeCount: number };
@@ -9,21 +10,6 @@ export type ZoneRow = typeof zones.$inferSelect & { nodeCount: number };
 // Written out in full: inside a subquery drizzle leaves column names unqualified, and "id" would
 // then mean the node's id.
 const nodeCount = sql<number>`(SELECT count(*)::int FROM nodes n WHERE n.zone_id = "zones"."id")`;
-/** The zone's settings its nodes apply (the snapshot reads them with each node: snapshot.repository.ts). */
-export const zoneEdgeColumns = {
-  http2: zones.http2,
-  forceSSLRedirectCode: zones.forceSSLRedirectCode,
-  invalidDomainLimitCount: zones.invalidDomainLimitCount,
-  tlsLimitCount: zones.tlsLimitCount,
-  challengeWorkBits: zones.challengeWorkBits,
-  trustedProxies: zones.trustedProxies,
-  realIpHeader: zones.realIpHeader,
-  proxyProtocol: zones.proxyProtocol,
-  l4SynFlood: zones.l4SynFlood,
-  l4NewConnections: zones.l4NewConnections,
-  l4KernelBlocks: zones.l4KernelBlocks,
-  l4Escalation: zones.l4Escalation,
-};
 const columns = {
   id: zones.id,
   ownerId: zones.ownerId,

@@ -1,4 +1,4 @@
-import type { SettingsRepository } from '../../modules/system/settings.repository.js';
+import type { SettingsRepository } from '../settings/settings.repository.js';
 import { deriveKey, hmac } from './keys.js';
 
 /** The system_settings key of the installation's key check values. */

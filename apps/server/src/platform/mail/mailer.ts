@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
-import type { SettingsRepository } from '../../modules/system/settings.repository.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { OutgoingGuard } from '../http/outgoing.js';
 import type { TargetGuard } from '../http/target-guard.js';
+import type { SettingsRepository } from '../settings/settings.repository.js';
 
 /** SMTP settings as kept in the config store (key `smtp`); the password is sealed. */
 export const smtpSettingsSchema = z.object({

@@ -1,7 +1,17 @@
 import { MANAGED_TIERS, type Tier } from '@rampart/contract';
-import { AppError } from '../../platform/errors/app-error.js';
-import type { Caller } from '../../platform/http/bind-route.js';
-import type { AccountRow, AccountsRepository } from '../auth/accounts.repository.js';
+import type { AccountRow } from '../db/schema.js';
+import { AppError } from '../errors/app-error.js';
+import type { Caller } from '../http/bind-route.js';
+
+/**
+ * The account chain as the checks below read it (the auth module's AccountsRepository): an account,
+ * the top account of its tier above it, and whether one account is below another.
+ */
+export interface AccountChain {
+  findById(id: number): Promise<AccountRow | undefined>;
+  topOfTier(id: number): Promise<number>;
+  isDescendant(ancestorId: number, descendantId: number): Promise<boolean>;
+}
 
 /** Whether an account of `callerTier` manages accounts of `tier` at all. */
 export function managesTier(callerTier: Tier, tier: Tier): boolean {
@@ -12,7 +22,7 @@ export function managesTier(callerTier: Tier, tier: Tier): boolean {
  * The account whose direct children of `tier` the caller manages: its own sub-accounts for its own
  * tier; for a lower tier the top account of the caller's tier (a sub-account acts for its operator).
  */
-export async function parentForTier(accounts: AccountsRepository, caller: Caller, tier: Tier): Promise<number> {
+export async function parentForTier(accounts: AccountChain, caller: Caller, tier: Tier): Promise<number> {
   if (!managesTier(caller.tier, tier)) throw new AppError(101018);
   return tier === caller.tier ? caller.accountId : accounts.topOfTier(caller.accountId);
 }
@@ -22,7 +32,7 @@ export async function parentForTier(accounts: AccountsRepository, caller: Caller
  * (own tier) or below the caller's top account (lower tier). Missing, another tenant's, the caller
  * itself and anything above it all answer 101018, so ids cannot be probed.
  */
-export async function requireManaged(accounts: AccountsRepository, caller: Caller, id: number): Promise<AccountRow> {
+export async function requireManaged(accounts: AccountChain, caller: Caller, id: number): Promise<AccountRow> {
   const target = await accounts.findById(id);
   if (!target || target.id === caller.accountId || !managesTier(caller.tier, target.tier)) {
     throw new AppError(101018);
