@@ -1,12 +1,21 @@
-import type { EdgeAcmeChallenge, EdgeDomain, PlaneEntryKind, PlaneMeta } from '@rampart/contract';
-import { entryHash } from '@rampart/contract/plane-hash';
+import type { EdgeDomain, PlaneMeta } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { PlaneRepository } from './plane.repository.js';
+import { writeEntries, writeMembership } from './plane-writes.js';
+import {
+  DOMAIN_FIELDS,
+  entriesOf,
+  parsed,
+  type REFERENCES,
+  type Rebuild,
+  referenced,
+  type SiteEntry,
+} from './site-entries.js';
 import type { SnapshotRepository } from './snapshot.repository.js';
 import type { SnapshotBuilder } from './snapshot-builder.js';
-import { type SiteLevelParts, type SiteParts, siteLevelOf, uniqueNames, usedIds, usedParts } from './snapshot-plane.js';
+import { type SiteLevelParts, siteLevelOf, uniqueNames } from './snapshot-plane.js';
 
 /**
  * The control plane's half of the data plane as entries (docs/data-plane-deltas.md): builds the
@@ -33,73 +42,6 @@ export interface LogRetention {
   readonly rows: number;
 }
 export const DEFAULT_RETENTION: LogRetention = { ms: 3_600_000, rows: 200_000 };
-
-export interface SiteEntry {
-  readonly kind: PlaneEntryKind;
-  readonly key: string;
-  readonly hash: string;
-  readonly value: unknown;
-}
-
-/**
- * What one site's rebuild wrote: its entries, and which of its stored entries they stand for
- * (`scope`, as `kind\0key`): null for the whole site, else only those (a per-domain rebuild).
- */
-interface Rebuild {
-  readonly entries: SiteEntry[];
-  readonly scope: ReadonlySet<string> | null;
-}
-
-/** The entry kinds a domain names by id, with the field that names them. */
-const REFERENCES = {
-  certificate: 'certificates',
-  cache: 'caches',
-  module: 'modules',
-  settings: 'settings',
-  firewall: 'firewalls',
-} as const satisfies Partial<Record<PlaneEntryKind, keyof ReturnType<typeof usedIds>>>;
-const DOMAIN_FIELDS = {
-  certificate: 'certificateId',
-  cache: 'cacheId',
-  settings: 'settingsId',
-  firewall: 'firewallId',
-} as const satisfies Partial<Record<keyof typeof REFERENCES, keyof EdgeDomain>>;
-
-/** The `kind\0key` of the entries `domains` name (certificates, caches, modules, settings, firewalls). */
-function referenced(domains: readonly EdgeDomain[]): Set<string> {
-  const ids = usedIds(domains);
-  const out = new Set<string>();
-  for (const [kind, field] of Object.entries(REFERENCES)) {
-    for (const id of ids[field]) if (id !== null) out.add(`${kind}\0${id}`);
-  }
-  return out;
-}
-
-/**
- * The entries of one site's `domains` (of `parts`) and its ACME `challenges`: the one code the
- * whole-site and the per-domain rebuild make entries with.
- */
-function entriesOf(
-  siteId: number,
-  domains: readonly EdgeDomain[],
-  parts: SiteParts,
-  challenges: readonly EdgeAcmeChallenge[],
-): SiteEntry[] {
-  const entries: SiteEntry[] = [];
-  const add = (kind: PlaneEntryKind, key: string, value: unknown) =>
-    entries.push({ kind, key, value, hash: entryHash(kind, key, value) });
-  for (const { forceSSLCode: _code, ...domain } of domains) add('domain', domain.name, domain);
-  const used = usedParts(domains, parts);
-  for (const cert of used.certificates) add('certificate', String(cert.id), cert);
-  for (const policy of used.caches) add('cache', String(policy.id), policy);
-  for (const module of used.modules) add('module', String(module.id), module);
-  for (const settings of used.settings) add('settings', String(settings.id), settings);
-  for (const firewall of used.firewalls) add('firewall', String(firewall.id), firewall);
-  const hosts = new Set(domains.map((d) => d.name));
-  const own = challenges.filter((c) => hosts.has(c.host));
-  if (own.length > 0) add('acme', String(siteId), own);
-  return entries;
-}
 
 export interface BuildOutcome {
   /** The log advanced (or planes changed). */
@@ -347,11 +289,11 @@ export class PlaneEntryBuilder {
         if (!taken.has(siteId)) again.push(...takenDomains.filter((m) => m.site === siteId));
       }
       if (again.length > 0) await this.plane.markDomains(again);
-      if (write.size > 0) changed = (await this.writeEntries(write)) || changed;
+      if (write.size > 0) changed = (await writeEntries(this.plane, write)) || changed;
       if (membership !== undefined && planes) {
         const cleared = await this.plane.clearMembershipMark(Number(membership.mark));
         // The head moves past the membership's changes (writeEntries moved it past its own).
-        if (cleared && (await this.writeMembership(planes))) {
+        if (cleared && (await writeMembership(this.plane, planes))) {
           changed = true;
           await this.plane.headPastMembership();
         }
@@ -391,66 +333,6 @@ export class PlaneEntryBuilder {
     return this.repository.planeSiteIds(Number(owner), groupIds);
   }
 
-  /**
-   * Writes the rebuilt entries that differ from the stored ones to dp_entries and dp_changes, and
-   * deletes the stored ones a rebuild stands for (its site, or its scope) but did not make.
-   */
-  private async writeEntries(rebuilds: ReadonlyMap<number, Rebuild>): Promise<boolean> {
-    const wholeIds = [...rebuilds].filter(([, r]) => r.scope === null).map(([siteId]) => siteId);
-    const scoped = [...rebuilds].flatMap(([siteId, r]) =>
-      r.scope === null
-        ? []
-        : [...r.scope].map((id) => {
-            const [kind, key] = id.split('\0');
-            return { site_id: siteId, kind, key };
-          }),
-    );
-    const stored = [
-      ...(wholeIds.length === 0 ? [] : await this.plane.entriesOfSites(wholeIds)),
-      ...(scoped.length === 0 ? [] : await this.plane.entriesIn(scoped)),
-    ];
-    const old = new Map(stored.map((r) => [`${r.site_id}\0${r.kind}\0${r.key}`, r.hash]));
-    const puts: { site_id: number; kind: string; key: string; hash: string; value: unknown }[] = [];
-    const made = new Set<string>();
-    for (const [siteId, rebuild] of rebuilds) {
-      for (const entry of rebuild.entries) {
-        const id = `${siteId}\0${entry.kind}\0${entry.key}`;
-        made.add(id);
-        if (old.get(id) !== entry.hash) puts.push({ site_id: siteId, ...entry });
-      }
-    }
-    const dels = stored
-      .filter((r) => !made.has(`${r.site_id}\0${r.kind}\0${r.key}`))
-      .map((r) => ({ site_id: Number(r.site_id), kind: r.kind, key: r.key }));
-    if (puts.length === 0 && dels.length === 0) return false;
-    if (puts.length > 0) await this.plane.putEntries(puts);
-    if (dels.length > 0) await this.plane.deleteEntries(dels);
-    const changes = [...puts, ...dels.map((d) => ({ ...d, hash: null, value: null }))];
-    // The changes logged, the planes serving a changed site changed, and the head moved, at once.
-    const sites = [...new Set(changes.map((c) => c.site_id))];
-    await this.plane.logChanges(changes, sites);
-    return true;
-  }
-
-  /** Records the sites that joined or left each plane, and its new site set. */
-  private async writeMembership(planes: { id: number; sites: number[] }[]): Promise<boolean> {
-    let changed = false;
-    for (const plane of planes) {
-      const recorded = await this.plane.planeSites(plane.id);
-      if (!recorded) continue;
-      const before = new Set(recorded);
-      const after = new Set(plane.sites);
-      const moves = [
-        ...plane.sites.filter((s) => !before.has(s)).map((s) => ({ site_id: s, added: true })),
-        ...[...before].filter((s) => !after.has(s)).map((s) => ({ site_id: s, added: false })),
-      ];
-      if (moves.length === 0) continue;
-      changed = true;
-      await this.plane.moveMembership(plane.id, moves, plane.sites);
-    }
-    return changed;
-  }
-
   /** Drops changes older than the retention, or beyond its row count; a `since` below the floor gets a full plane. */
   private async compact(): Promise<void> {
     const cutoff = new Date(this.clock() - this.retention.ms).toISOString();
@@ -477,11 +359,6 @@ export class PlaneEntryBuilder {
   static planeKey(ownerId: number, groupIds: readonly number[]): string {
     return `${ownerId}|${groupIds.join(',')}`;
   }
-}
-
-/** A jsonb value as the driver answers it (PGlite may answer text). */
-export function parsed(value: unknown): unknown {
-  return typeof value === 'string' ? JSON.parse(value) : value;
 }
 
 export type { PlaneMeta };

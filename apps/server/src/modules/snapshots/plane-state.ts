@@ -2,6 +2,25 @@ import type { PlaneMemo } from './snapshot-plane.js';
 
 /* The state plane.service.ts keeps per generation (a tick) and per plane (a view, the entries' sums). */
 
+/** `make()` kept in `cache` under `id` (at most 1000 kept; a failed one is dropped). */
+export function kept<T>(cache: Map<string, Promise<T>>, id: string, make: () => Promise<T>): Promise<T> {
+  let value = cache.get(id);
+  if (!value) {
+    if (cache.size >= 1000) cache.clear();
+    value = make();
+    value.catch(() => cache.delete(id));
+    cache.set(id, value);
+  }
+  return value;
+}
+
+/** What a node holds, as it polls: the sequence, the plane hash there and the meta's hash (none: nothing). */
+export interface PlaneKnown {
+  since?: string | undefined;
+  plane?: string | undefined;
+  meta?: string | undefined;
+}
+
 /** The plane changed (another process built) between the tick's read of its state and a node's read. */
 export class StaleView extends Error {}
 

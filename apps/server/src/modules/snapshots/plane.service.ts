@@ -10,17 +10,15 @@ import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { PlaneEntryBuilder, parsed } from './plane-entries.js';
+import { PlaneEntryBuilder } from './plane-entries.js';
 import { PlaneReadsRepository } from './plane-reads.repository.js';
-import { type PlaneSum, type PlaneView, StaleView, type Tick } from './plane-state.js';
+import { kept, type PlaneKnown, type PlaneView, StaleView, type Tick } from './plane-state.js';
+import { PlaneSums, planeChanges } from './plane-sums.js';
+import { parsed } from './site-entries.js';
 import type { NodeWithZone } from './snapshot.repository.js';
 import type { SnapshotBuilder } from './snapshot-builder.js';
 import { memoized, nodeForceSSLCode, nodeOwnValues, type PlaneMemo } from './snapshot-plane.js';
 
-/** Plane hashes are sums modulo 2^48 (docs/data-plane-deltas.md). */
-const PLANE_MOD = 2n ** 48n;
-/** The entry hashes of at most this many planes are kept in memory (each ~100 bytes an entry). */
-const PLANES_SUMMED = 16;
 /** A held poll looks again this often (a build another process runs, a change nobody announced). */
 const RECHECK_MS = 5000;
 /** And this often while a build is under way elsewhere or dirty sites are left. */
@@ -39,47 +37,13 @@ function planeKeyOf(node: NodeWithZone, groupIds: readonly number[]): string {
   return PlaneEntryBuilder.planeKey(node.ownerId, serving ? groupIds : []);
 }
 
-/** What a node holds, as it polls: the sequence, the plane hash there and the meta's hash (none: nothing). */
-export interface PlaneKnown {
-  since?: string | undefined;
-  plane?: string | undefined;
-  meta?: string | undefined;
-}
-
-/** `make()` kept in `cache` under `id` (at most 1000 kept; a failed one is dropped). */
-function kept<T>(cache: Map<string, Promise<T>>, id: string, make: () => Promise<T>): Promise<T> {
-  let value = cache.get(id);
-  if (!value) {
-    if (cache.size >= 1000) cache.clear();
-    value = make();
-    value.catch(() => cache.delete(id));
-    cache.set(id, value);
-  }
-  return value;
-}
-
-const FIREWALL_PREFIX = 'firewall\0';
-
 /** The meta's values that are the node's own (its zone's limits, cache epoch and redirect code). */
 type NodeMetaValues = ReturnType<typeof nodeOwnValues> & { forceSSLCode: ReturnType<typeof nodeForceSSLCode> };
 
 /** A node's poll of its data plane as entries: deltas since what it holds, or the full plane. */
 export class PlaneService {
-  /** The plane hash being computed, per plane: one at a time (they update the plane's kept sum). */
-  private readonly hashes = new Map<number, Promise<unknown>>();
   /** Delta changes by plane, `since` and the plane's last change: read once for all nodes of the plane. */
   private readonly deltas = new Map<string, Promise<PlaneChange[]>>();
-  /**
-   * Per plane, the changes the last update of its sum read (from the sum's sequence to the plane's
-   * change): the delta of every node that held the plane as that sum was (a `since` in
-   * [from, upTo]), which is every node following the plane, so their delta costs no read.
-   */
-  private readonly summed = new Map<
-    number,
-    { from: number; upTo: number; changedAt: number; changes: PlaneChange[] }
-  >();
-  /** Per plane, its entries' hashes and their sum as of a sequence (oldest plane first). */
-  private readonly sums = new Map<number, PlaneSum>();
   private readonly closing = new AbortController();
   /**
    * The plane's firewalls by their digest (the sum of their entries' hashes): read again only when
@@ -109,6 +73,8 @@ export class PlaneService {
 
   /** The dp_* tables. */
   private readonly plane: PlaneReadsRepository;
+  /** Per plane, its entries' hashes and their sums. */
+  private readonly sums: PlaneSums;
 
   constructor(
     db: Db,
@@ -118,6 +84,7 @@ export class PlaneService {
     private readonly clock: Clock,
   ) {
     this.plane = new PlaneReadsRepository(db);
+    this.sums = new PlaneSums(this.plane);
   }
 
   /**
@@ -238,7 +205,7 @@ export class PlaneService {
       const floor = Number(state?.floor ?? 0);
       const changedAt = Number(state?.changed ?? 0);
       const head = Number(state?.head ?? 0);
-      const sums = await this.planeHash(planeId, changedAt, floor, head);
+      const sums = await this.sums.planeHash(planeId, changedAt, floor, head);
       return {
         head,
         floor,
@@ -401,25 +368,11 @@ export class PlaneService {
    * every node of the plane at that `since` (they poll from the same version), not once per node.
    */
   private changesSince(planeId: number, since: number, view: PlaneView): Promise<PlaneChange[]> {
-    const summed = this.summed.get(planeId);
-    // Nothing of the plane changed in (from, upTo], so the changes since `since` are those since
-    // `from` (a site that joined the plane later may add a put the node holds, or a del of a key it
-    // does not: both leave its entries and hash as the plane's).
-    if (summed && summed.changedAt === view.changedAt && since >= summed.from && since <= summed.upTo)
-      return Promise.resolve(summed.changes);
+    const summed = this.sums.summedChanges(planeId, view.changedAt, since);
+    if (summed) return Promise.resolve(summed);
     return kept(this.deltas, `${planeId}:${since}:${view.changedAt}`, () =>
-      this.readAt(planeId, view, () => this.readChanges(planeId, since)),
+      this.readAt(planeId, view, () => planeChanges(this.plane, planeId, since)),
     );
-  }
-
-  private async readChanges(planeId: number, since: number): Promise<PlaneChange[]> {
-    const rows = await this.plane.changesSince(planeId, since);
-    const changes: PlaneChange[] = rows.map((r) =>
-      r.hash === null
-        ? { op: 'del', kind: r.kind, key: r.key }
-        : { op: 'put', kind: r.kind, key: r.key, hash: r.hash, value: parsed(r.value) },
-    );
-    return changes;
   }
 
   /** The plane's id, made (with the sites it serves now) when no node polled it before. */
@@ -432,85 +385,6 @@ export class PlaneService {
     const made = await this.plane.planeIdOf(key);
     if (made === undefined) throw new Error(`plane ${key} could not be made`);
     return made;
-  }
-
-  /**
-   * The sum of the plane's entries' hashes (mod 2^48) as of `changedAt`. Kept per plane with each
-   * entry's hash, so a change costs the keys it changed (read from the log since the last sum, with
-   * the keys of sites that joined or left the plane), not a sum over the whole plane; summed whole
-   * the first time, or when the log no longer reaches back to the last sum. Runs in the caller's
-   * consistent read, at the view's `head`.
-   */
-  private planeHash(
-    planeId: number,
-    changedAt: number,
-    floor: number,
-    head: number,
-  ): Promise<{ plane: string; firewalls: string }> {
-    const run = (this.hashes.get(planeId) ?? Promise.resolve()).then(() => this.sumAt(planeId, changedAt, floor, head));
-    const kept = run.catch(() => {
-      this.sums.delete(planeId);
-      this.summed.delete(planeId);
-    });
-    this.hashes.set(planeId, kept);
-    kept.finally(() => {
-      if (this.hashes.get(planeId) === kept) this.hashes.delete(planeId);
-    });
-    return run;
-  }
-
-  private async sumAt(
-    planeId: number,
-    changedAt: number,
-    floor: number,
-    head: number,
-  ): Promise<{ plane: string; firewalls: string }> {
-    const hex = (total: bigint) => (((total % PLANE_MOD) + PLANE_MOD) % PLANE_MOD).toString(16).padStart(12, '0');
-    const sums = (sum: PlaneSum) => ({ plane: hex(sum.total), firewalls: hex(sum.firewalls) });
-    const memo = this.sums.get(planeId);
-    if (memo && memo.at === changedAt) {
-      memo.quietTo = Math.max(memo.quietTo, head);
-      return sums(memo);
-    }
-    if (memo && memo.at < changedAt && memo.at >= floor) {
-      // The keys changed since the sum (sites that joined or left the plane included), with their
-      // values: the same read is the delta of the nodes that follow the plane (changesSince).
-      const changes = await this.readChanges(planeId, memo.at);
-      for (const change of changes) {
-        const id = `${change.kind}\0${change.key}`;
-        const before = memo.hashes.get(id) ?? 0n;
-        const value = change.op === 'del' ? 0n : BigInt(`0x${change.hash}`);
-        if (change.op === 'del') memo.hashes.delete(id);
-        else memo.hashes.set(id, value);
-        memo.total += value - before;
-        if (id.startsWith(FIREWALL_PREFIX)) memo.firewalls += value - before;
-      }
-      this.summed.set(planeId, { from: memo.at, upTo: memo.quietTo, changedAt, changes });
-      memo.at = changedAt;
-      memo.quietTo = head;
-      return sums(memo);
-    }
-    this.summed.delete(planeId);
-    const rows = await this.plane.planeHashes(planeId);
-    const hashes = new Map<string, bigint>();
-    let total = 0n;
-    let firewalls = 0n;
-    for (const row of rows) {
-      const value = BigInt(`0x${row.hash}`);
-      hashes.set(`${row.kind}\0${row.key}`, value);
-      total += value;
-      if (row.kind === 'firewall') firewalls += value;
-    }
-    if (this.sums.size >= PLANES_SUMMED && !this.sums.has(planeId)) {
-      const oldest = this.sums.keys().next().value;
-      if (oldest !== undefined) {
-        this.sums.delete(oldest);
-        this.summed.delete(oldest);
-      }
-    }
-    const sum = { at: changedAt, quietTo: head, hashes, total, firewalls };
-    this.sums.set(planeId, sum);
-    return sums(sum);
   }
 
   /** Ends every held poll (they answer null). */

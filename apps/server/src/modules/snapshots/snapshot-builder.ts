@@ -2,21 +2,18 @@ import {
   DATA_PLANE_LIMITS,
   type DataPlane,
   type EdgeAcmeChallenge,
-  type EdgeCertificate,
   type EdgeDomain,
-  type EdgeDomainAuth,
-  type EdgeDomainModules,
   type EdgeFirewall,
-  type EdgeModule,
   EMPTY_NGINX_TUNING,
-  emptyEdgeFirewall,
   LARGEST_ZONE_LIMITS,
   mergeNginxTuning,
   NO_REAL_IP,
   NODE_EXPORTER_DEFAULT,
 } from '@rampart/contract';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
-import type { NodeWithZone, ServedDomainRow, SnapshotRepository } from './snapshot.repository.js';
+import { NodeReads } from './node-reads.js';
+import { readSiteParts } from './site-parts.js';
+import type { ServedDomainRow, SnapshotRepository } from './snapshot.repository.js';
 import { fitSites, type LeftOutSite, type SnapshotLimits } from './snapshot-fit.js';
 import {
   type BuiltSnapshot,
@@ -27,7 +24,6 @@ import {
   inChunks,
   MAX_CACHE_EPOCH,
   memoized,
-  NODES_SHARED_MS,
   type NodeRow,
   nodeForceSSLCode,
   nodeOwnValues,
@@ -68,17 +64,11 @@ import {
 export class SnapshotBuilder {
   private readonly limits: SnapshotLimits;
 
-  /** Every node as read at a version of them ({@link nodesAtVersion}); shared, never changed. */
-  private nodesKept: { version: number; rows: Map<number, { node: NodeWithZone; groupIds: number[] }> } | null = null;
   /** The key of nodes alike ({@link build}), per node row read. */
   private readonly alikeKeys = new WeakMap<object, string>();
 
-  /** The last read of every node ({@link everyNode}). */
-  private nodesRead: {
-    generation: number;
-    at: number;
-    rows: Promise<Map<number, { node: NodeWithZone; groupIds: number[] }>>;
-  } | null = null;
+  /** The nodes with their zones and groups, read once for many looks. */
+  private readonly nodes: NodeReads;
 
   constructor(
     private readonly repository: SnapshotRepository,
@@ -86,6 +76,7 @@ export class SnapshotBuilder {
     private readonly box: SecretBox,
     limits: Partial<SnapshotLimits> = {},
   ) {
+    this.nodes = new NodeReads(repository);
     this.limits = {
       domains: Math.min(limits.domains ?? DATA_PLANE_LIMITS.domains, DATA_PLANE_LIMITS.domains),
       certificates: Math.min(limits.certificates ?? DATA_PLANE_LIMITS.certificates, DATA_PLANE_LIMITS.certificates),
@@ -264,130 +255,7 @@ export class SnapshotBuilder {
     /** The sites' site-level parts when the caller knows them as they are now (not read again). */
     known?: SiteLevelParts,
   ): Promise<SiteParts> {
-    const siteIds = [...new Set(domainRows.map((row) => row[7]))];
-    const level: SiteLevelParts = known ?? {
-      caches: await this.projections.cachePolicies(siteIds),
-      settings: await this.projections.siteSettings(siteIds),
-      firewalls: await this.projections.firewalls(siteIds),
-    };
-    const caches = [...level.caches];
-    const cached = new Set(caches.map((policy) => policy.id));
-    const served = domainRows.filter((row) => row[8]);
-    const siteModules = { byDomain: new Map<number, NonNullable<EdgeDomainModules>>(), modules: [] as EdgeModule[] };
-    const moduleIds = new Set<number>();
-    for (const part of await inChunks(
-      served.map((row) => row[0]),
-      (ids) => this.projections.modules(ids),
-    )) {
-      for (const [id, modules] of part.byDomain) siteModules.byDomain.set(id, modules);
-      for (const module of part.modules) {
-        if (!moduleIds.has(module.id)) siteModules.modules.push(module);
-        moduleIds.add(module.id);
-      }
-    }
-    const settings = [...level.settings];
-    const withSettings = new Set(settings.map((entry) => entry.id));
-    const firewalls = [...level.firewalls];
-    const withFirewall = new Set(firewalls.map((entry) => entry.id));
-    // A domain with its own lists runs them in its site's firewall: a site without rules gets an
-    // empty entry for it (docs/decisions.md "Header blocking, anti-referer and anti-header lists").
-    // Only the domains with lists name such an entry; the site's other domains stay without a firewall.
-    const access = new Map(
-      (
-        await inChunks(
-          served.map((row) => row[0]),
-          (ids) => this.projections.domainAccess(ids),
-        )
-      ).flatMap((part) => [...part]),
-    );
-    const domainAuth = this.projections.domainAuth?.bind(this.projections);
-    const auth = new Map<number, EdgeDomainAuth>(
-      domainAuth
-        ? (
-            await inChunks(
-              served.map((row) => ({ id: row[0], siteId: row[7] })),
-              (domains) => domainAuth(domains),
-            )
-          ).flatMap((part) => [...part])
-        : [],
-    );
-    const onlyLists = new Set<number>();
-    for (const row of domainRows) {
-      const siteId = row[7];
-      if (!access.has(row[0]) || withFirewall.has(siteId)) continue;
-      firewalls.push(emptyEdgeFirewall(siteId));
-      withFirewall.add(siteId);
-      onlyLists.add(siteId);
-    }
-    const firewallOf = (domainId: number, siteId: number) =>
-      withFirewall.has(siteId) && (!onlyLists.has(siteId) || access.has(domainId)) ? siteId : null;
-    const domains: EdgeDomain[] = [];
-    const siteOf = new Map<number, number>();
-    for (const [
-      id,
-      name,
-      forceSSL,
-      scheme,
-      hashType,
-      hostName,
-      certificateId,
-      siteId,
-      serves,
-      upstreamTuples,
-      portMap,
-    ] of domainRows) {
-      const settingsId = withSettings.has(siteId) ? siteId : null;
-      if (!serves) {
-        siteOf.set(id, siteId);
-        domains.push({
-          id,
-          name,
-          enabled: false,
-          forceSSL,
-          forceSSLCode,
-          certificateId,
-          cacheId: null,
-          modules: null,
-          settingsId,
-          firewallId: null,
-          origin: null,
-        });
-        continue;
-      }
-      const upstreams = upstreamTuples.map(([ip, port, weight, backup]) => ({ ip, port, weight, backup }));
-      // The API refuses this (401008); a row in that state is skipped rather than breaking the node.
-      if (!upstreams.some((u) => !u.backup)) continue;
-      siteOf.set(id, siteId);
-      domains.push({
-        id,
-        name,
-        enabled: true,
-        forceSSL,
-        forceSSLCode,
-        certificateId,
-        cacheId: cached.has(siteId) ? siteId : null,
-        modules: siteModules.byDomain.get(id) ?? null,
-        settingsId,
-        firewallId: firewallOf(id, siteId),
-        ...(access.has(id) ? { access: access.get(id) } : {}),
-        ...(auth.has(id) ? { auth: auth.get(id) } : {}),
-        origin: {
-          scheme: scheme === 1 ? 'https' : 'http',
-          host: hostName === '' ? null : hostName,
-          balance: hashType === 1 ? 'ip_hash' : 'round_robin',
-          portMap,
-          upstreams,
-        },
-      });
-    }
-    const certIds = [...new Set(domains.map((d) => d.certificateId).filter((id): id is number => id !== null))];
-    const certRows = await this.repository.certificates(certIds);
-    const certificates: EdgeCertificate[] = certRows.map((c) => ({
-      id: c.id,
-      certPem: c.certPem,
-      keyPem: this.box.open(c.keySealed),
-    }));
-    return { domains, siteOf, certificates, caches, modules: siteModules.modules, settings, firewalls, level };
+    return readSiteParts(this.projections, this.repository, this.box, domainRows, forceSSLCode, known);
   }
 
   /**
@@ -415,60 +283,14 @@ export class SnapshotBuilder {
     return this.projections.challenge(ownerId, firewalls, now);
   }
 
-  /**
-   * The node and its groups, as the snapshot reads them. Within one generation's `memo` every node
-   * is read at once (the polls a change wakes would otherwise read theirs one by one, two queries
-   * each); a node registered since that read is read alone.
-   */
-  async nodeAndGroups(nodeId: number, memo?: PlaneMemo): Promise<{ node: NodeRow; groupIds: number[] }> {
-    if (memo) {
-      const every = await memoized(memo, 'nodes', () => this.repository.everyNodeAndGroups());
-      const found = every.get(nodeId);
-      if (found) return found;
-    }
-    const node = await this.repository.nodeWithZone(nodeId);
-    const groupIds = node ? await this.repository.nodeGroupIds(nodeId) : [];
-    return { node, groupIds };
+  /** The node and its groups, as the snapshot reads them (NodeReads.nodeAndGroups). */
+  nodeAndGroups(nodeId: number, memo?: PlaneMemo): Promise<{ node: NodeRow; groupIds: number[] }> {
+    return this.nodes.nodeAndGroups(nodeId, memo);
   }
 
-  /**
-   * Every node with its zone and groups for a `generation`'s memo: one read shared by every memo of
-   * the generation (the snapshot polls' and the plane polls' that one change wakes), at most
-   * NODES_SHARED_MS old.
-   */
-  private everyNode(generation: number): Promise<Map<number, { node: NodeWithZone; groupIds: number[] }>> {
-    const now = Date.now();
-    const kept = this.nodesRead;
-    if (kept?.generation === generation && now - kept.at < NODES_SHARED_MS) return kept.rows;
-    const read = { generation, at: now, rows: this.nodesAtVersion() };
-    this.nodesRead = read;
-    read.rows.catch(() => {
-      if (this.nodesRead === read) this.nodesRead = null;
-    });
-    return read.rows;
-  }
-
-  /**
-   * Every node with its zone and groups, read again only when the nodes' version moved since the
-   * last read (dp_nodes_version, moved by triggers in the writing transaction): a change of a
-   * domain reads one number, not every node. The version is read first, so rows kept under it are
-   * never older than it (a write between the two reads only makes the next look read them again).
-   */
-  private async nodesAtVersion(): Promise<Map<number, { node: NodeWithZone; groupIds: number[] }>> {
-    const version = await this.repository.nodesVersion();
-    const kept = this.nodesKept;
-    if (kept && version !== null && kept.version === version) return kept.rows;
-    const rows = await this.repository.everyNodeAndGroups();
-    if (version !== null) this.nodesKept = { version, rows };
-    return rows;
-  }
-
-  /** A memo for the looks of `generation`, its nodes read once with every other memo of it ({@link everyNode}). */
+  /** A memo for the looks of `generation` (NodeReads.generationMemo). */
   generationMemo(generation: number): PlaneMemo {
-    const memo: PlaneMemo = new Map();
-    // Kept by memoized (a failed read is dropped from the memo, and read again by the next look).
-    void memoized(memo, 'nodes', () => this.everyNode(generation));
-    return memo;
+    return this.nodes.generationMemo(generation);
   }
 
   /** The ACME challenges of these domains being issued (none without the projection). */
