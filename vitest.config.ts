@@ -4,9 +4,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { postgresPassFiles } from './scripts/postgres-pass.mjs';
 
 /**
- * One Vitest run for the whole repository. The server suite runs twice: once on the embedded
- * PGlite and once on a real PostgreSQL cluster that its global setup starts (see
- * apps/server/test/global-setup.ts). Browser tests (Playwright) live in e2e/ and are not run here.
+ * One Vitest run for the whole repository. The server suite runs on the embedded PGlite, and the
+ * part of it whose outcome can differ there again on a real PostgreSQL cluster that its global setup
+ * starts (see `postgresTests` below and apps/server/test/global-setup.ts). Browser tests
+ * (Playwright) live in e2e/ and are not run here.
  *
  * Files share a process per worker (`isolate: false`): each file still gets its own environment
  * (jsdom for the console) and runs its own hooks, but the modules already imported stay loaded —
