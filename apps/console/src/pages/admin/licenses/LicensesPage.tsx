@@ -1,7 +1,6 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { type License, licenseRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Tag } from 'antd';
+import { Form, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
@@ -9,17 +8,14 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { ConfirmButton } from '../../../components/ConfirmButton';
-import { type ListColumns, ListToolbar } from '../../../components/FitTable';
+import type { ListColumns } from '../../../components/FitTable';
 import { FormModal } from '../../../components/FormModal';
-import { ListTable } from '../../../components/ListTable';
-import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { AccountPicker } from '../../client/sites/AccountPicker';
+import { LicenseList } from './license-list';
 import {
-  LicenseExpiry,
-  LicenseLimits,
   LicenseSettingFields,
   type LicenseSettingValues,
   licenseSettingOf,
@@ -50,11 +46,11 @@ export function LicensesPage() {
     success: () => toastText('removeLicenseSuccess'),
   });
 
-  const columns: ListColumns<License> = [
+  const lead: ListColumns<License> = [
     { title: t('id'), dataIndex: 'id', width: 72 },
     { title: t('operator'), dataIndex: 'userName' },
-    { title: t('limits'), key: 'limits', render: (_, item) => <LicenseLimits setting={item.licenseSetting} /> },
-    { title: t('expiredAt'), key: 'expiredAt', render: (_, item) => <LicenseExpiry setting={item.licenseSetting} /> },
+  ];
+  const trail: ListColumns<License> = [
     {
       title: t('status'),
       dataIndex: 'issued',
@@ -81,16 +77,18 @@ export function LicensesPage() {
   ];
 
   return (
-    <>
-      <PageTitle>{t('shell:menu.licenses')}</PageTitle>
-      <ListToolbar style={{ marginBottom: 16 }}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-          {t('create')}
-        </Button>
-      </ListToolbar>
-      <ListTable<License> rowKey="id" columns={columns} list={list} paging={search} emptyText={t('empty')} />
+    <LicenseList<License>
+      title={t('shell:menu.licenses')}
+      createLabel={t('create')}
+      onCreate={() => setEditing('new')}
+      list={list}
+      paging={search}
+      emptyText={t('empty')}
+      lead={lead}
+      trail={trail}
+    >
       <LicenseFormModal license={editing} onClose={() => setEditing(null)} />
-    </>
+    </LicenseList>
   );
 }
 

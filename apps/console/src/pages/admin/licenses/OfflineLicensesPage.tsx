@@ -1,4 +1,3 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { licenseRoutes, type OfflineLicense } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Space, Tag, Typography } from 'antd';
@@ -10,17 +9,14 @@ import { toastText } from '../../../app/toast';
 import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { ConfirmButton } from '../../../components/ConfirmButton';
 import { CopyButton } from '../../../components/CopyButton';
-import { type ListColumns, ListToolbar } from '../../../components/FitTable';
+import type { ListColumns } from '../../../components/FitTable';
 import { FormModal } from '../../../components/FormModal';
-import { ListTable } from '../../../components/ListTable';
-import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { schemaRules } from '../../../forms/zod-rules';
+import { LicenseList } from './license-list';
 import {
-  LicenseExpiry,
-  LicenseLimits,
   LicenseSettingFields,
   type LicenseSettingValues,
   licenseSettingOf,
@@ -61,7 +57,7 @@ export function OfflineLicensesPage() {
     success: () => toastText('deleteSuccessful'),
   });
 
-  const columns: ListColumns<OfflineLicense> = [
+  const lead: ListColumns<OfflineLicense> = [
     { title: t('customer'), dataIndex: 'customer' },
     {
       title: t('installID'),
@@ -69,8 +65,8 @@ export function OfflineLicensesPage() {
       render: (id: string) => <Typography.Text code>{id}</Typography.Text>,
     },
     { title: t('operatorAccount'), dataIndex: 'operator', render: (operator: string) => operator || '-' },
-    { title: t('limits'), key: 'limits', render: (_, item) => <LicenseLimits setting={item.licenseSetting} /> },
-    { title: t('expiredAt'), key: 'expiredAt', render: (_, item) => <LicenseExpiry setting={item.licenseSetting} /> },
+  ];
+  const trail: ListColumns<OfflineLicense> = [
     {
       title: t('key'),
       dataIndex: 'key',
@@ -109,22 +105,18 @@ export function OfflineLicensesPage() {
   ];
 
   return (
-    <>
-      <PageTitle>{t('shell:menu.offlineLicense')}</PageTitle>
-      <ListToolbar style={{ marginBottom: 16 }}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-          {t('createOffline')}
-        </Button>
-      </ListToolbar>
-      <ListTable<OfflineLicense>
-        rowKey="id"
-        columns={columns}
-        list={list}
-        paging={search}
-        emptyText={t('emptyOffline')}
-      />
+    <LicenseList<OfflineLicense>
+      title={t('shell:menu.offlineLicense')}
+      createLabel={t('createOffline')}
+      onCreate={() => setEditing('new')}
+      list={list}
+      paging={search}
+      emptyText={t('emptyOffline')}
+      lead={lead}
+      trail={trail}
+    >
       <OfflineFormModal license={editing} onClose={() => setEditing(null)} />
-    </>
+    </LicenseList>
   );
 }
 
