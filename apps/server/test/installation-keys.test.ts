@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { KeyMismatchError } from '../src/platform/crypto/key-check.js';
 import { createTestAnalyticsStore } from './helpers/test-analytics.js';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { createTestApp, type TestApp, testConfig } from './helpers/test-app.js';
 
 // Several control planes on one config store share their keys (platform/crypto/key-check.ts): the
 // first to start records check values of its installation secret and token signing secret; a
@@ -30,33 +30,14 @@ async function second(secrets: { secret?: string; token?: string; previous?: str
       analytics,
       database,
       logger: false,
-      config: {
-        version: 'test',
-        agentReleaseDir: null,
-        consoleDir: null,
+      config: testConfig({
         logLevel: 'silent',
         secret: secrets.secret ?? SECRET,
         tokenSecrets: { current: secrets.token ?? secrets.secret ?? SECRET, previous: secrets.previous ?? [] },
-        initPassword: 'horse battery staple 42',
         publicUrl: undefined,
-        smtpUrl: undefined,
-        accessTokenTtlSeconds: 900,
-        allowPrivateOrigins: true,
-        allowPrivateTargets: true,
-        dnsServers: ['127.0.0.1:9'],
-        dnsTimeoutMs: 2000,
-        domainProof: false,
-        domainProofIntervalSeconds: 0,
-        logExportTickMs: 0,
-        logPushTickMs: 0,
-        dnsPublish: false,
-        autoCert: { timing: { tickMs: 0 } },
-        trafficCheckTickMs: 0,
-        licenceExpiryTickMs: 0,
-        embeddedVacuumTickMs: 0,
         alertsTickMs: 0,
         dbBackupTickMs: 0,
-      },
+      }),
     });
     await app.close();
   } finally {

@@ -23,6 +23,49 @@ export interface TestApp {
 }
 
 /**
+ * The configuration the tests' apps run with (`overrides` on top): loopback everything, and every
+ * background job off until a test drives it.
+ */
+export function testConfig(overrides: Partial<AppOptions['config']> = {}): AppOptions['config'] {
+  return {
+    version: 'test',
+    // No agent release unless a test makes one (node-upgrade.test.ts).
+    agentReleaseDir: null,
+    consoleDir: null,
+    logLevel: 'info',
+    secret: 'test-secret-0123456789-0123456789-0123456789',
+    initPassword: TEST_PASSWORD,
+    publicUrl: 'http://127.0.0.1:9',
+    smtpUrl: undefined,
+    accessTokenTtlSeconds: 900,
+    // The tests' origins are loopback upstreams; the refusal is tested with this turned off.
+    allowPrivateOrigins: true,
+    allowPrivateTargets: true,
+    // No test reaches the system's resolvers: cname.test.ts points this at its own DNS server.
+    dnsServers: ['127.0.0.1:9'],
+    dnsTimeoutMs: 2000,
+    // Domains go live without proof of control unless a test asks for it (domain-proof.test.ts).
+    domainProof: false,
+    domainProofIntervalSeconds: 0,
+    // Log exports run when a test drives the job (log-exports.test.ts).
+    logExportTickMs: 0,
+    // Log push runs when a test wakes or drives the job (log-push.test.ts).
+    logPushTickMs: 0,
+    // DNS publication passes run when a test asks (the API or app.rampart.dnsReconciler).
+    dnsPublish: false,
+    // Automatic certificates are issued when a test drives the job (auto-certificates.test.ts).
+    autoCert: { timing: { tickMs: 0 } },
+    // The traffic check runs when a test drives it (traffic.test.ts).
+    trafficCheckTickMs: 0,
+    // The licence expiry check runs when a test drives it (licence-expiry.test.ts).
+    licenceExpiryTickMs: 0,
+    // The embedded database's vacuum runs when a test drives it (embedded-vacuum.test.ts).
+    embeddedVacuumTickMs: 0,
+    ...overrides,
+  };
+}
+
+/**
  * The real app on a fresh copy of the template database, logging into memory. A route that answers
  * a catalogue code it does not declare answers 101002 instead (`strictRouteCodes`, on unless a test
  * turns it off), so a test reaching an undeclared code fails.
@@ -58,42 +101,7 @@ export async function createTestApp(
   const analytics = options.analytics ?? (await createTestAnalyticsStore());
   const app = await buildApp({
     analytics,
-    config: {
-      version: 'test',
-      // No agent release unless a test makes one (node-upgrade.test.ts).
-      agentReleaseDir: null,
-      consoleDir: null,
-      logLevel: 'info',
-      secret: 'test-secret-0123456789-0123456789-0123456789',
-      initPassword: TEST_PASSWORD,
-      publicUrl: 'http://127.0.0.1:9',
-      smtpUrl: undefined,
-      accessTokenTtlSeconds: 900,
-      // The tests' origins are loopback upstreams; the refusal is tested with this turned off.
-      allowPrivateOrigins: true,
-      allowPrivateTargets: true,
-      // No test reaches the system's resolvers: cname.test.ts points this at its own DNS server.
-      dnsServers: ['127.0.0.1:9'],
-      dnsTimeoutMs: 2000,
-      // Domains go live without proof of control unless a test asks for it (domain-proof.test.ts).
-      domainProof: false,
-      domainProofIntervalSeconds: 0,
-      // Log exports run when a test drives the job (log-exports.test.ts).
-      logExportTickMs: 0,
-      // Log push runs when a test wakes or drives the job (log-push.test.ts).
-      logPushTickMs: 0,
-      // DNS publication passes run when a test asks (the API or app.rampart.dnsReconciler).
-      dnsPublish: false,
-      // Automatic certificates are issued when a test drives the job (auto-certificates.test.ts).
-      autoCert: { timing: { tickMs: 0 } },
-      // The traffic check runs when a test drives it (traffic.test.ts).
-      trafficCheckTickMs: 0,
-      // The licence expiry check runs when a test drives it (licence-expiry.test.ts).
-      licenceExpiryTickMs: 0,
-      // The embedded database's vacuum runs when a test drives it (embedded-vacuum.test.ts).
-      embeddedVacuumTickMs: 0,
-      ...options.config,
-    },
+    config: testConfig(options.config),
     ...(options.clock ? { clock: options.clock } : {}),
     database: db.database,
     logger: { level: 'info', stream },
