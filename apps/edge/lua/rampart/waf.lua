@@ -63,6 +63,7 @@ local I = require "rampart.waf_inspect"
 local B = require "rampart.waf_body"
 local decode = require "rampart.waf_decode"
 local waf_re = require "rampart.waf_re"
+local session = require "rampart.waf_session"
 
 local _M = {}
 
@@ -175,6 +176,10 @@ local function inspect_request(m, var, with_body)
     if groups.protocol and find(args, "%00", 1, true) then
       S.part, S.name, S.value = "query", "", args
       hit(RULE.nul, 5, 1)
+    end
+    if groups.protocol then
+      S.part, S.name, S.value = "query", "", args
+      session.check(args, false, headers, hit)
     end
     inspect_args("query", args, uri_args)
   end

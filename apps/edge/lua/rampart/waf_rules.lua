@@ -158,6 +158,14 @@ _M.RULES = {
     -- Node.js module and function constructors named in a value.
     { id = 107009, score = 5, re = [=[\bmodule\s*\.\s*exports\s*=|\bnew\s+function\s*\(|\bprocess\s*\.\s*(?:env|argv|version|platform|pid)\b|\bglobal\s*\.\s*\w{2,20}\s*=|\brequire\s*\(\s*['"`][\w./-]{1,60}['"`]\s*\)|\bprocess\s*\[\s*['"`]|\bconsole\s*\[\s*['"`]\w{2,10}['"`]\s*\]\s*\(]=] },
     { id = 107010, score = 3, re = [=[\bfunction\s*\(\s*\)\s*\{]=] },
+    -- Node.js: the console called (a probe of an eval'd value: "console.log(7*7)"; not a stack
+    -- trace's frame, "at console.error (https://...)", which error beacons carry), the module
+    -- loader and the process object reached by index or through require's own properties.
+    { id = 107011, score = 5, re = [=[(?<!\bat\s)\bconsole\s*\.\s*(?:log|info|warn|error|debug|trace|dir|table|assert)\s*(?:\.\s*(?:call|apply|bind)\s*)?\((?!\s*(?:[a-z][\w+.-]{1,20}://|<anonymous>|/))]=] },
+    { id = 107012, score = 8, re = [=[\b(?:process|require)\s*\[\s*(?:['"`]|[\w$]{1,40}\.|mainmodule|binding|env\b|dlopen)|\brequire\s*\.\s*(?:main|cache)\b|\._load\s*\(|\bmainmodule\b]=] },
+    -- React Server Components' reply references walking to a constructor or a prototype
+    -- ("$3:constructor:constructor", "$7:Module:prototype": the Flight protocol's gadget path).
+    { id = 107013, score = 8, re = [=[(?:^|["'\s:,{\[])\$[0-9a-z@]{1,8}:(?:[\w$]{1,40}:){0,3}(?:constructor|prototype|__proto__)\b]=] },
     -- Server-side JavaScript loops and sleeps used as blind probes (Node/Mongo eval).
     { id = 107006, score = 5, re = [=[\bwhile\s*\(\s*[!(+\-\s]{0,8}(?:true|false|\d{1,6}|\[\]|\{\}|""|''|``|infinity|nan)\s*\)|\bfor\s*\(\s*;\s*;\s*\)|\bsettimeout\s*\(\s*function|\b__js_function\b|\b_bsontype\b|\bfunction\s*\(\s*\)\s*\{[^}]{0,60}(?:require|process|return\s+this)|\bdb\s*\.\s*[\w$]{1,40}\s*\.\s*(?:find|insert|remove|update|drop|save|aggregate|mapreduce|findone|deletemany|insertone)\s*\(|\bthis\s*\.\s*\w{1,40}\s*(?:==|!=|\.match\()|\bsleep\s*\(\s*\d{2,8}\s*\)]=] },
     -- ASP/JSP-style scriptlets running code.
@@ -249,6 +257,8 @@ _M.GUARDS = {
   [107006] = { "while", "for", "settimeout", "__js_function", "_bsontype", "function", "db", "this", "sleep" },
   [107007] = { "<%" }, [107008] = { "process.", "kernel.", "io.", "open3", "system", "`" },
   [107009] = { "exports", "function", "process", "global", "require", "console" }, [107010] = { "function" },
+  [107011] = { "console" }, [107012] = { "process", "require", "_load", "mainmodule" },
+  [107013] = { "constructor", "prototype", "__proto__" },
   [108001] = { "169.254", "100.100.100.200", "192.0.0.192", "fd00:ec2", "metadata", "instance-data" },
   [109001] = { "<!entity" }, [109002] = { "<!doctype", "xi:include", "xinclude" }, [109003] = { "<!entity" },
 }
