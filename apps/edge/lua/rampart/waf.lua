@@ -69,7 +69,7 @@ local _M = {}
 
 local S = waf_state
 local re_find = waf_re.find
-local sub, lower, find, gsub, floor = string.sub, string.lower, string.find, string.gsub, math.floor
+local sub, lower, find, gsub, floor, byte = string.sub, string.lower, string.find, string.gsub, math.floor, string.byte
 local unescape = ngx.unescape_uri
 local hit, run_list, run_rules, detect, inspect, inspect_name, inspect_args =
   S.hit, D.run_list, D.run_rules, D.detect, I.inspect, I.inspect_name, I.inspect_args
@@ -224,6 +224,20 @@ local function inspect_request(m, var, with_body)
     end
   end
 
+  -- an upload's file name in a header nginx ignores (a name with "_" or "."; not passed on, but a
+  -- web shell's name in one is a probe of an upload handler all the same)
+  if groups.upload and not S.done then
+    local raw = ngx.req.raw_header(true)
+    if raw and find(raw, "[Nn][Aa][Mm][Ee]%s*:") then
+      for name, value in ("\n" .. raw):gmatch("\n([%w._-]*[Ff][Ii][Ll][Ee][_.-]?[Nn][Aa][Mm][Ee][%w._-]*)%s*:%s*([^\r\n]*)") do
+        if find(name, "[_.]") then
+          S.part, S.name, S.lname, S.value = "header", name, lower(name), value
+          run_rules(m.special.filename, lower(value))
+        end
+      end
+    end
+  end
+
   -- cookies
   local cookie = headers["cookie"]
   if cookie and not S.done then
@@ -233,6 +247,12 @@ local function inspect_request(m, var, with_body)
       local eq = find(pair, "=", 1, true)
       local name = eq and gsub(sub(pair, 1, eq - 1), "^%s+", "") or gsub(pair, "^%s+", "")
       local value = eq and sub(pair, eq + 1) or ""
+      -- RFC 2109's "$Version"/"$Path" attributes: servers that still parse them read quoted values
+      -- across the following cookies (cookie smuggling); browsers never send them
+      if n == 0 and groups.protocol and byte(name, 1) == 36 and find(name, "^%$[Vv][Ee][Rr][Ss][Ii][Oo][Nn]$") then
+        S.part, S.name, S.value = "cookie", name, pair
+        hit(RULE.cookie_attribute, 5, 1)
+      end
       inspect_name("cookie", name)
       inspect("cookie", name, value)
       n = n + 1
