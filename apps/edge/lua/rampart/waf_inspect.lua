@@ -152,7 +152,7 @@ local function walk_value_json(part, name, t, depth, skip_url_rules)
 end
 
 -- Inspects a value found in `part` under `name`.
-function inspect(part, name, v, skip_url_rules)
+local function inspect_value(part, name, v, skip_url_rules)
   if S.done or S.over or v == nil then return end
   local n = #v
   if n == 0 then return end
@@ -213,6 +213,27 @@ function inspect(part, name, v, skip_url_rules)
     if S.done or over_budget(true) then return end
     i = i + CHUNK - OVERLAP
   end
+end
+
+-- A posted document's source (a body or file value only: an editor's save, a code playground's
+-- run): an HTML page from its doctype or its <html> and <head>, or a JavaScript/TypeScript module
+-- from its import statements. Its markup, event handlers and script tags are the document's
+-- content; a reflected payload rides in a query, a cookie or a header, where this never applies,
+-- and an injection into a page's text starts with a tag or a quote, not a doctype or imports.
+local SOURCE_DOC = [=[^\s{0,64}(?:(?i:<!doctype\s{1,8}html\b)|<html\b[^<>]{0,200}>\s{0,64}<head\b|import\s[^;\n]{1,200}?\sfrom\s{0,4}['"][^'"\n]{1,200}['"]\s{0,4};?\s{1,64}import\s)]=]
+_M.SOURCE_DOC = SOURCE_DOC
+
+function inspect(part, name, v, skip_url_rules)
+  if S.source_doc or (part ~= "body" and part ~= "file") or v == nil or #v < 64 then
+    return inspect_value(part, name, v, skip_url_rules)
+  end
+  local c = byte(v, (find(v, "%S")) or 1)
+  if (c ~= 60 and c ~= 105) or not re_find(v, SOURCE_DOC, "jo") then
+    return inspect_value(part, name, v, skip_url_rules)
+  end
+  S.source_doc = true
+  inspect_value(part, name, v, skip_url_rules)
+  S.source_doc = false
 end
 _M._inspect = inspect
 

@@ -28,7 +28,9 @@ _M.RULES = {
     { id = 100107, score = 5, re = [=[^\s{0,4}(?:concat|concat_ws|compress|uncompress|cos|sin|tan|cot|decode|encode|insert|trim|ltrim|rtrim|md5|sha1|sha2|crc32|substring|substr|mid|length|lower|upper|ucase|lcase|replace|repeat|reverse|char|chr|ascii|ord|hex|unhex|bin|oct|conv|cast|convert|count|sum|avg|abs|floor|ceil|ceiling|round|rand|sqrt|pow|power|exp|ln|log|log10|now|sysdate|curdate|curtime|ifnull|isnull|nullif|coalesce|greatest|least|field|elt|instr|locate|position|lpad|rpad|space|strcmp|soundex|benchmark|sleep|version|database|schema|uuid|password|old_password|encrypt|aes_encrypt|aes_decrypt|char_length|current_user|user|system_user|session_user|load_file|group_concat|extractvalue|updatexml|json_extract|json_keys)\s{0,4}\\?\(]=] },
     -- NoSQL (MongoDB) operators as keys inside a value, and server-side JavaScript probes.
     { id = 100105, score = 8, re = [=[(?:^|[{,\s\[])['"]?\$(?:where|ne|gt|gte|lt|lte|regex|nin|in|exists|expr|function|accumulator|or|and|nor|not|elemmatch|eq|jsonschema)['"]?\s*:|\[\s*\$(?:ne|gt|lt|gte|lte|regex|nin|in|exists|where|or|and)\s*\]]=] },
-    -- LDAP filter injection: a filter closed and another opened, or a composition with a wildcard.
+    -- LDAP filter injection: a filter closed and another opened with an operator, or a composition
+    -- with a wildcard (")(attr=" alone is also arithmetic, "(x)(y=2)": rampart.waf_inject reads it
+    -- with the attributes an injection aims at).
     -- T-SQL variables declared, PostgreSQL casts glued to a column, DDL at a value's start, UNION
     -- SELECT of a function or column (the tokenizer wants a select list with more).
     { id = 100109, score = 5, re = [=[\bdeclare(?:\s|/\*[^*]{0,40}\*/){1,8}@\w|\b[a-z_]\w{0,30}::(?:int[248]?|integer|text|varchar|bigint|numeric|regclass|oid|bytea|jsonb?|inet|uuid)\b|^\W{0,4}(?:create|alter|drop)\s+(?:table|database|schema|user|function|procedure|trigger|view)\s+[\w`"\[]|\bunion(?:\s+(?:all|distinct))?\s+select\s+[\w@(*'"`]|\bselect\s+(?:char|concat(?:_ws)?|group_concat|load_file|user|version|database|current_user)\s*\(|\bselect\s+pg_sleep\b|;\s{0,4}(?:truncate\s{0,4}(?:\[|table\b)|(?:replace|insert)\b[^;]{0,80}\bvalues\s*\()|\b\d{1,10}\.e(?:\(|\.[a-z_]{2,30}\b)|['"`]\s{0,4}!=\s{0,4}['"`]]=] },
@@ -36,7 +38,7 @@ _M.RULES = {
     -- the system tables of Access and MySQL named alone.
     { id = 100110, score = 8, re = [=[/\*!\d{0,6}\s{0,4}(?:select|union|from|where|and|or|insert|update|delete|drop|having|order|group|sleep|benchmark)\b|/\*\s?\+[^*]{1,80}\*/]=] },
     { id = 100111, score = 5, re = [=[\b(?:msys(?:access)?objects|msysqueries|msysrelationships|msysaces|mysql\.(?:db|user|host|tables_priv|columns_priv|proc)|pg_shadow|sysobjects|syscolumns|sysdatabases)\b]=] },
-    { id = 100106, score = 8, re = [=[\(\s*[&|!]\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\)\s*[&|!]?\s*!?\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\(\s*[\w.-]{1,40}\s*=\s*\*\s*\)|\)\s*\(\s*[|&!]|\*\s*\)\s*\(\s*[\w.-]{1,40}\s*=]=] },
+    { id = 100106, score = 8, re = [=[\(\s*[&|!]\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\)\s*[&|!]\s*!?\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\(\s*[\w.-]{1,40}\s*=\s*\*\s*\)|\)\s*\(\s*[|&!]|\*\s*\)\s*\(\s*[\w.-]{1,40}\s*=]=] },
   },
   -- Complements of the HTML tokenizer (rampart.waf_xss): shapes it has no grammar for.
   xss = {
@@ -70,8 +72,10 @@ _M.RULES = {
     -- Windows: FOR /F loops and %VAR% expansion used to run commands.
     { id = 102006, score = 8, re = [=[\bfor\s{1,40}(?:/[a-z]\s{1,40}(?:"[^"]{0,80}"\s{1,40}|[a-z]:\\\S{0,80}\s{1,40})?){0,4}%{1,2}[^\s%]{0,20}\s{1,40}in\s{0,40}\([^)]{0,200}\)\s{0,40}do\b|^\s{0,4}if\s{1,40}(?:/i\s{1,40})?(?:not\s{1,40})?(?:(?:exist|defined|errorlevel|cmdextversion)\s{1,40}\S{1,200}\s{1,40}[("\w]|\S{1,60}?\s{0,40}(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s)\s{0,40}\S{0,60}\s{1,40}[("\w])|\balias\s{1,8}(?:[-+][\w-]{1,8}\s{1,8}){0,4}[\w'".-]{1,40}\s{0,4}=]=] },
     -- Shell globbing and brace expansion that spell a path ("/e??/p?ss*", "{cat,/etc/passwd}"); a
-    -- "**" segment is a build tool's recursive glob ("src/**/*.ts"), which no shell expands so.
-    { id = 102007, score = 8, re = [=[/(?!\*\*/)[\w?*\[\]]{0,10}[?*\[][\w?*\[\]]{0,10}/[\w?*\[\]]{0,10}[?*]|\{\s{0,2}[a-z]{2,12},[^{}\s]{1,60}\}|\b(?:cat|ls|nc|wget|curl|id)\$\{?ifs]=] },
+    -- "**" segment is a build tool's recursive glob ("src/**/*.ts"), which no shell expands so. A
+    -- brace list counts when it starts with a command or holds a path or an option ("{ls,-la}"),
+    -- not a glob's set of names or extensions ("*.{ts,tsx}", "{foo,bar}").
+    { id = 102007, score = 8, re = [=[/(?!\*\*/)[\w?*\[\]]{0,10}[?*\[][\w?*\[\]]{0,10}/[\w?*\[\]]{0,10}[?*]|(?<![.*\w])\{\s{0,2}[a-z]{2,12}\s{0,2},\s{0,2}[-/~$][^{}\s]{0,60}\}|(?<![.*])\{\s{0,2}(?:cat|ls|id|nc|ncat|wget|curl|bash|sh|python\d?|perl|ruby|php|echo|uname|whoami|ping|rm|touch|chmod|cp|mv|head|tail|more|less|find|env|printenv|nslookup|dig|base64|xxd|od|tac|nl)\s{0,2},[^{}\s]{1,60}\}|\b(?:cat|ls|nc|wget|curl|id)\$\{?ifs]=] },
     -- Unix commands reading system files.
     { id = 102008, score = 5, re = [=[\b(?:cat|more|less|head|tail|nl|tac|strings|od|xxd|base64|grep|sed|awk|vi|vim|nano)\s{1,8}(?:-\S{1,8}\s{1,8}){0,3}/(?:etc|proc|var|root|home|tmp|dev|usr|bin|sys|opt|boot)/]=] },
     -- A command run through a wrapper ("time", "nohup", "strace" ...).
