@@ -57,7 +57,14 @@ const CASES: { shape: string; benign: string[]; attacks: string[] }[] = [
   },
   {
     shape: 'a recursive glob, a glob brace set',
-    benign: ['src/**/*.ts', 'packages/*/src/**/*.test.ts', '!**/node_modules/**', 'src/**/*.{ts,tsx}', '*.{js,jsx,mjs}', '{foo,bar}'],
+    benign: [
+      'src/**/*.ts',
+      'packages/*/src/**/*.test.ts',
+      '!**/node_modules/**',
+      'src/**/*.{ts,tsx}',
+      '*.{js,jsx,mjs}',
+      '{foo,bar}',
+    ],
     // (the second: only "?" wildcards, which the prefilter once let through unread)
     attacks: [
       'cat /e??/p?ss*',
@@ -132,7 +139,7 @@ describe("WAF: a code playground's posted source", () => {
       for (const [what, v] of [
         ['page', PAGE],
         ['module', MODULE],
-      ]) {
+      ] as const) {
         const r = await sender.sendIn(place, v, 'content');
         if (!passed(r)) wrong.push(`${what} in ${place}: ${r.status}`);
       }

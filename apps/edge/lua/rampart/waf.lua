@@ -64,6 +64,7 @@ local B = require "rampart.waf_body"
 local decode = require "rampart.waf_decode"
 local waf_re = require "rampart.waf_re"
 local session = require "rampart.waf_session"
+local cve = require "rampart.waf_cve"
 
 local _M = {}
 
@@ -76,7 +77,7 @@ local hit, run_list, run_rules, detect, inspect, inspect_name, inspect_args =
 local prefiltered = I.prefiltered
 
 local GROUPS = { "sqli", "xss", "rce", "traversal", "rfi", "php", "java", "ssti", "ssrf", "xxe", "upload",
-  "sensitiveFiles", "scanner", "protocol", "nosql", "ldap", "redirect", "graphql" }
+  "sensitiveFiles", "scanner", "protocol", "nosql", "ldap", "redirect", "graphql", "cve" }
 local BASE = 100000
 local THRESHOLD = { low = 8, medium = 5, high = 3 }
 local BODY_LIMIT = 128 * 1024 -- WAF_BODY_LIMIT_BYTES
@@ -114,6 +115,11 @@ for _, h in ipairs({ "host", "cookie", "authorization", "proxy-authorization", "
   "x-request-id", "x-csrf-token", "x-xsrf-token", "origin", "sec-gpc", "purpose", "sec-purpose",
   "transfer-encoding", "expect" }) do
   SKIP_HEADERS[h] = true
+end
+
+-- Where the next hit is (for rampart.waf_cve).
+local function where(part, name, value)
+  S.part, S.name, S.lname, S.value = part, name, lower(name), value
 end
 
 -- The query's arguments (parsed only when inspect_args needs them one by one).
@@ -183,6 +189,9 @@ local function inspect_request(m, var, with_body)
     end
     inspect_args("query", args, uri_args)
   end
+
+  -- exploits of known CVEs, where each puts its shape (rampart.waf_cve)
+  if groups.cve and not S.done then cve.check(raw_path, path, args, headers, hit, where) end
 
   -- headers (the user agent also against scanner signatures)
   if not S.done then

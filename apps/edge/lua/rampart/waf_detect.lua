@@ -183,7 +183,7 @@ local function detect(d, skip_url_rules, inner, quotes)
   end
 end
 
-_M.shell_quoted = shell_quoted
+_M.shell_quoted, _M.fold_lookups = shell_quoted, fold_lookups
 _M.run_rules, _M.run_list, _M.detect, _M.path_param_url, _M.PATH_NAME = run_rules, run_list, detect, path_param_url, PATH_NAME
 
 return _M

@@ -215,6 +215,13 @@ _M.RULES = {
     { id = 108003, score = 5, re = [=[^(?:https?|ftp|ws|wss)://(?:[^/@\s]{0,64}@)?(?:localhost|127(?:\.\d{1,3}){3}|0(?:\.0){3}|0|\[?::1?\]?|\[?0:0:0:0:0:0:0:[01]\]?|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|\d{8,10}|0x[0-9a-f]{1,8}(?:\.0x[0-9a-f]{1,2}){0,3}|0[0-7]{1,3}(?:\.[0-7]{1,4}){1,3}|\[::ffff:[0-9a-f.:]{3,40}\]|[\w.-]{0,40}\.(?:nip\.io|xip\.io|sslip\.io|localtest\.me|lvh\.me)|ip6-(?:localhost|loopback)|localhost\.localdomain)(?:[:/?#]|$)]=] },
     { id = 108004, score = 5, re = [=[^(?:ipv?6-(?:localhost|loopback)|localhost[46]?(?:\.localdomain[46]?)?|(?:host|gateway|kubernetes)\.(?:docker|containers)\.internal|kubernetes\.default(?:\.svc(?:\.cluster\.local)?)?|[\w-]{1,63}(?:\.[\w-]{1,63}){0,2}\.svc\.cluster\.local|(?:[\w-]{1,63}\.){0,4}(?:localtest\.me|lvh\.me|nip\.io|sslip\.io|xip\.io))(?:[:/]|$)|^\[?::1\]?(?:[:/]|$)|^data:[a-z]{2,20}/[\w.+-]{1,40}(?:[;,]|$)]=] },
   },
+  -- Known CVEs' value shapes (the request-level ones are rampart.waf_cve's): OGNL expressions
+  -- (Struts S2-045/S2-057, Confluence CVE-2021-26084/CVE-2022-26134) and Spring4Shell's walk to
+  -- the class loader (CVE-2022-22965), as a value or an argument name.
+  cve = {
+    { id = 118006, score = 8, re = [=[[$%]\{\s{0,4}\(?\s{0,4}#[a-z_]|[$%]\{\s{0,4}@(?:java|ognl)\.|(?:\\u0027|')\s{0,4}\+\s{0,4}#\{|#_memberaccess|@ognl\.ognlcontext@]=] },
+    { id = 118007, score = 8, re = [=[\bclass\s{0,4}(?:\.|\[\s{0,4}['"]?)\s{0,4}module\s{0,4}(?:\.|['"]?\s{0,4}\]\s{0,4}\[\s{0,4}['"]?)\s{0,4}classloader\b]=] },
+  },
   xxe = {
     { id = 109001, score = 8, re = [=[<!entity\s{1,8}%?\s{0,8}[\w.-]{1,64}\s{1,8}(?:system|public)\b]=] },
     { id = 109002, score = 8, re = [=[<!doctype\s{1,8}[\w:.-]{1,64}\s{0,8}(?:\[|(?:system|public)\s)|<xi:include\b|xmlns:xi\s*=\s*["']http://www\.w3\.org/2001/xinclude]=] },
@@ -293,6 +300,7 @@ _M.GUARDS = {
   [102022] = { "if" }, [102023] = { "bin/" }, [107014] = { "while" }, [100109] = { "declare", "::", "create", "alter", "drop", "union", "select", ";", ".e", "!=" },
   [102024] = { "$", "<<<", "!-" }, [100110] = { "/*" }, [100111] = { "msys", "mysql.", "pg_shadow", "sys" },
   [101011] = { "<", "on" }, [101012] = { "<", "\\xbc", "\194\188", "\208\188" },
+  [118006] = { "{", "#_memberaccess", "@ognl." }, [118007] = { "module" },
   [107011] = { "console" }, [107012] = { "process", "require", "_load", "mainmodule" },
   [107013] = { "constructor", "prototype", "__proto__" },
   [108001] = { "169.254", "100.100.100.200", "192.0.0.192", "fd00:ec2", "metadata", "instance-data" },
