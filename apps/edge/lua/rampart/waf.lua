@@ -135,7 +135,9 @@ local function inspect_request(m, var, with_body)
   S.reset(m, var.uri or raw_path)
   local groups = m.groups
   local method = var.request_method
-  local headers = ngx.req.get_headers(100)
+  -- (its keys are lower-cased already; without the metatable a missing header is a plain nil, not
+  -- a call that rewrites the key for a second look)
+  local headers = setmetatable(ngx.req.get_headers(100), nil)
 
   -- protocol: method, smuggling shapes
   if groups.protocol then

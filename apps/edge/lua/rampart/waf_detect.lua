@@ -78,7 +78,7 @@ local QUALIFIED_PATH_NAME = [=[(?:^|[_\[.-])(?:abs(?:olute)?_?path|(?:root|base|
 local INCLUDABLE_URL = [=[^\s{0,4}(?:https?|ftps?)://[^\s#?]{1,512}(?:\.(?:txt|php\d?|phtml|inc|sh|pl|py|jsp|asp|aspx|cgi|gif|jpg)\??$|\?{1,2}$)]=]
 local function path_param_url(l)
   if S.m.groups.rfi and S.name and S.name ~= "" and (S.part == "query" or S.part == "body")
-    and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") and re_find(S.name, PATH_NAME, "joi")
+    and find(l, "://", 1, true) and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") and re_find(S.name, PATH_NAME, "joi")
     and (re_find(S.name, QUALIFIED_PATH_NAME, "joi") or re_find(l, INCLUDABLE_URL, "jo")) then
     hit(104005, 5, 1)
   end
