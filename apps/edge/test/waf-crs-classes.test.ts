@@ -28,11 +28,15 @@ afterAll(async () => {
   await origin?.close();
 });
 
+// (a dollar before braces, without the linter reading a template literal)
+const D = '$';
+
 const PLACES: WafPlace[] = ['query', 'form', 'json', 'xml', 'multipart', 'cookie'];
 
 const CLASSES: { shape: string; attacks: string[]; benign: string[] }[] = [
   {
-    shape: 'shell: Windows IF, alias with options, commands by their bin path, expansions, here-strings, history, Shellshock',
+    shape:
+      'shell: Windows IF, alias with options, commands by their bin path, expansions, here-strings, history, Shellshock',
     attacks: [
       'IF "%1"=="/?" echo help',
       'if/i a==b foo',
@@ -42,19 +46,21 @@ const CLASSES: { shape: string; attacks: string[]; benign: string[] }[] = [
       '/bin/visudo',
       'x=bin/ansible-playbook run',
       '$(cat$(id))',
-      '${PATH#/usr}',
+      `${D}{PATH#/usr}`,
       '$[]',
       ';irb<<<1+2',
       '!-1!-2',
       '() {',
       ';iwmi -class Win32_process -name Create',
       '{id,}',
+      'alias +g+ a=b',
+      '" | type %SystemDrive%\\config.ini | "',
     ],
     benign: [
       'if the price == 10 then buy',
       'bin/Debug/net8.0/app.dll',
       'items[$[0]]',
-      'Hello ${name}, welcome',
+      `Hello ${D}{name}, welcome`,
       '() => {}',
       'wow!-1 point for that',
       'Use <<< for here-strings in bash',
@@ -62,12 +68,24 @@ const CLASSES: { shape: string; attacks: string[]; benign: string[] }[] = [
     ],
   },
   {
+    shape: 'system folders, Spring expressions, SSRF without slashes',
+    attacks: [
+      '/get/proc/interrupts',
+      '/app/sys/class/net',
+      "#{runtime.exec('id')}",
+      'http:127.0.0.1',
+      'http:localhost/admin',
+    ],
+    benign: ['/docs/sys/class-diagram', '/blog/process/interrupts-and-you', '#{count} items', 'http: the protocol'],
+  },
+  {
     shape: 'JavaScript: an endless empty loop',
     attacks: ['while(this);', 'while(!null)', 'while (new Date);', 'while(true){}'],
     benign: ['while (loading) we wait', 'meanwhile(ok)', 'while(i < 3) { i++ }'],
   },
   {
-    shape: 'SQL: JSON operators and paths, comments before a call, T-SQL variables, casts, DDL, UNION SELECT of a call, stacked DML, versioned comments and hints, system tables',
+    shape:
+      'SQL: JSON operators and paths, comments before a call, T-SQL variables, casts, DDL, UNION SELECT of a call, stacked DML, versioned comments and hints, system tables',
     attacks: [
       `OR '{"a":1}' ?| array['a','b']`,
       `'{"a":2}' < '$.c[2].f' = 7`,
@@ -87,6 +105,7 @@ const CLASSES: { shape: string; attacks: string[]; benign: string[] }[] = [
       '9999 or {if length((/*!5000select username/*!50000from*/user where id=1))>0}',
       '9999 or /*+ optimizer hint */ true',
       'mysql.user',
+      'select if(x',
     ],
     benign: [
       'declare your income by May',
@@ -112,6 +131,11 @@ const CLASSES: { shape: string; attacks: string[]; benign: string[] }[] = [
       '<?import implementation="#default#x">',
       '\u00bcscript\u00bealert(1)\u00bc/script\u00be',
       '  onabcdefgh= ',
+      '<:vmlframe src=//evil.example/x>',
+      '<importimplementation=',
+      'self["\\x24"]',
+      'Reflect.sort.call``',
+      "top['al'+'ert'](1)",
     ],
     benign: [
       'a < x: scripts run first',
@@ -119,6 +143,11 @@ const CLASSES: { shape: string; attacks: string[]; benign: string[] }[] = [
       'baseline href list',
       'time 5 < 6: form a line',
       'status online now',
+      'the top["menu"] entry',
+      'selfie["cute"]',
+      'return self["key"]',
+      'the `.call` method costs $5',
+      'call me at 5',
     ],
   },
 ];
@@ -142,11 +171,52 @@ describe('WAF: classes of attack beside their look-alikes', () => {
   }
 });
 
+describe('WAF: headers a request has no use for, and an Accept asking for an exotic charset', () => {
+  it('WebDAV lock headers outside WebDAV, a body encoding or range on a GET, an EBCDIC or UTF-16 Accept are blocked; ordinary ones pass', async () => {
+    const wrong: string[] = [];
+    const attacks: [string, Record<string, string>][] = [
+      ['GET', { if: '(<opaquelocktoken:x>)' }],
+      ['GET', { 'lock-token': '<opaquelocktoken:x>' }],
+      ['GET', { 'content-range': 'bytes 0-1/2' }],
+      ['GET', { 'content-encoding': 'deflate' }],
+      ['GET', { accept: 'text/html; charset=CP1026' }],
+      ['GET', { accept: 'text/html;q=0.9;charset="iso-8859-1",*/*;q=0.8;charset=utf-16' }],
+    ];
+    const benign: [string, Record<string, string>][] = [
+      ['GET', { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }],
+      ['GET', { accept: 'text/html; charset=utf-8' }],
+      ['DELETE', { 'lock-token': '<opaquelocktoken:x>' }],
+      ['POST', { 'content-encoding': 'gzip', 'content-type': 'text/plain' }],
+    ];
+    for (const [method, headers] of attacks) {
+      const r = await sender.send({ method, path: '/dav/file.txt', headers });
+      if (!blocked(r)) wrong.push(`attack ${method} ${JSON.stringify(headers)}: ${r.status}`);
+    }
+    for (const [method, headers] of benign) {
+      const r = await sender.send({
+        method,
+        path: '/dav/file.txt',
+        headers,
+        body: method === 'POST' ? 'x' : undefined,
+      });
+      if (!passed(r)) wrong.push(`benign ${method} ${JSON.stringify(headers)}: ${r.status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('WAF: uploads named in headers and RFC 2109 cookies', () => {
   it("a web shell's or a credential file's name in a file-name header is blocked, also under a name nginx ignores", async () => {
     const wrong: string[] = [];
     for (const header of ['X-Filename', 'X_Filename', 'X.Filename']) {
-      for (const v of ['a.php', 'shell.jspx.', 'sess_abc123,def456,ghi789jkl', '.boto', 'wp-config-php.bak']) {
+      for (const v of [
+        'a.php',
+        'dangerous.phpt',
+        'shell.jspx.',
+        'sess_abc123,def456,ghi789jkl',
+        '.boto',
+        'wp-config-php.bak',
+      ]) {
         const r = await sender.send({ method: 'GET', path: '/upload', headers: { [header]: v } });
         if (!blocked(r)) wrong.push(`attack ${header}: ${v}: ${r.status}`);
       }

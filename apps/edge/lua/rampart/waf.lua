@@ -125,6 +125,35 @@ end
 -- The query's arguments (parsed only when inspect_args needs them one by one).
 local function uri_args() return ngx.req.get_uri_args(MAX_ARGS) end
 
+-- Headers a request of this method has no use for: WebDAV's lock headers outside WebDAV's methods,
+-- a body's encoding or range on a request without one; and an Accept asking for a charset no
+-- browser asks for (a page served in EBCDIC or UTF-16 reads markup a filter did not: IIS and
+-- ASP.NET answer in the charset asked for).
+local WEBDAV = { LOCK = true, UNLOCK = true, PUT = true, PROPFIND = true, PROPPATCH = true, MKCOL = true, COPY = true,
+  MOVE = true, DELETE = true }
+local NO_BODY = { GET = true, HEAD = true, OPTIONS = true }
+local ACCEPT_CHARSETS = { ["utf-8"] = true, utf8 = true, ["iso-8859-1"] = true, ["us-ascii"] = true, ascii = true,
+  latin1 = true }
+local function misplaced_headers(method, headers)
+  local name = (not WEBDAV[method] and (headers["if"] and "If" or headers["lock-token"] and "Lock-Token"))
+    or (NO_BODY[method] and (headers["content-range"] and "Content-Range" or headers["content-encoding"] and "Content-Encoding"))
+  if name then
+    S.name, S.lname, S.value = name, lower(name), tostring(headers[lower(name)])
+    hit(RULE.misplaced_header, 5, 1)
+  end
+  local accept = headers["accept"]
+  if type(accept) == "table" then accept = table.concat(accept, ",") end
+  if accept and find(accept, "charset", 1, true) then
+    for cs in lower(accept):gmatch("charset%s*=%s*\"?([%w_.:-]+)") do
+      if not ACCEPT_CHARSETS[cs] then
+        S.name, S.lname, S.value = "Accept", "accept", accept
+        hit(RULE.accept_charset, 5, 1)
+        return
+      end
+    end
+  end
+end
+
 local METHODS = { GET = true, HEAD = true, POST = true, PUT = true, PATCH = true, DELETE = true, OPTIONS = true }
 
 -- The whole request. `with_body`: read and inspect the body (rewrite phase only).
@@ -148,6 +177,7 @@ local function inspect_request(m, var, with_body)
       S.name, S.lname, S.value = "Transfer-Encoding", "transfer-encoding", tostring(type(te) == "table" and te[1] or te or cl)
       hit(RULE.smuggling, 8, 1)
     end
+    misplaced_headers(method, headers)
   end
 
   -- path

@@ -117,7 +117,10 @@ local function inspect_multipart(body, ctype)
       end
       if filename then
         S.part, S.name, S.value = "file", name, filename
-        run_rules(S.m.special.filename, lower(filename))
+        local lf = lower(filename)
+        run_rules(S.m.special.filename, lf)
+        -- (and as a server that drops escapes and quotes would store it: "1.j\s\p")
+        if find(lf, "[\\\"']") then run_rules(S.m.special.filename, (gsub(lf, "[\\\"']", ""))) end
         inspect("file", name, filename)
         -- contents: textual files only (no NUL in the first 512 bytes)
         if not find(sub(content, 1, 512), "%z") then

@@ -19,7 +19,8 @@ S.TIME_BUDGET = 0.008
 
 S.RULE = { body_limit = 113001, budget = 113002, smuggling = 113003, crlf = 113004, bad_encoding = 113005,
   nul = 113006, method = 113007, get_body = 113008, charset = 113009, multipart = 113010, content_type = 113011,
-  undecodable = 113012, session = 113013, cookie_attribute = 113014 } -- (113013: rampart.waf_session)
+  undecodable = 113012, session = 113013, cookie_attribute = 113014,
+  accept_charset = 113015, misplaced_header = 113016 } -- (113013: rampart.waf_session)
 
 -- The group of a rule id (rampart.waf's, set once by it).
 local group_of
