@@ -17,8 +17,10 @@ local lower, find, sub = string.lower, string.find, string.sub
 -- The frameworks' session cookie names (Java servlets, PHP, ASP/ASP.NET, ColdFusion, WebLogic,
 -- Laravel, CodeIgniter, Zend, CakePHP, Rails/Rack, Express/Koa/Sails, Flask, Next-Auth, Play,
 -- Meteor, Shiny).
-local NAMES = [=[(?:jsessionid|jservsession|jwsession|weblogicsession|phpsessid|phpsession|aspsessionid[a-z]{0,8}|asp\.net_sessionid|cfid|cftoken|cfsid|laravel_session|ci_session|zend_session_id|cakephp|_rails_session|_session_id|rack\.session|connect\.sid|sails\.sid|koa[.:]sess|_?flask_session|(?:__(?:host|secure)-)?next-auth\.session-token|play_session|meteor_login_token|shiny-token)]=]
--- as an argument of a query string or form (names %-encoded or not: "asp.net_sessionid", "koa%3Asess")
+local NAMES = [=[(?:jsessionid|jservsession|jwsession|weblogicsession|phpsessid|phpsession|aspsessionid[a-z]{0,8}|asp(?:\.|%2e)net_sessionid|cfid|cftoken|cfsid|laravel_session|ci_session|zend_session_id|cakephp|_rails_session|_session_id|rack(?:\.|%2e)session|connect(?:\.|%2e)sid|sails(?:\.|%2e)sid|koa(?:[.:]|%2e|%3a)sess|_?flask_session|(?:__(?:host|secure)-)?next-auth(?:\.|%2e)session-token|play_session|meteor_login_token|shiny-token)]=]
+-- as an argument of a query string or form as sent, a name's "." and ":" %-encoded or not
+-- ("asp.net_sessionid", "koa%3Asess"): the string is not decoded first (a 128 KB form would be
+-- copied for it)
 local IN_ARGS = [=[(?:^|[&;])]=] .. NAMES .. [=[=]=]
 local IN_JSON = [=["]=] .. NAMES .. [=["\s*:]=]
 _M.NAMES = NAMES
@@ -44,9 +46,7 @@ end
 -- `raw`: a query string or urlencoded body as sent (`json`: a JSON body). `hit(id, score, at)`.
 function _M.check(raw, json, headers, hit)
   if raw == nil or raw == "" then return end
-  local s = raw
-  if not json and find(s, "%", 1, true) then s = ngx.unescape_uri(s) end
-  local at = re_find(s, json and IN_JSON or IN_ARGS, "joi")
+  local at = re_find(raw, json and IN_JSON or IN_ARGS, "joi")
   if at and not same_site(headers) then hit(_M.RULE, 5, at) end
 end
 
