@@ -76,6 +76,7 @@ beforeAll(async () => {
   init_by_lua_block {
     require "rampart.waf_rules"; require "rampart.waf_sqli"; require "rampart.waf_xss"
     require "rampart.waf_inject"; require "rampart.waf_redirect"; require "rampart.waf_path"; require "rampart.waf_graphql"
+    require "rampart.waf_session"; require "rampart.waf_cve"
   }`,
     server: `
     location / {
@@ -88,6 +89,8 @@ beforeAll(async () => {
         local redirect = require "rampart.waf_redirect"
         local waf_path = require "rampart.waf_path"
         local graphql = require "rampart.waf_graphql"
+        local session = require "rampart.waf_session"
+        local cve = require "rampart.waf_cve"
         local units = { ${inputs} }
         local inputs = {}
         for _, u in ipairs(units) do inputs[#inputs + 1] = string.rep(u, math.floor(65536 / #u)) end
@@ -120,7 +123,7 @@ beforeAll(async () => {
         for _, list in pairs(rules.SPECIAL) do
           for _, r in ipairs(list) do check(r, r.group) end
         end
-        for _, list in ipairs({ inject.PATTERNS, redirect.PATTERNS, graphql.PATTERNS }) do
+        for _, list in ipairs({ inject.PATTERNS, redirect.PATTERNS, graphql.PATTERNS, session.PATTERNS, cve.PATTERNS }) do
           for _, r in ipairs(list) do check(r, r.group) end
         end
         -- The check can fail: a pattern known to run away reaches the limit on the same terms.

@@ -63,19 +63,21 @@ local I = require "rampart.waf_inspect"
 local B = require "rampart.waf_body"
 local decode = require "rampart.waf_decode"
 local waf_re = require "rampart.waf_re"
+local session = require "rampart.waf_session"
+local cve = require "rampart.waf_cve"
 
 local _M = {}
 
 local S = waf_state
 local re_find = waf_re.find
-local sub, lower, find, gsub, floor = string.sub, string.lower, string.find, string.gsub, math.floor
+local sub, lower, find, gsub, floor, byte = string.sub, string.lower, string.find, string.gsub, math.floor, string.byte
 local unescape = ngx.unescape_uri
 local hit, run_list, run_rules, detect, inspect, inspect_name, inspect_args =
   S.hit, D.run_list, D.run_rules, D.detect, I.inspect, I.inspect_name, I.inspect_args
 local prefiltered = I.prefiltered
 
 local GROUPS = { "sqli", "xss", "rce", "traversal", "rfi", "php", "java", "ssti", "ssrf", "xxe", "upload",
-  "sensitiveFiles", "scanner", "protocol", "nosql", "ldap", "redirect", "graphql" }
+  "sensitiveFiles", "scanner", "protocol", "nosql", "ldap", "redirect", "graphql", "cve" }
 local BASE = 100000
 local THRESHOLD = { low = 8, medium = 5, high = 3 }
 local BODY_LIMIT = 128 * 1024 -- WAF_BODY_LIMIT_BYTES
@@ -115,8 +117,42 @@ for _, h in ipairs({ "host", "cookie", "authorization", "proxy-authorization", "
   SKIP_HEADERS[h] = true
 end
 
+-- Where the next hit is (for rampart.waf_cve).
+local function where(part, name, value)
+  S.part, S.name, S.lname, S.value = part, name, lower(name), value
+end
+
 -- The query's arguments (parsed only when inspect_args needs them one by one).
 local function uri_args() return ngx.req.get_uri_args(MAX_ARGS) end
+
+-- Headers a request of this method has no use for: WebDAV's lock headers outside WebDAV's methods,
+-- a body's encoding or range on a request without one; and an Accept asking for a charset no
+-- browser asks for (a page served in EBCDIC or UTF-16 reads markup a filter did not: IIS and
+-- ASP.NET answer in the charset asked for).
+local WEBDAV = { LOCK = true, UNLOCK = true, PUT = true, PROPFIND = true, PROPPATCH = true, MKCOL = true, COPY = true,
+  MOVE = true, DELETE = true }
+local NO_BODY = { GET = true, HEAD = true, OPTIONS = true }
+local ACCEPT_CHARSETS = { ["utf-8"] = true, utf8 = true, ["iso-8859-1"] = true, ["us-ascii"] = true, ascii = true,
+  latin1 = true }
+local function misplaced_headers(method, headers)
+  local name = (not WEBDAV[method] and (headers["if"] and "If" or headers["lock-token"] and "Lock-Token"))
+    or (NO_BODY[method] and (headers["content-range"] and "Content-Range" or headers["content-encoding"] and "Content-Encoding"))
+  if name then
+    S.name, S.lname, S.value = name, lower(name), tostring(headers[lower(name)])
+    hit(RULE.misplaced_header, 5, 1)
+  end
+  local accept = headers["accept"]
+  if type(accept) == "table" then accept = table.concat(accept, ",") end
+  if accept and find(accept, "charset", 1, true) then
+    for cs in lower(accept):gmatch("charset%s*=%s*\"?([%w_.:-]+)") do
+      if not ACCEPT_CHARSETS[cs] then
+        S.name, S.lname, S.value = "Accept", "accept", accept
+        hit(RULE.accept_charset, 5, 1)
+        return
+      end
+    end
+  end
+end
 
 local METHODS = { GET = true, HEAD = true, POST = true, PUT = true, PATCH = true, DELETE = true, OPTIONS = true }
 
@@ -128,7 +164,9 @@ local function inspect_request(m, var, with_body)
   S.reset(m, var.uri or raw_path)
   local groups = m.groups
   local method = var.request_method
-  local headers = ngx.req.get_headers(100)
+  -- (its keys are lower-cased already; without the metatable a missing header is a plain nil, not
+  -- a call that rewrites the key for a second look)
+  local headers = setmetatable(ngx.req.get_headers(100), nil)
 
   -- protocol: method, smuggling shapes
   if groups.protocol then
@@ -139,6 +177,7 @@ local function inspect_request(m, var, with_body)
       S.name, S.lname, S.value = "Transfer-Encoding", "transfer-encoding", tostring(type(te) == "table" and te[1] or te or cl)
       hit(RULE.smuggling, 8, 1)
     end
+    misplaced_headers(method, headers)
   end
 
   -- path
@@ -176,8 +215,15 @@ local function inspect_request(m, var, with_body)
       S.part, S.name, S.value = "query", "", args
       hit(RULE.nul, 5, 1)
     end
+    if groups.protocol then
+      S.part, S.name, S.value = "query", "", args
+      session.check(args, false, headers, hit)
+    end
     inspect_args("query", args, uri_args)
   end
+
+  -- exploits of known CVEs, where each puts its shape (rampart.waf_cve)
+  if groups.cve and not S.done then cve.check(raw_path, path, args, headers, hit, where) end
 
   -- headers (the user agent also against scanner signatures)
   if not S.done then
@@ -219,6 +265,20 @@ local function inspect_request(m, var, with_body)
     end
   end
 
+  -- an upload's file name in a header nginx ignores (a name with "_" or "."; not passed on, but a
+  -- web shell's name in one is a probe of an upload handler all the same)
+  if groups.upload and not S.done then
+    local raw = ngx.req.raw_header(true)
+    if raw and find(raw, "[Nn][Aa][Mm][Ee]%s*:") then
+      for name, value in ("\n" .. raw):gmatch("\n([%w._-]*[Ff][Ii][Ll][Ee][_.-]?[Nn][Aa][Mm][Ee][%w._-]*)%s*:%s*([^\r\n]*)") do
+        if find(name, "[_.]") then
+          S.part, S.name, S.lname, S.value = "header", name, lower(name), value
+          run_rules(m.special.filename, lower(value))
+        end
+      end
+    end
+  end
+
   -- cookies
   local cookie = headers["cookie"]
   if cookie and not S.done then
@@ -228,6 +288,12 @@ local function inspect_request(m, var, with_body)
       local eq = find(pair, "=", 1, true)
       local name = eq and gsub(sub(pair, 1, eq - 1), "^%s+", "") or gsub(pair, "^%s+", "")
       local value = eq and sub(pair, eq + 1) or ""
+      -- RFC 2109's "$Version"/"$Path" attributes: servers that still parse them read quoted values
+      -- across the following cookies (cookie smuggling); browsers never send them
+      if n == 0 and groups.protocol and byte(name, 1) == 36 and find(name, "^%$[Vv][Ee][Rr][Ss][Ii][Oo][Nn]$") then
+        S.part, S.name, S.value = "cookie", name, pair
+        hit(RULE.cookie_attribute, 5, 1)
+      end
       inspect_name("cookie", name)
       inspect("cookie", name, value)
       n = n + 1

@@ -9,6 +9,7 @@ local cjson = require "cjson.safe"
 local waf_re = require "rampart.waf_re"
 local charset = require "rampart.waf_charset"
 local graphql = require "rampart.waf_graphql"
+local session = require "rampart.waf_session"
 
 local _M = {}
 
@@ -116,7 +117,10 @@ local function inspect_multipart(body, ctype)
       end
       if filename then
         S.part, S.name, S.value = "file", name, filename
-        run_rules(S.m.special.filename, lower(filename))
+        local lf = lower(filename)
+        run_rules(S.m.special.filename, lf)
+        -- (and as a server that drops escapes and quotes would store it: "1.j\s\p")
+        if find(lf, "[\\\"']") then run_rules(S.m.special.filename, (gsub(lf, "[\\\"']", ""))) end
         inspect("file", name, filename)
         -- contents: textual files only (no NUL in the first 512 bytes)
         if not find(sub(content, 1, 512), "%z") then
@@ -224,7 +228,7 @@ local function form_args(body, wide)
 end
 
 -- A body (or the end of one: `fragment`) read by its type.
-local function inspect_as(body, ctype, lctype, declared, decoded, fragment)
+local function inspect_as(body, ctype, lctype, declared, decoded, fragment, headers)
   local first = byte(body, (find(body, "%S")) or 1)
   if find(lctype, "multipart/", 1, true) then
     if fragment == "head" then
@@ -242,6 +246,10 @@ local function inspect_as(body, ctype, lctype, declared, decoded, fragment)
     if fragment then return inspect_json_fragment(body) end
     local ok, doc = pcall(cjson.decode, body)
     if ok and type(doc) == "table" then
+      if S.m.groups.protocol and headers then
+        S.part, S.name, S.value = "body", "", body
+        session.check(body, true, headers, hit)
+      end
       if S.m.groups.graphql and first == 91 then
         S.part, S.name, S.value = "body", "", sub(body, 1, 256)
         graphql.batch(doc, hit)
@@ -268,6 +276,10 @@ local function inspect_as(body, ctype, lctype, declared, decoded, fragment)
     if S.m.groups.protocol and re_find(body, [=[%(?![0-9a-fA-F]{2}|[uU][0-9a-fA-F]{4})]=], "jo") then
       S.part, S.name, S.value = "body", "", body
       hit(RULE.bad_encoding, 3, (re_find(body, [=[%(?![0-9a-fA-F]{2})]=], "jo")))
+    end
+    if S.m.groups.protocol and headers then
+      S.part, S.name, S.value = "body", "", body
+      session.check(body, false, headers, hit)
     end
     local wide = declared and charset.DECLARED[declared] and not decoded
     if wide then
@@ -330,7 +342,7 @@ local function inspect_body(var, headers, limit)
     end
   end
   -- (a JSON body cut at the limit is read as a fragment from its start too)
-  inspect_as(body, ctype, lctype, declared, enc ~= nil, tail ~= nil and "head")
+  inspect_as(body, ctype, lctype, declared, enc ~= nil, tail ~= nil and "head", headers)
   if tail and not S.done and not S.over then inspect_as(tail, ctype, lctype, declared, enc ~= nil, true) end
 end
 

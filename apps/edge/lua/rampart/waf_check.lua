@@ -11,14 +11,14 @@ local is_array, is_int = checks.is_array, checks.is_int
 
 local GROUPS = {}
 for _, g in ipairs({ "sqli", "xss", "rce", "traversal", "rfi", "php", "java", "ssti", "ssrf", "xxe", "upload",
-  "sensitiveFiles", "scanner", "protocol", "nosql", "ldap", "redirect", "graphql" }) do
+  "sensitiveFiles", "scanner", "protocol", "nosql", "ldap", "redirect", "graphql", "cve" }) do
   GROUPS[g] = true
 end
 local MODES = { block = true, detect = true }
 local SENSITIVITIES = { low = true, medium = true, high = true }
 local FAIL_MODES = { open = true, closed = true }
 local PARTS = { any = true, path = true, query = true, body = true, cookie = true, header = true, file = true }
-local RULE_ID_MIN, RULE_ID_MAX = 100000, 117999
+local RULE_ID_MIN, RULE_ID_MAX = 100000, 118999
 local EXCLUSIONS_MAX, NAME_MAX, PATH_MAX = 200, 128, 512
 local NAME_RE = [[^[\x21-\x7e]*\z]]
 local PATH_RE = [[^/[\x21-\x7e]*\z]]
@@ -47,7 +47,7 @@ function _M.module(m, path)
   if not MODES[m.mode] then return nil, path .. ".mode", "not block or detect" end
   if not SENSITIVITIES[m.sensitivity] then return nil, path .. ".sensitivity", "not low, medium or high" end
   if not FAIL_MODES[m.failMode] then return nil, path .. ".failMode", "not open or closed" end
-  if not is_array(m.groups, 18) then return nil, path .. ".groups", "not a list of WAF groups" end
+  if not is_array(m.groups, 19) then return nil, path .. ".groups", "not a list of WAF groups" end
   local groups = {}
   for i, g in ipairs(m.groups) do
     if not GROUPS[g] then return nil, path .. ".groups[" .. (i - 1) .. "]", "not a WAF group" end

@@ -71,9 +71,15 @@ end
 
 -- A remote URL given to a parameter whose name says it holds a local path (remote file inclusion:
 -- "_CONF[path]=https://...", "mosConfig_absolute_path=http://..."); l lower-cased.
+-- A bare "path" or "dir" (or one qualified by no include word: "page_path", "img_dir") is also where
+-- analytics and routers keep a page's URL: there the URL must look like an inclusion (a script or
+-- text file, or an open query that cuts the application's suffix off).
+local QUALIFIED_PATH_NAME = [=[(?:^|[_\[.-])(?:abs(?:olute)?_?path|(?:root|base|inc|include|lib|app|mod|module|plugin|theme|template|tpl|class|conf|config)_?(?:path|dir|root)|include|require|include_once|require_once)\]?$|\[(?:path|dir)\]$]=]
+local INCLUDABLE_URL = [=[^\s{0,4}(?:https?|ftps?)://[^\s#?]{1,512}(?:\.(?:txt|php\d?|phtml|inc|sh|pl|py|jsp|asp|aspx|cgi|gif|jpg)\??$|\?{1,2}$)]=]
 local function path_param_url(l)
   if S.m.groups.rfi and S.name and S.name ~= "" and (S.part == "query" or S.part == "body")
-    and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") and re_find(S.name, PATH_NAME, "joi") then
+    and find(l, "://", 1, true) and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") and re_find(S.name, PATH_NAME, "joi")
+    and (re_find(S.name, QUALIFIED_PATH_NAME, "joi") or re_find(l, INCLUDABLE_URL, "jo")) then
     hit(104005, 5, 1)
   end
 end
@@ -177,7 +183,7 @@ local function detect(d, skip_url_rules, inner, quotes)
   end
 end
 
-_M.shell_quoted = shell_quoted
+_M.shell_quoted, _M.fold_lookups = shell_quoted, fold_lookups
 _M.run_rules, _M.run_list, _M.detect, _M.path_param_url, _M.PATH_NAME = run_rules, run_list, detect, path_param_url, PATH_NAME
 
 return _M

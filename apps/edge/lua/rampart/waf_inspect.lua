@@ -26,7 +26,7 @@ local CHUNK, OVERLAP = 4096, 256
 -- spaces that make most of a value), and WORDS_RE, the words that follow a word boundary, grouped
 -- by their first letter. Apart, each is a fast scan; as one alternation every byte of a value
 -- was a place to try all of them (a 128 KB form cost 1.7 ms of this pattern alone).
-local WORDS = [=[select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:|(?:document|window)\s*\.|ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit]=]
+local WORDS = [=[select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|declare\s{1,8}@|create\s+(?:table|database|function|procedure|trigger)\b|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:|(?:document|window)\s*\.|ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit]=]
 -- (the boundary as a consumed non-word byte or the start: PCRE then tries the words only after
 -- the spaces and punctuation of a value, not at each letter, a third less time than with \b)
 local WORDS_RE = [=[(?:[^A-Za-z0-9_]|^)(?:(?i:]=] .. waf_re.by_first_letter(WORDS)
@@ -34,7 +34,7 @@ local WORDS_RE = [=[(?:[^A-Za-z0-9_]|^)(?:(?i:]=] .. waf_re.by_first_letter(WORD
 -- (a path segment of shell wildcards, "/???/c?t", "/e??/": no special byte, words or stars, but a
 -- shell spells a system path with it; WILDCARD_SEGMENT, added after the pre-change prefilter)
 local WILDCARD_SEGMENT = [=[/[\w?]{0,10}\?[\w?]{0,10}/]=]
-local SPECIAL = "|" .. WILDCARD_SEGMENT .. [=[|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:/bin/|/sys/|\.ssh/|\+adw-|\.internal\b|\.svc\b|(?<=lvh|localtest)\.me|(?<=nip|sslip)\.io)|(?<![\d\s])\*|\*(?![\d\s])|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)|\xe2\x80[\xa4\xa5]|\xe2(?:\x88\x95|\x81\x84|\xa7\xb5)|\xef\xb9\x92]=]
+local SPECIAL = "|" .. WILDCARD_SEGMENT .. [=[|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:/bin/|/sys/|\.ssh/|\+adw-|\.internal\b|\.svc\b|(?<=lvh|localtest)\.me|(?<=nip|sslip)\.io)|(?<![\d\s])\*|\*(?![\d\s])|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)|\xe2\x80[\xa4\xa5]|\xe2(?:\x88\x95|\x81\x84|\xa7\xb5)|\xef\xb9\x92|(?i:::(?:int[248]?|integer|text|varchar|bigint|numeric|regclass|oid|bytea|jsonb?|inet|uuid)\b)]=]
 local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=#!^~\r\n\x00]]=] .. SPECIAL
 -- The same without the argument separators ("=", "&"), for a whole query string or form body.
 local ARGS_PREFILTER = [=[[<>'"`;(){}\[\]$|\\%#!^~\r\n\x00]]=] .. SPECIAL
@@ -152,7 +152,7 @@ local function walk_value_json(part, name, t, depth, skip_url_rules)
 end
 
 -- Inspects a value found in `part` under `name`.
-function inspect(part, name, v, skip_url_rules)
+local function inspect_value(part, name, v, skip_url_rules)
   if S.done or S.over or v == nil then return end
   local n = #v
   if n == 0 then return end
@@ -213,6 +213,27 @@ function inspect(part, name, v, skip_url_rules)
     if S.done or over_budget(true) then return end
     i = i + CHUNK - OVERLAP
   end
+end
+
+-- A posted document's source (a body or file value only: an editor's save, a code playground's
+-- run): an HTML page from its doctype or its <html> and <head>, or a JavaScript/TypeScript module
+-- from its import statements. Its markup, event handlers and script tags are the document's
+-- content; a reflected payload rides in a query, a cookie or a header, where this never applies,
+-- and an injection into a page's text starts with a tag or a quote, not a doctype or imports.
+local SOURCE_DOC = [=[^\s{0,64}(?:(?i:<!doctype\s{1,8}html\b)|<html\b[^<>]{0,200}>\s{0,64}<head\b|import\s[^;\n]{1,200}?\sfrom\s{0,4}['"][^'"\n]{1,200}['"]\s{0,4};?\s{1,64}import\s)]=]
+_M.SOURCE_DOC = SOURCE_DOC
+
+function inspect(part, name, v, skip_url_rules)
+  if S.source_doc or (part ~= "body" and part ~= "file") or v == nil or #v < 64 then
+    return inspect_value(part, name, v, skip_url_rules)
+  end
+  local c = byte(v, (find(v, "%S")) or 1)
+  if (c ~= 60 and c ~= 105) or not re_find(v, SOURCE_DOC, "jo") then
+    return inspect_value(part, name, v, skip_url_rules)
+  end
+  S.source_doc = true
+  inspect_value(part, name, v, skip_url_rules)
+  S.source_doc = false
 end
 _M._inspect = inspect
 

@@ -18,42 +18,68 @@ _M.RULES = {
   -- Complements of the SQL tokenizer (rampart.waf_sqli): shapes it has no grammar for.
   sqli = {
     -- PostgreSQL casts and JSON operators right after a literal or a call.
-    { id = 100101, score = 8, re = [=[['")]\s*::\s*(?:jsonb?|int|integer|int[248]|text|varchar|bigint|numeric|regclass|oid|bytea|double\s+precision|real|boolean|bool|char|name|xml)\b|'\s*(?:<@|@>|\?\||\?&|\?|#>>?|->>?)\s*']=] },
+    { id = 100101, score = 8, re = [=[['")]\s*::\s*(?:jsonb?|int|integer|int[248]|text|varchar|bigint|numeric|regclass|oid|bytea|double\s+precision|real|boolean|bool|char|name|xml)\b|'\s*(?:<@|@>|\?\||\?&|\?|#>>?|->>?)\s*(?:'|array\s*\[)|'\s*[<>]=?\s*'\$[.\[]]=] },
     { id = 100108, score = 8, re = [=[\bgroup\s+by\s+[\w.`"]{1,40}\s+having\b|\)\s*like\s*\(|\bhaving\s+count\s*\(]=] },
     { id = 100102, score = 3, re = [=[\bif\s*\(\s*[\w'"@().]{1,60}\s*(?:[<>]|=(?!=))]=] },
-    { id = 100103, score = 8, re = [=[\bexec(?:ute)?\s{1,8}(?:master\.\.?|xp_|sp_)\w|\bexecute\s+immediate\b|\bdeclare\s+@\w{1,40}\s+(?:n?varchar|int|table|sysname)]=] },
+    { id = 100103, score = 8, re = [=[\bexec(?:ute)?\s{1,8}(?:master\.\.?(?:\w|\s*$)|xp_\w|sp_\w)|\bexecute\s+immediate\b|\bdeclare\s+@\w{1,40}\s+(?:n?varchar|int|table|sysname)]=] },
     -- Functions no prose calls: SQL's own, by name, followed by "(".
-    { id = 100104, score = 5, re = [=[\b(?:find_in_set|coalesce|nullif|ifnull|unistr|jsonb?_[a-z_]{2,30}|sqlite_[a-z_]{2,30}|pg_[a-z_]{2,30}|utl_[a-z_]{2,30}|dbms_[a-z_]{2,30}|sys_context|current_setting|string_agg|array_agg|array_to_string|regexp_(?:replace|substr|like|instr|matches)|substring_index|char_length|octet_length|bit_length|quotename|str_to_date|date_format|from_unixtime|unix_timestamp|inet_aton|inet_ntoa|aes_(?:en|de)crypt|des_(?:en|de)crypt|uncompress|export_set|make_set|master_pos_wait|get_lock|release_lock|is_(?:free|used)_lock|procedure_analyse|extractvalue|updatexml|geometrycollection|multipoint|multilinestring|multipolygon|linestring|name_const|uuid_short|connection_id|last_insert_id|row_count|found_rows|benchmark|pg_sleep|load_file|group_concat|concat_ws|xmlelement|xmlagg|xmlquery|xmltype|current_user|session_user|system_user|schema_name|starts_with|json_build_object|to_tsvector|ts_debug|query_to_xml|database_to_xml|lo_import|lo_get|randomblob|zeroblob|unhex)\s*\(]=] },
+    { id = 100104, score = 5, re = [=[\b(?:find_in_set|coalesce|nullif|ifnull|unistr|jsonb?_[a-z_]{2,30}|sqlite_[a-z_]{2,30}|pg_[a-z_]{2,30}|utl_[a-z_]{2,30}|dbms_[a-z_]{2,30}|sys_context|current_setting|string_agg|array_agg|array_to_string|regexp_(?:replace|substr|like|instr|matches)|substring_index|char_length|octet_length|bit_length|quotename|str_to_date|date_format|from_unixtime|unix_timestamp|inet_aton|inet_ntoa|aes_(?:en|de)crypt|des_(?:en|de)crypt|uncompress|export_set|make_set|master_pos_wait|get_lock|release_lock|is_(?:free|used)_lock|procedure_analyse|extractvalue|updatexml|geometrycollection|multipoint|multilinestring|multipolygon|linestring|name_const|uuid_short|connection_id|last_insert_id|row_count|found_rows|benchmark|pg_sleep|load_file|group_concat|concat_ws|xmlelement|xmlagg|xmlquery|xmltype|current_user|session_user|system_user|schema_name|starts_with|json_build_object|to_tsvector|ts_debug|query_to_xml|database_to_xml|lo_import|lo_get|randomblob|zeroblob|unhex|procedure\s+analyse)(?:\s|/\*[^*]{0,40}\*/){0,4}\(]=] },
     -- A value that starts with a call of a SQL function (nothing else a form field starts with).
     { id = 100107, score = 5, re = [=[^\s{0,4}(?:concat|concat_ws|compress|uncompress|cos|sin|tan|cot|decode|encode|insert|trim|ltrim|rtrim|md5|sha1|sha2|crc32|substring|substr|mid|length|lower|upper|ucase|lcase|replace|repeat|reverse|char|chr|ascii|ord|hex|unhex|bin|oct|conv|cast|convert|count|sum|avg|abs|floor|ceil|ceiling|round|rand|sqrt|pow|power|exp|ln|log|log10|now|sysdate|curdate|curtime|ifnull|isnull|nullif|coalesce|greatest|least|field|elt|instr|locate|position|lpad|rpad|space|strcmp|soundex|benchmark|sleep|version|database|schema|uuid|password|old_password|encrypt|aes_encrypt|aes_decrypt|char_length|current_user|user|system_user|session_user|load_file|group_concat|extractvalue|updatexml|json_extract|json_keys)\s{0,4}\\?\(]=] },
     -- NoSQL (MongoDB) operators as keys inside a value, and server-side JavaScript probes.
     { id = 100105, score = 8, re = [=[(?:^|[{,\s\[])['"]?\$(?:where|ne|gt|gte|lt|lte|regex|nin|in|exists|expr|function|accumulator|or|and|nor|not|elemmatch|eq|jsonschema)['"]?\s*:|\[\s*\$(?:ne|gt|lt|gte|lte|regex|nin|in|exists|where|or|and)\s*\]]=] },
-    -- LDAP filter injection: a filter closed and another opened, or a composition with a wildcard.
-    { id = 100106, score = 8, re = [=[\(\s*[&|!]\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\)\s*[&|!]?\s*!?\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\(\s*[\w.-]{1,40}\s*=\s*\*\s*\)|\)\s*\(\s*[|&!]|\*\s*\)\s*\(\s*[\w.-]{1,40}\s*=]=] },
+    -- LDAP filter injection: a filter closed and another opened with an operator, or a composition
+    -- with a wildcard (")(attr=" alone is also arithmetic, "(x)(y=2)": rampart.waf_inject reads it
+    -- with the attributes an injection aims at).
+    -- T-SQL variables declared, PostgreSQL casts glued to a column, DDL at a value's start, UNION
+    -- SELECT of a function or column (the tokenizer wants a select list with more).
+    { id = 100109, score = 5, re = [=[\bdeclare(?:\s|/\*[^*]{0,40}\*/){1,8}@\w|\b[a-z_]\w{0,30}::(?:int[248]?|integer|text|varchar|bigint|numeric|regclass|oid|bytea|jsonb?|inet|uuid)\b|^\W{0,4}(?:create|alter|drop)\s+(?:table|database|schema|user|function|procedure|trigger|view)\s+[\w`"\[]|\bunion(?:\s+(?:all|distinct))?\s+select\s+[\w@(*'"`]|\bselect\s+(?:char|concat(?:_ws)?|group_concat|load_file|user|version|database|current_user)\s*\(|\bselect\s+pg_sleep\b|\bselect\s+if\s*\(|;\s{0,4}(?:truncate\s{0,4}(?:\[|table\b)|(?:replace|insert)\b[^;]{0,80}\bvalues\s*\()|\b\d{1,10}\.e(?:\(|\.[a-z_]{2,30}\b)|['"`]\s{0,4}!=\s{0,4}['"`]]=] },
+    -- MySQL versioned comments holding a keyword (any version number), Oracle optimizer hints, and
+    -- the system tables of Access and MySQL named alone.
+    { id = 100110, score = 8, re = [=[/\*!\d{0,6}\s{0,4}(?:select|union|from|where|and|or|insert|update|delete|drop|having|order|group|sleep|benchmark)\b|/\*\s?\+[^*]{1,80}\*/]=] },
+    { id = 100111, score = 5, re = [=[\b(?:msys(?:access)?objects|msysqueries|msysrelationships|msysaces|mysql\.(?:db|user|host|tables_priv|columns_priv|proc)|pg_shadow|sysobjects|syscolumns|sysdatabases)\b]=] },
+    { id = 100106, score = 8, re = [=[\(\s*[&|!]\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\)\s*[&|!]\s*!?\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\(\s*[\w.-]{1,40}\s*=\s*\*\s*\)|\)\s*\(\s*[|&!]|\*\s*\)\s*\(\s*[\w.-]{1,40}\s*=]=] },
+  },
+  -- Complements of the HTML tokenizer (rampart.waf_xss): shapes it has no grammar for.
+  xss = {
+    -- A script-capable tag behind a namespace prefix ("<x:script") or spelled with separators
+    -- ("<s c r i p t", "<f o r m"), and an event handler opened by a quote right after "<".
+    { id = 101011, score = 5, re = [=[<\s{0,4}[\w-]{0,20}\s{0,4}:\s{0,4}(?:script|iframe|object|embed|svg|vmlframe)\b|<\W{0,4}(?:s\W{1,3}c\W{1,3}r\W{1,3}i\W{1,3}p\W{1,3}t|f\W{1,3}o\W{1,3}r\W{1,3}m|d\W{1,3}i\W{1,3}a\W{1,3}l\W{1,3}o\W{1,3}g|i\W{1,3}f\W{1,3}r\W{1,3}a\W{1,3}m\W{1,3}e|o\W{1,3}b\W{1,3}j\W{1,3}e\W{1,3}c\W{1,3}t|e\W{1,3}m\W{1,3}b\W{1,3}e\W{1,3}d)\b|<\s{0,4}["'`]\s{0,4}on[a-z]{3,40}\s{0,4}=|^\s{0,8}["'`]?\s{0,8}on[a-z]{3,40}\s{0,8}=\s{0,8}$]=] },
+    -- JavaScript reaching a global by a computed, obfuscated name or calling through a tagged
+    -- template ("self["\x24"]", "top['al'+'ert']", "Reflect.apply", "x.call``"; not a plain
+    -- key: Python's self["key"], a menu's top["menu"]).
+    { id = 101013, score = 5, re = [=[\b(?:self|top|parent|globalthis|frames|window)\s{0,4}\[\s{0,4}(?:['"`][^'"`\]]{0,20}[^\w\s'"`\]-][^'"`\]]{0,20}['"`]|['"`]\w{1,20}['"`]\s{0,4}\+)|\breflect\s{0,4}\.\s{0,4}(?:apply|construct|get|set|\w{1,20}\s{0,4}\.\s{0,4}call)\b|[\w\])]\.(?:call|apply|bind)\s{0,4}`]=] },
+    -- Tags that point the page's resources elsewhere ("<base href", "<link ... href"), IE's
+    -- "<?import implementation", and markup written with the US-ASCII bytes old browsers read
+    -- as "<" and ">" ("¼script¾ ... ¼/script¾").
+    { id = 101012, score = 5, re = [=[<\s{0,4}(?:base|link)\b[^<>]{0,80}\bhref\b|<\??\s{0,4}import\s{0,4}implementation|(?:\xc2\xbc|\xd0\xbc|\\xbc)[a-z][\w-]{0,20}(?:\xc2\xbe|\xd0\xbe|\\xbe).{0,200}?(?:\xc2\xbc|\xd0\xbc|\\xbc)/]=] },
   },
   rce = {
-    -- Shellshock: a function definition at the start of a value (headers, mostly).
-    { id = 102001, score = 8, re = [=[^\s{0,4}\(\s*\)\s*\{[^}]{0,64}\}\s*;]=] },
+    -- Shellshock: a function definition at the start of a value (headers, mostly), with or without
+    -- its body (no value of an application starts so).
+    { id = 102001, score = 8, re = [=[^\s{0,4}\(\s*\)\s*\{]=] },
     -- A command after a shell separator (";", "|", "&&", a backtick, "$(" or a line break).
     { id = 102002, score = 8,
-      re = [=[(?:[;&|`\n\r]|\$\(|\|\||&&)\s{0,8}['"]?(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:visudo|cscli|bsdtar|chef-[a-z]{2,12}|rmt(?:-[a-z]{2,8})?|lastlog(?:in)?|htop|regedit|wget|curl|nc|ncat|netcat|bash|zsh|ksh|csh|dash|python[\d.]{0,5}|perl|ruby|php|nslookup|getent|chmod|chown|powershell|pwsh|certutil|bitsadmin|xargs|gawk|crontab|useradd|passwd|sudo|mkfifo|nohup|wmic|mshta|rundll32|regsvr32|cscript|wscript|iwr|irm|iex|invoke-webrequest|invoke-expression|start-process|cmd|socat|openssl|busybox|systemctl|aptitude|apt-get|yum|dnf|kubectl|docker|uname|hostname|ifconfig|ipconfig|tasklist|taskkill|systeminfo|whoami|schtasks|msiexec|bcdboot|bcdedit|diskpart|fsutil|icacls|cacls|findstr|forfiles|robocopy|xcopy|unxz|gunzip|bzip2|zcat|xxd|hexdump|nmap|masscan|c89|c99|gcc|lsof|dmesg|lsmod|insmod|modprobe|iptables|traceroute|strace|ltrace|gdb|telnet|tftp|netstat|pkill|base64|sh|ssh|scp|rsync|ansible[\w-]{0,20}|apt|pip3?|npm|node|lua|java|awk|sed|perl5|tclsh|wish|expect|rev|tac|nl|od)(?:\.exe)?(?:$|[\s<>|;&`'"\$\\,{(]|%20|\+)]=] },
+      re = [=[(?:[;&|`\n\r]|\$\(|\|\||&&)\s{0,8}(?:\$\{?\w{1,10}\}?\s{1,4})?['"]?(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:visudo|cscli|bsdtar|chef-[a-z]{2,12}|rmt(?:-[a-z]{2,8})?|lastlog(?:in)?|htop|regedit|wget|curl|nc|ncat|netcat|bash|zsh|ksh|csh|dash|python[\d.]{0,5}|perl|ruby|php|nslookup|getent|chmod|chown|powershell|pwsh|certutil|bitsadmin|xargs|gawk|crontab|useradd|passwd|sudo|mkfifo|nohup|wmic|mshta|rundll32|regsvr32|cscript|wscript|iwr|irm|iex|invoke-webrequest|invoke-expression|start-process|cmd|socat|openssl|busybox|systemctl|aptitude|apt-get|yum|dnf|kubectl|docker|uname|hostname|ifconfig|ipconfig|tasklist|taskkill|systeminfo|whoami|schtasks|msiexec|bcdboot|bcdedit|diskpart|iwmi|gwmi|invoke-wmimethod|fsutil|icacls|cacls|findstr|forfiles|robocopy|xcopy|unxz|gunzip|bzip2|zcat|xxd|hexdump|nmap|masscan|c89|c99|gcc|lsof|dmesg|lsmod|insmod|modprobe|iptables|traceroute|strace|ltrace|gdb|telnet|tftp|netstat|pkill|base64|sh|ssh|scp|rsync|ansible[\w-]{0,20}|apt|pip3?|npm|node|lua|java|awk|sed|perl5|tclsh|wish|expect|rev|tac|nl|od)(?:\.exe)?(?:$|[\s<>|;&`'"\$\\,{(]|%20|\+)]=] },
     -- Everyday words that are also commands: only after ";", "|", a backtick or "$(", with an
     -- argument shape (an option, a path, a variable, a number) or nothing after.
     { id = 102013, score = 8,
-      re = [=[(?:[;|`]|\$\(|\|\||&&)\s{0,8}(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:cat|ls|id|echo|printf|sleep|ping|rm|find|head|tail|kill|ps|env|dir|type|copy|del|more|set|ver|timeout|alias|export|exec|eval|source|less|strings|file|stat|touch|mv|cp|ln|w|who|last|history|sort|uniq|cut|tr|tee|wc|grep|egrep|fgrep|mount|route|arp|host|dig|whois|make|cc|tar|zip|unzip|gzip|xz|chroot|su|mysql|psql|sqlite3|time|nice|true|false|test|yes|net|sc|reg|vol|format|expand|attrib|cipher|runas|perf|base32|base58|column|fold|flock|cpulimit|iconv|shred|paste|split)(?:\.exe)?(?:\s{1,8}(?:-{1,2}\w|/|\.{1,2}/|\$|\d|['"`]|~|[a-z]:\\)|\s{0,4}$|\s{0,4}[;|&`)<]|\$\{?ifs)]=] },
+      re = [=[(?:[;|`]|\$\(|\|\||&&)\s{0,8}(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:cat|ls|id|echo|printf|sleep|ping|rm|find|head|tail|kill|ps|env|dir|type|copy|del|more|set|ver|timeout|alias|export|exec|eval|source|less|strings|file|stat|touch|mv|cp|ln|w|who|last|history|sort|uniq|cut|tr|tee|wc|grep|egrep|fgrep|mount|route|arp|host|dig|whois|make|cc|tar|zip|unzip|gzip|xz|chroot|su|mysql|psql|sqlite3|time|nice|true|false|test|yes|net|sc|reg|vol|format|expand|attrib|cipher|runas|perf|base32|base58|column|fold|flock|cpulimit|iconv|shred|paste|split|trap)(?:\.exe)?(?:\s{1,8}(?:-{1,2}\w|/|\.{1,2}/|\$|\d|['"`]|~|[a-z]:\\|%\w{2,30}%)|\s{0,4}$|\s{0,4}[;|&`)<]|\$\{?ifs)]=] },
     -- A command at the very start of a value, with an argument shape.
     { id = 102014, score = 5,
-      re = [=[^\s{0,4}(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:wget|curl|nc|ncat|netcat|bash|zsh|ksh|csh|dash|python[\d.]{0,5}|perl|ruby|php|nslookup|getent|chmod|chown|powershell|pwsh|certutil|bitsadmin|xargs|gawk|crontab|useradd|passwd|sudo|mkfifo|nohup|wmic|mshta|rundll32|regsvr32|cscript|wscript|iwr|irm|iex|invoke-webrequest|invoke-expression|start-process|cmd|socat|openssl|busybox|systemctl|aptitude|apt-get|yum|dnf|kubectl|docker|uname|hostname|ifconfig|ipconfig|tasklist|taskkill|systeminfo|whoami|schtasks|msiexec|bcdboot|bcdedit|diskpart|fsutil|icacls|cacls|findstr|forfiles|robocopy|xcopy|unxz|gunzip|bzip2|zcat|xxd|hexdump|nmap|masscan|c89|c99|gcc|lsof|dmesg|lsmod|insmod|modprobe|iptables|traceroute|strace|ltrace|gdb|telnet|tftp|netstat|pkill|base64|sh|ssh|scp|rsync|ansible[\w-]{0,20}|apt|pip3?|npm|node|lua|java|awk|sed|perl5|tclsh|wish|expect|rev|tac|nl|od)(?:\.exe)?\s{1,8}(?:-{1,2}\w|/|\$|https?:|['"`])]=] },
+      re = [=[^\s{0,4}(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:wget|curl|nc|ncat|netcat|bash|zsh|ksh|csh|dash|python[\d.]{0,5}|perl|ruby|php|nslookup|getent|chmod|chown|powershell|pwsh|certutil|bitsadmin|xargs|gawk|crontab|useradd|passwd|sudo|mkfifo|nohup|wmic|mshta|rundll32|regsvr32|cscript|wscript|iwr|irm|iex|invoke-webrequest|invoke-expression|start-process|cmd|socat|openssl|busybox|systemctl|aptitude|apt-get|yum|dnf|kubectl|docker|uname|hostname|ifconfig|ipconfig|tasklist|taskkill|systeminfo|whoami|schtasks|msiexec|bcdboot|bcdedit|diskpart|iwmi|gwmi|invoke-wmimethod|fsutil|icacls|cacls|findstr|forfiles|robocopy|xcopy|unxz|gunzip|bzip2|zcat|xxd|hexdump|nmap|masscan|c89|c99|gcc|lsof|dmesg|lsmod|insmod|modprobe|iptables|traceroute|strace|ltrace|gdb|telnet|tftp|netstat|pkill|base64|sh|ssh|scp|rsync|ansible[\w-]{0,20}|apt|pip3?|npm|node|lua|java|awk|sed|perl5|tclsh|wish|expect|rev|tac|nl|od)(?:\.exe)?\s{1,8}(?:-{1,2}\w|/|\$|https?:|['"`])]=] },
     -- Command substitution and redirections typical of exploits.
     { id = 102003, score = 8, re = [=[`\s{0,4}/(?:usr/|s?bin/|tmp/|dev/|etc/|var/)[\w./-]{1,40}(?:\s[^`]{0,100})?`]=] },
     { id = 102004, score = 8, re = [=[/dev/(?:tcp|udp)/|\$\{?ifs\b|\bbash\s+-[ic]\b|\bsh\s+-c\b|\bnc(?:at)?\s+(?:-[a-z]{1,3}\s+){0,4}-e\b|/bin/(?:ba|z|k|c|da)?sh\b|\bcmd(?:\.exe)?\s+/[ck]\b|\bpowershell(?:\.exe)?\s+-|\bpython[23]?\s+-c\b|\bperl\s+-e\b|\bruby\s+-e\b|\bphp\s+-r\b|\$\{?shell\}?\s+-c\b]=] },
     -- Server-side includes.
     { id = 102005, score = 8, re = [=[<!--\s{0,4}#\s{0,4}(?:exec|include|echo|config|printenv|fsize|flastmod|set|if)\b]=] },
     -- Windows: FOR /F loops and %VAR% expansion used to run commands.
-    { id = 102006, score = 8, re = [=[\bfor\s{1,40}(?:/[a-z]\s{1,40}(?:"[^"]{0,80}"\s{1,40}|[a-z]:\\\S{0,80}\s{1,40})?){0,4}%{1,2}[^\s%]{0,20}\s{1,40}in\s{0,40}\([^)]{0,200}\)\s{0,40}do\b|^\s{0,4}if\s{1,40}(?:/i\s{1,40})?(?:not\s{1,40})?(?:(?:exist|defined|errorlevel|cmdextversion)\s{1,40}\S{1,200}\s{1,40}[("\w]|\S{1,60}?\s{0,40}(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s)\s{0,40}\S{0,60}\s{1,40}[("\w])|\balias\s{1,8}[\w'"-]{1,40}\s{0,4}=]=] },
+    { id = 102006, score = 8, re = [=[\bfor\s{1,40}(?:/[a-z]\s{1,40}(?:"[^"]{0,80}"\s{1,40}|[a-z]:\\\S{0,80}\s{1,40})?){0,4}%{1,2}[^\s%]{0,20}\s{1,40}in\s{0,40}\([^)]{0,200}\)\s{0,40}do\b|^\s{0,4}if\s{1,40}(?:/i\s{1,40})?(?:not\s{1,40})?(?:(?:exist|defined|errorlevel|cmdextversion)\s{1,40}\S{1,200}\s{1,40}[("\w]|\S{1,60}?\s{0,40}(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s)\s{0,40}\S{0,60}\s{1,40}[("\w])|\balias\s{1,8}(?:[-+][\w-]{1,8}\+?\s{1,8}){0,4}[\w'".-]{1,40}\s{0,4}=]=] },
     -- Shell globbing and brace expansion that spell a path ("/e??/p?ss*", "{cat,/etc/passwd}"); a
-    -- "**" segment is a build tool's recursive glob ("src/**/*.ts"), which no shell expands so.
-    { id = 102007, score = 8, re = [=[/(?!\*\*/)[\w?*\[\]]{0,10}[?*\[][\w?*\[\]]{0,10}/[\w?*\[\]]{0,10}[?*]|\{\s{0,2}[a-z]{2,12},[^{}\s]{1,60}\}|\b(?:cat|ls|nc|wget|curl|id)\$\{?ifs]=] },
+    -- "**" segment is a build tool's recursive glob ("src/**/*.ts"), which no shell expands so. A
+    -- brace list counts when it starts with a command or holds a path or an option ("{ls,-la}"),
+    -- not a glob's set of names or extensions ("*.{ts,tsx}", "{foo,bar}").
+    { id = 102007, score = 8, re = [=[/(?!\*\*/)[\w?*\[\]]{0,10}[?*\[][\w?*\[\]]{0,10}/[\w?*\[\]]{0,10}[?*]|(?<![.*\w])\{\s{0,2}[a-z]{2,12}\s{0,2},\s{0,2}[-/~$][^{}\s]{0,60}\}|(?<![.*])\{\s{0,2}(?:cat|ls|id|nc|ncat|wget|curl|bash|sh|python\d?|perl|ruby|php|echo|uname|whoami|ping|rm|touch|chmod|cp|mv|head|tail|more|less|find|env|printenv|nslookup|dig|base64|xxd|od|tac|nl)\s{0,2},[^{}\s]{1,60}\}|\b(?:cat|ls|nc|wget|curl|id)\$\{?ifs]=] },
     -- Unix commands reading system files.
     { id = 102008, score = 5, re = [=[\b(?:cat|more|less|head|tail|nl|tac|strings|od|xxd|base64|grep|sed|awk|vi|vim|nano)\s{1,8}(?:-\S{1,8}\s{1,8}){0,3}/(?:etc|proc|var|root|home|tmp|dev|usr|bin|sys|opt|boot)/]=] },
     -- A command run through a wrapper ("time", "nohup", "strace" ...).
@@ -63,7 +89,7 @@ _M.RULES = {
     -- Shell character classes and arithmetic that spell paths or run code ("/etc/[!q]asswd", "$[2+2]").
     { id = 102019, score = 5, re = [=[/[\w-]{0,12}\[(?:[!^][\w-]{1,8}|\w-\w|\w/+)\][\w-]{0,12}|\$\[\s{0,4}\d{1,8}\s{0,4}[-+*/]|\$\(\(\s{0,4}\d]=] },
     -- Brace expansion and tilde arithmetic that spell commands ("c{a,oun}t", "{,ip,a}", "~+5").
-    { id = 102021, score = 5, re = [=[\w\{[\w-]{1,10},[\w-]{1,10}\}\w|\{[\w-]{0,10},[\w-]{1,10}\}\w|\{,[\w-]{1,20}(?:,[\w-]{1,20}){0,5}\}|^~[+-]\d{0,4}$|>\s{0,4}/(?:tmp|dev|etc|var)/]=] },
+    { id = 102021, score = 5, re = [=[\w\{[\w-]{1,10},[\w-]{1,10}\}\w|\{[\w-]{0,10},[\w-]{1,10}\}\w|\{,[\w-]{1,20}(?:,[\w-]{1,20}){0,5}\}|\{[a-z][\w-]{0,20},\}|^~[+-]\d{0,4}$|>\s{0,4}/(?:tmp|dev|etc|var)/]=] },
     { id = 102020, score = 3, re = [=[\$\{\s{0,4}[a-z_]{2,20}\s{0,4}\}]=] },
     -- Process substitution and command substitution around a bare command word.
     { id = 102015, score = 5, re = [=[(?:^|[\s;|&=])[<>$]\(\s{0,4}[a-z_][\w.-]{0,30}(?:\s{1,4}[^()]{0,80})?\)]=] },
@@ -77,6 +103,15 @@ _M.RULES = {
     { id = 102011, score = 8, re = [=[\bev\s?al\s*\(\s*"?\s*ex|\bexecute\s*\(\s*"|\bcreateobject\s*\(\s*["']wscript\.shell|\bserver\.scripttimeout]=] },
     -- Windows/Unix commands run from the path or a value alone at its start.
     { id = 102012, score = 5, re = [=[^\s{0,4}(?:;|\||&&|\|\|)?\s{0,4}(?:wget|curl)\s{1,8}(?:-\S{1,8}\s{1,8}){0,4}(?:https?|ftp)://]=] },
+    -- Windows IF comparing quoted, bracketed or braced operands ("if "%1"=="/?" ...", "if/i a==b x").
+    { id = 102022, score = 8, re = [=[^\s{0,4}if(?:\s{1,40}|\s{0,40}/i\s{1,40})(?:not\s{1,40})?(?:"[^"\r\n]{0,60}"|\[[^\]\r\n]{0,60}\]|\{[^}\r\n]{0,60}\}|[^\s="]{1,60})\s{0,40}==\s{0,40}(?:"[^"\r\n]{0,60}"|\[[^\]\r\n]{0,60}\]|\{[^}\r\n]{0,60}\}|[^\s="]{1,60})(?:\s|$)]=] },
+    -- A command named by its path in a bin folder ("/bin/ab", "bin/visudo") where a value starts or a
+    -- shell word does.
+    -- Shell expansions no text holds: a substitution inside a substitution ("$(cat$())"),
+    -- parameter expansion with pattern removal ("${PATH#x}", "${x%%y}"), empty arithmetic ("$[]"),
+    -- a here-string fed to a command (";irb<<<1+2") and history expansion ("!-1!-2").
+    { id = 102024, score = 5, re = [=[\$\(\(?[^()]{0,40}\$\(|\$\{[a-z_]\w{0,30}(?:#|%){1,2}[^}]{0,40}\}|\$\[\s{0,4}\]|[;|&`]\s{0,4}[\w.+-]{1,20}\s{0,4}<<<|(?:^|[\s;|&])!-\d{1,3}(?:!-?\d{1,3}|\s|$)]=] },
+    { id = 102023, score = 5, re = [=[(?:^|[\s;|&=`'"])/?(?:usr/)?(?:local/)?s?bin/(?:ab|ansible[\w-]{0,20}|chef[\w-]{0,20}|cscli|visudo|bsdtar|busybox|wget|curl|nc|ncat|netcat|bash|zsh|ksh|csh|dash|sh|python[\d.]{0,5}|perl|ruby|php|nmap|socat|telnet|tftp|gcc|cc|chmod|chown|passwd|useradd|crontab|sudo|su|mkfifo|nohup|whoami|uname|id|cat|ls|rm|ping)(?:$|[\s;|&<>'"`])]=] },
   },
   traversal = {
     { id = 103001, score = 8, re = [=[(?:\.\.[/\\;]){2}|(?:[/\\]\.\.){2}]=] },
@@ -84,7 +119,7 @@ _M.RULES = {
     -- Well-known local files, with or without a climb.
     { id = 103003, score = 8,
       re = [=[(?:^|[/\\:=])(?:etc[/\\]+(?:passwd|shadow|group|hosts|issue|motd|crontab|sudoers|master\.passwd|security[/\\]|httpd[/\\]|apache2?[/\\]|nginx[/\\]|mysql[/\\]|ssh[/\\]|pam\.d|fstab|resolv\.conf|hostname|profile|environment|os-release|init\.d)|proc[/\\]+(?:self|\d{1,7})[/\\]|(?:windows|winnt)[/\\]+(?:win\.ini|system\.ini|system32|repair|debug|panther)|boot\.ini|win\.ini|ntuser\.dat|sam$|system32[/\\]+(?:config|drivers|cmd\.exe|inetsrv)|inetpub[/\\]|usr[/\\]+local[/\\]+apps?|var[/\\]+(?:log|www|lib|mail|spool|run)[/\\]|root[/\\]+\.|home[/\\]+[^/\\]{1,32}[/\\]+\.(?:ssh|bash|aws|config|git)|\.ssh[/\\]+(?:id_|authorized_keys|known_hosts))]=] },
-    { id = 103007, score = 8, re = [=[(?:^|[/\\=])\.ssh[/\\]|^/sys/(?:class|kernel|devices|block|firmware|module|power|bus|fs)\b|^/proc/(?:self|\d{1,7}|version|cpuinfo|meminfo|mounts|net|sched_debug|kcore)\b]=] },
+    { id = 103007, score = 8, re = [=[(?:^|[/\\=])\.ssh[/\\]|^/sys/(?:class|kernel|devices|block|firmware|module|power|bus|fs)\b|^/proc/(?:self|\d{1,7}|version|cpuinfo|meminfo|mounts|net|sched_debug|kcore)\b|/(?:sys/(?:class|kernel|devices|block|firmware|module|power|bus|fs)|proc/(?:self|\d{1,7}|version|cpuinfo|meminfo|mounts|sched_debug|kcore|interrupts|cmdline|environ))(?:/|$)]=] },
     { id = 103004, score = 8, re = [=[^(?:file|zip|phar|compress\.zlib|glob|jar|netdoc)://]=] },
     -- UNC paths to administrative shares and device files.
     { id = 103005, score = 5, re = [=[^\\\\[\w.:\-\[\]]{1,64}\\(?:[a-z]\$|admin\$|ipc\$|c\$)|^(?:con|prn|aux|nul|com\d|lpt\d)(?:\.\w{1,4})?$]=] },
@@ -102,7 +137,7 @@ _M.RULES = {
     { id = 104004, score = 3, re = [=[^(?:ftp|ftps)://]=] },
   },
   php = {
-    { id = 105001, score = 8, re = [=[<\?(?:php\b|=)|<\?\s+[a-z$]|<\?(?!xml\s+version|xml-stylesheet)[a-z]{1,5}\s{0,4}:|\[[/\\]?php\]]=] },
+    { id = 105001, score = 8, re = [=[<\?(?:php\b|=)|<\?\s{0,4}$|\{/php\}|<\?\s+[a-z$]|<\?(?!xml\s+version|xml-stylesheet)[a-z]{1,5}\s{0,4}:|\[[/\\]?php\]]=] },
     { id = 105002, score = 8, re = [=[\bphp://(?:input|filter|fd|memory|temp|stdin|stdout|stderr|output)|\b(?:expect|ssh2\.(?:shell|exec|tunnel|sftp|scp)|ogg|rar|zlib|glob|phar|data)://]=] },
     -- Calls of PHP functions that run code, commands or read files.
     -- PHP functions called with a comment and a line break before "(" ("exec //c\n (x)"); plain
@@ -150,7 +185,7 @@ _M.RULES = {
     -- Arithmetic probes and object walks inside template delimiters.
     { id = 107001, score = 8, re = [=[\{\{[^{}]{0,80}(?:__class__|__mro__|__subclasses__|__globals__|__builtins__|__import__|__init__|config\.|request\.|lipsum|cycler|joiner|self\._|\.constructor|\bnamespace\b|\|attr\s*\(|range\s*\()|\{\{\s{0,4}\d{1,6}\s{0,4}[*+/-]\s{0,4}['"]?\d{1,6}['"]?\s{0,4}\}\}]=] },
     { id = 107002, score = 8, re = [=[\$\{\s{0,4}\d{1,6}\s{0,4}[*+/-]\s{0,4}\d{1,6}\s{0,4}\}|#\{\s{0,4}\d{1,6}\s{0,4}[*+/-]\s{0,4}\d{1,6}\s{0,4}\}|<%=?\s{0,4}\d{1,6}\s{0,4}[*+/-]\s{0,4}\d{1,6}\s{0,4}%>|\{\{=|\{#\s{0,4}\d|@\(\s{0,4}\d{1,6}\s{0,4}[*+]\s{0,4}\d{1,6}\s{0,4}\)|\{\d{1,6}\s{0,4}\*\s{0,4}\d{1,6}\}|\[\[\s{0,4}\d{1,6}\s{0,4}\*\s{0,4}\d{1,6}\s{0,4}\]\]]=] },
-    { id = 107003, score = 8, re = [=[<#(?:assign|import|include|macro|function|if|list)\b|freemarker\.template\.utility|\?new\s*\(\s*\)|\{%\s{0,4}(?:import|include|set|for|if|extends|macro|block|raw|load|exec|debug|php)\b|\{php\}|\{\s*system\s*\(|\$\{\s{0,4}(?:t\s*\(|new\s|@|\w{1,20}\.(?:getclass|class|forname|runtime|exec))|#set\s*\(\s*\$|#foreach\s*\(|\$class\.inspect|\{\{[^{}]{0,60}(?:popen|system|exec|eval|subprocess|os\.|read\s*\(\))]=] },
+    { id = 107003, score = 8, re = [=[<#(?:assign|import|include|macro|function|if|list)\b|freemarker\.template\.utility|\?new\s*\(\s*\)|\{%\s{0,4}(?:import|include|set|for|if|extends|macro|block|raw|load|exec|debug|php)\b|\{php\}|\{\s*system\s*\(|[$#]\{\s{0,4}(?:t\s*\(|new\s|@|\w{1,20}\.(?:getclass|class|forname|runtime|exec))|#set\s*\(\s*\$|#foreach\s*\(|\$class\.inspect|\{\{[^{}]{0,60}(?:popen|system|exec|eval|subprocess|os\.|read\s*\(\))]=] },
     -- Server-side JavaScript (Node.js): modules and globals that reach the system.
     { id = 107004, score = 8, re = [=[\brequire\s*\(\s*['"`](?:child_process|fs|net|http|vm|os|process|cluster|dgram|worker_threads)['"`]|\bchild_process\b|\bprocess\s*\.\s*(?:mainmodule|binding|dlopen|env|exit|kill|cwd|chdir|setuid|getuid|spawn)|\bglobal\s*\.\s*process\b|\bconstructor\s*\.\s*constructor\s*\(|\bconstructor\s*\(\s*['"`]return|\bnew\s+function\s*\(\s*['"`]|\b(?:execsync|spawnsync|execfilesync)\s*\(|\b_\$\$nd_func\$\$_|\bprocess\.spawn\s*\(|\bthis\s*\.\s*constructor\s*\.|\bfunction\s*\(\s*\)\s*\{\s*return\s+this\s*\}|\bimport\s*\(\s*['"`](?:child_process|fs|os)]=] },
     -- Prototype pollution: __proto__ or constructor.prototype as a key or in an argument name.
@@ -158,6 +193,16 @@ _M.RULES = {
     -- Node.js module and function constructors named in a value.
     { id = 107009, score = 5, re = [=[\bmodule\s*\.\s*exports\s*=|\bnew\s+function\s*\(|\bprocess\s*\.\s*(?:env|argv|version|platform|pid)\b|\bglobal\s*\.\s*\w{2,20}\s*=|\brequire\s*\(\s*['"`][\w./-]{1,60}['"`]\s*\)|\bprocess\s*\[\s*['"`]|\bconsole\s*\[\s*['"`]\w{2,10}['"`]\s*\]\s*\(]=] },
     { id = 107010, score = 3, re = [=[\bfunction\s*\(\s*\)\s*\{]=] },
+    -- An endless loop with nothing in it (a probe that hangs an eval'd value: "while(this);").
+    { id = 107014, score = 5, re = [=[\bwhile\s*\(\s*!?\s*(?:new\s+)?[\w$.]{1,30}\s*\)\s*(?:;|\{\s*\}|$)]=] },
+    -- Node.js: the console called (a probe of an eval'd value: "console.log(7*7)"; not a stack
+    -- trace's frame, "at console.error (https://...)", which error beacons carry), the module
+    -- loader and the process object reached by index or through require's own properties.
+    { id = 107011, score = 5, re = [=[(?<!\bat\s)\bconsole\s*\.\s*(?:log|info|warn|error|debug|trace|dir|table|assert)\s*(?:\.\s*(?:call|apply|bind)\s*)?\((?!\s*(?:[a-z][\w+.-]{1,20}://|<anonymous>|/))]=] },
+    { id = 107012, score = 8, re = [=[\b(?:process|require)\s*\[\s*(?:['"`]|[\w$]{1,40}\.|mainmodule|binding|env\b|dlopen)|\brequire\s*\.\s*(?:main|cache)\b|\._load\s*\(|\bmainmodule\b]=] },
+    -- React Server Components' reply references walking to a constructor or a prototype
+    -- ("$3:constructor:constructor", "$7:Module:prototype": the Flight protocol's gadget path).
+    { id = 107013, score = 8, re = [=[(?:^|["'\s:,{\[])\$[0-9a-z@]{1,8}:(?:[\w$]{1,40}:){0,3}(?:constructor|prototype|__proto__)\b]=] },
     -- Server-side JavaScript loops and sleeps used as blind probes (Node/Mongo eval).
     { id = 107006, score = 5, re = [=[\bwhile\s*\(\s*[!(+\-\s]{0,8}(?:true|false|\d{1,6}|\[\]|\{\}|""|''|``|infinity|nan)\s*\)|\bfor\s*\(\s*;\s*;\s*\)|\bsettimeout\s*\(\s*function|\b__js_function\b|\b_bsontype\b|\bfunction\s*\(\s*\)\s*\{[^}]{0,60}(?:require|process|return\s+this)|\bdb\s*\.\s*[\w$]{1,40}\s*\.\s*(?:find|insert|remove|update|drop|save|aggregate|mapreduce|findone|deletemany|insertone)\s*\(|\bthis\s*\.\s*\w{1,40}\s*(?:==|!=|\.match\()|\bsleep\s*\(\s*\d{2,8}\s*\)]=] },
     -- ASP/JSP-style scriptlets running code.
@@ -171,8 +216,15 @@ _M.RULES = {
     -- URL schemes an application should never fetch.
     { id = 108002, score = 8, re = [=[^(?:gopher|dict|ldap|ldaps|tftp|sftp|jar|netdoc|mailto|telnet|ssh|rmi|dns|iiop|nfs|smb|redis|mysql|postgres|mongodb|memcached|fastcgi|zookeeper|rtsp)://]=] },
     -- URLs to loopback, private or encoded addresses.
-    { id = 108003, score = 5, re = [=[^(?:https?|ftp|ws|wss)://(?:[^/@\s]{0,64}@)?(?:localhost|127(?:\.\d{1,3}){3}|0(?:\.0){3}|0|\[?::1?\]?|\[?0:0:0:0:0:0:0:[01]\]?|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|\d{8,10}|0x[0-9a-f]{1,8}(?:\.0x[0-9a-f]{1,2}){0,3}|0[0-7]{1,3}(?:\.[0-7]{1,4}){1,3}|\[::ffff:[0-9a-f.:]{3,40}\]|[\w.-]{0,40}\.(?:nip\.io|xip\.io|sslip\.io|localtest\.me|lvh\.me)|ip6-(?:localhost|loopback)|localhost\.localdomain)(?:[:/?#]|$)]=] },
+    { id = 108003, score = 5, re = [=[^(?:https?|ftp|ws|wss):(?://)?(?:[^/@\s]{0,64}@)?(?:localhost|127(?:\.\d{1,3}){3}|0(?:\.0){3}|0|\[?::1?\]?|\[?0:0:0:0:0:0:0:[01]\]?|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|\d{8,10}|0x[0-9a-f]{1,8}(?:\.0x[0-9a-f]{1,2}){0,3}|0[0-7]{1,3}(?:\.[0-7]{1,4}){1,3}|\[::ffff:[0-9a-f.:]{3,40}\]|[\w.-]{0,40}\.(?:nip\.io|xip\.io|sslip\.io|localtest\.me|lvh\.me)|ip6-(?:localhost|loopback)|localhost\.localdomain)(?:[:/?#]|$)]=] },
     { id = 108004, score = 5, re = [=[^(?:ipv?6-(?:localhost|loopback)|localhost[46]?(?:\.localdomain[46]?)?|(?:host|gateway|kubernetes)\.(?:docker|containers)\.internal|kubernetes\.default(?:\.svc(?:\.cluster\.local)?)?|[\w-]{1,63}(?:\.[\w-]{1,63}){0,2}\.svc\.cluster\.local|(?:[\w-]{1,63}\.){0,4}(?:localtest\.me|lvh\.me|nip\.io|sslip\.io|xip\.io))(?:[:/]|$)|^\[?::1\]?(?:[:/]|$)|^data:[a-z]{2,20}/[\w.+-]{1,40}(?:[;,]|$)]=] },
+  },
+  -- Known CVEs' value shapes (the request-level ones are rampart.waf_cve's): OGNL expressions
+  -- (Struts S2-045/S2-057, Confluence CVE-2021-26084/CVE-2022-26134) and Spring4Shell's walk to
+  -- the class loader (CVE-2022-22965), as a value or an argument name.
+  cve = {
+    { id = 118006, score = 8, re = [=[[$%]\{\s{0,4}\(?\s{0,4}#[a-z_]|[$%]\{\s{0,4}@(?:java|ognl)\.|(?:\\u0027|')\s{0,4}\+\s{0,4}#\{|#_memberaccess|@ognl\.ognlcontext@]=] },
+    { id = 118007, score = 8, re = [=[\bclass\s{0,4}(?:\.|\[\s{0,4}['"]?)\s{0,4}module\s{0,4}(?:\.|['"]?\s{0,4}\]\s{0,4}\[\s{0,4}['"]?)\s{0,4}classloader\b]=] },
   },
   xxe = {
     { id = 109001, score = 8, re = [=[<!entity\s{1,8}%?\s{0,8}[\w.-]{1,64}\s{1,8}(?:system|public)\b]=] },
@@ -188,7 +240,7 @@ _M.SPECIAL = {
     { id = 111001, group = "sensitiveFiles", score = 8,
       re = [=[/\.(?:git|svn|hg|bzr|cvs|darcs)(?:/|$)|/\.(?:env|htaccess|htpasswd|htdigest|ds_store|npmrc|pypirc|netrc|pgpass|my\.cnf|bash_history|zsh_history|bashrc|profile|dockercfg|dockerenv|git-credentials|gitconfig|gitignore|travis\.yml|gitlab-ci\.yml|aws|ssh|gnupg|idea|vscode|cursor\w{0,20}|rovodev|claude\w{0,20}|config|kube|terraform\w{0,12}|s3cfg|boto|sqlite_history|mysql_history|psql_history|viminfo|python_history|rediscli_history|lesshst|wget-hsts|composer|docker|well-known/security)(?:[/.\w-]{0,40})?$|/(?:web-inf|meta-inf)(?:/|$)|/(?:id_rsa|id_dsa|id_ecdsa|id_ed25519|authorized_keys|known_hosts)(?:\.pub)?$|/(?:wp-config|config|configuration|settings|database|db|local\.settings|web|app|appsettings|parameters|secrets?|credentials?)\.(?:php|inc|json|ya?ml|xml|ini|config|conf|cfg|py|rb|js|env)\.(?:bak|old|orig|save|swp|swo|tmp|temp|backup|dist|copy|txt|\d)$|/(?:phpinfo|info|test|i)\.php$|/server-(?:status|info)$|/(?:\.?env|\.env\.(?:local|dev|development|prod|production|staging|test|backup|bak|old))$|/(?:docker-compose|compose)\.ya?ml$|/(?:web\.config|php\.ini|\.user\.ini|httpd\.conf|nginx\.conf|wp-config\.php~|sftp-config\.json|filezilla\.xml|credentials\.json|secrets\.ya?ml|database\.yml|master\.key|\.travis\.yml)$]=] },
     { id = 111002, group = "sensitiveFiles", score = 8,
-      re = [=[\.(?:bak|old|orig|save|swp|swo|sql|sqlite|sqlite3|db|mdb|dump|backup|bkp|tmp|temp|log|conf|cfg|ini|inc|pem|key|p12|pfx|jks|kdbx|tfstate|tfvars|lock)$|~$|\.(?:sql|tar|tgz|zip|rar|7z|gz|bz2|xz)\.(?:gz|bz2|zip|xz|\d)$|/(?:backup|backups|dump|db|database|site|www|htdocs|public_html|wwwroot|web|data|old|new|src|source)\.(?:zip|tar|tgz|tar\.gz|rar|7z|sql|gz|bz2)$]=] },
+      re = [=[\.(?:bak|old|orig|save|swp|swo|sql|sqlite|sqlite3|db|mdb|dump|backup|bkp|tmp|temp|log|conf|cfg|ini|inc|pem|key|p12|pfx|jks|kdbx|tfstate|tfvars|lock|rdb)$|~$|\.(?:php\d?|phtml|asp|aspx|jsp|inc|conf|config|py|rb|pl|sh|sql|env)~/|\.(?:sql|tar|tgz|zip|rar|7z|gz|bz2|xz)\.(?:gz|bz2|zip|xz|\d)$|/(?:backup|backups|dump|db|database|site|www|htdocs|public_html|wwwroot|web|data|old|new|src|source)\.(?:zip|tar|tgz|tar\.gz|rar|7z|sql|gz|bz2)$]=] },
     -- Any other hidden file or folder (tools keep their settings and secrets in them).
     { id = 111004, group = "sensitiveFiles", score = 5, re = [=[/\.(?!well-known(?:/|$))[\w-][\w.-]{0,40}(?:/|$)]=] },
     { id = 111003, group = "sensitiveFiles", score = 5,
@@ -202,7 +254,7 @@ _M.SPECIAL = {
   -- An upload's file name: web shells.
   filename = {
     { id = 110001, group = "upload", score = 8,
-      re = [=[\.\s{0,4}(?:php\d{0,3}|phtml|phar|pht|phps|php-s|pgif|shtml|shtm|stm|asp|aspx|ascx|ashx|asmx|asa|axd|cer|cdx|soap|rem|jsp|jspx|jspf|jsw|jsv|jhtml|cfm|cfml|cfc|cgi|pl|pm|py|pyc|rb|sh|bash|exe|dll|bat|cmd|com|vbs|vbe|ps1|psm1|msi|scr|hta|htaccess|htpasswd|war|ear|jar|swf|so|lua|config|user\.ini)(?:[.\s\x00;:]|$)|^\.(?:htaccess|user\.ini|htpasswd)$|(?:^|[/\\])web\.config$|\.(?:php|asp|jsp)\w?\.(?:jpe?g|png|gif|txt|bmp|ico|pdf)$|(?:^|[/\\])sess_[\w-]{10,}|(?:^|[/\\])\.\.[/\\]]=] },
+      re = [=[\.\s{0,4}(?:php\d{0,3}|phpt|phtml|phar|pht|phps|php-s|pgif|shtml|shtm|stm|asp|aspx|ascx|ashx|asmx|asa|axd|cer|cdx|soap|rem|jsp|jspx|jspf|jsw|jsv|jhtml|cfm|cfml|cfc|cgi|pl|pm|py|pyc|rb|sh|bash|exe|dll|bat|cmd|com|vbs|vbe|ps1|psm1|msi|scr|hta|htaccess|htpasswd|war|ear|jar|swf|so|lua|config|user\.ini)(?:[.\s\x00;:]|$)|^\.(?:htaccess|user\.ini|htpasswd)$|(?:^|[/\\])web\.config$|\.(?:php|asp|jsp)\w?\.(?:jpe?g|png|gif|txt|bmp|ico|pdf)$|(?:^|[/\\])sess_[\w,-]{10,}|^\.(?:boto|s3cfg|netrc|npmrc|pgpass|git-credentials|dockercfg|env(?:\.\w{1,12})?)$|^wp-config[\w.-]{0,20}$|(?:^|[/\\])\.\.[/\\]]=] },
   },
   -- An upload's contents: server-side code.
   file = {
@@ -231,7 +283,7 @@ _M.GUARDS = {
   [103003] = { "etc", "proc", "windows", "winnt", "boot.ini", "win.ini", "ntuser", "sam", "system32", "inetpub", "usr",
     "var", "root", "home", ".ssh" },
   [103006] = { ".." }, [103007] = { ".ssh", "/sys/", "/proc/" }, [103008] = { ".." },
-  [105001] = { "<?", "php]" }, [105002] = { "://" }, [105003] = { "//", "#" }, [105004] = { "$", "php_self" },
+  [105001] = { "<?", "php]", "{/php}" }, [105002] = { "://" }, [105003] = { "//", "#" }, [105004] = { "$", "php_self" },
   [105005] = { ":{" }, [105006] = { "$", "\"", "'" }, [105007] = { "=" }, [105008] = { "php", "get_defined", "get_loaded" },
   [105009] = { "include", "require" }, [105010] = { ")" }, [105012] = { "(" }, [105013] = { "[" },
   [106001] = { "jndi", "${" }, [106002] = { "${" }, [106003] = { "\172\237\0\5", "aced0005", "ro0ab", "h4siaaa" },
@@ -249,6 +301,12 @@ _M.GUARDS = {
   [107006] = { "while", "for", "settimeout", "__js_function", "_bsontype", "function", "db", "this", "sleep" },
   [107007] = { "<%" }, [107008] = { "process.", "kernel.", "io.", "open3", "system", "`" },
   [107009] = { "exports", "function", "process", "global", "require", "console" }, [107010] = { "function" },
+  [102022] = { "if" }, [102023] = { "bin/" }, [107014] = { "while" }, [100109] = { "declare", "::", "create", "alter", "drop", "union", "select", ";", ".e", "!=" },
+  [102024] = { "$", "<<<", "!-" }, [100110] = { "/*" }, [100111] = { "msys", "mysql.", "pg_shadow", "sys" },
+  [101011] = { "<", "on" }, [101013] = { "self", "top", "parent", "globalthis", "frames", "reflect", "`" }, [101012] = { "<", "\\xbc", "\194\188", "\208\188" },
+  [118006] = { "{", "#_memberaccess", "@ognl." }, [118007] = { "module" },
+  [107011] = { "console" }, [107012] = { "process", "require", "_load", "mainmodule" },
+  [107013] = { "constructor", "prototype", "__proto__" },
   [108001] = { "169.254", "100.100.100.200", "192.0.0.192", "fd00:ec2", "metadata", "instance-data" },
   [109001] = { "<!entity" }, [109002] = { "<!doctype", "xi:include", "xinclude" }, [109003] = { "<!entity" },
 }

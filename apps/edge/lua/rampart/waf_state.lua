@@ -19,7 +19,8 @@ S.TIME_BUDGET = 0.008
 
 S.RULE = { body_limit = 113001, budget = 113002, smuggling = 113003, crlf = 113004, bad_encoding = 113005,
   nul = 113006, method = 113007, get_body = 113008, charset = 113009, multipart = 113010, content_type = 113011,
-  undecodable = 113012 }
+  undecodable = 113012, session = 113013, cookie_attribute = 113014,
+  accept_charset = 113015, misplaced_header = 113016 } -- (113013: rampart.waf_session)
 
 -- The group of a rule id (rampart.waf's, set once by it).
 local group_of
@@ -30,6 +31,7 @@ local function reset(m, uri)
   S.seen = {}
   S.best, S.best_rule, S.best_part, S.best_excerpt, S.rules_hit, S.second = 0, nil, nil, nil, nil, false
   S.bytes, S.values, S.over, S.done = 0, 0, false, false
+  S.source_doc = false
   S.started = cpu_clock()
   S.clock_bytes, S.clock_values = 0, 0
   waf_re.reset()
@@ -69,9 +71,13 @@ local function excerpt(value, offset)
 end
 
 -- A detector found something in S.value.
+-- (S.source_doc: the value being read is a posted document's source, an HTML page or a
+-- JavaScript module from an editor, rampart.waf_inspect: its markup is its content, not an
+-- injection, and the xss group's hits in it do not count)
 local function hit(id, score, offset)
   local group = group_of(id)
   if not S.m.groups[group] then return end
+  if S.source_doc and group == "xss" then return end
   if excluded(id, group) then return end
   if S.rules_hit and S.rules_hit ~= id then S.second = true end
   S.rules_hit = S.rules_hit or id

@@ -30,6 +30,7 @@ export const WAF_GROUPS = [
   'ldap',
   'redirect',
   'graphql',
+  'cve',
 ] as const;
 export type WafGroup = (typeof WAF_GROUPS)[number];
 
@@ -194,6 +195,17 @@ export const WAF_GROUP_TEXT: Readonly<Record<WafGroup, { name: Localized; descri
         'Schema introspection (__schema, __type), one field asked for under many aliases, and large batches of operations',
       zh_CN: '模式自省（__schema、__type）、同一字段以大量别名重复请求，以及大批量操作',
       zh_TW: '結構描述自我檢查（__schema、__type）、同一欄位以大量別名重複請求，以及大批量操作',
+    },
+  },
+  cve: {
+    name: { en_US: 'Known CVE exploits', zh_CN: '已知 CVE 漏洞利用', zh_TW: '已知 CVE 弱點利用' },
+    description: {
+      en_US:
+        'Exploits of known vulnerabilities: Struts and Confluence OGNL, Spring4Shell, Citrix path traversal, Log4Shell in any header, PHP-CGI arguments, path-normalisation bypasses (..;/)',
+      zh_CN:
+        '已知漏洞的利用：Struts 与 Confluence OGNL、Spring4Shell、Citrix 路径穿越、任意请求头中的 Log4Shell、PHP-CGI 参数注入、路径规范化绕过（..;/）',
+      zh_TW:
+        '已知弱點的利用：Struts 與 Confluence OGNL、Spring4Shell、Citrix 路徑穿越、任意請求標頭中的 Log4Shell、PHP-CGI 參數注入、路徑正規化繞過（..;/）',
     },
   },
 };

@@ -78,6 +78,12 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   GraphQL: 'the query language of the GraphQL WAF rule group (a standard)',
   Shell: 'shell commands of the command-injection WAF rule group',
   Shellshock: 'the name of the bash vulnerability (CVE-2014-6271), a WAF rule group',
+  CVE: 'Common Vulnerabilities and Exposures, the public list of vulnerability identifiers (the cve WAF rule group)',
+  Struts: 'Apache Struts, a Java web framework whose OGNL flaws the cve WAF rule group knows (a product name)',
+  Confluence: 'Atlassian Confluence, a wiki whose OGNL flaws the cve WAF rule group knows (a product name)',
+  OGNL: 'Object-Graph Navigation Language, the expression language of Struts and Confluence exploits (a standard)',
+  Spring4Shell: 'the name of the Spring Framework vulnerability (CVE-2022-22965), in the cve WAF rule group',
+  Citrix: 'Citrix ADC/Gateway, whose path traversal (CVE-2019-19781) the cve WAF rule group knows (a product name)',
   // Automatic certificates (auto-certificates.ts): the protocol, the CAs' names, their credential terms.
   ACME: 'the protocol automatic certificates are issued with (RFC 8555)',
   ZeroSSL: 'a certificate authority an operator may choose, a product name',
