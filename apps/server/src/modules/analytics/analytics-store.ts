@@ -131,6 +131,32 @@ export interface StoredAggregateBatch {
   counters: AggregateCounterRow[];
   /** Its minutes' low-cardinality dimensions: a row per value. */
   lowDims: AggregateDimRow[];
+  /** Its minutes' heavy hitters (aggregate-sketch-rows.ts): a row per listed value. */
+  highDims: AggregateHighRow[];
+  /** Its minutes' distinct-address sketches, time histograms and per-second peaks: a row per minute record. */
+  sketches: AggregateSketchRow[];
+}
+
+/** A heavy hitter's listed value in one minute record: its counts (DIM_COUNTERS) and the summary's error of `requests`. */
+export interface AggregateHighRow extends AggregateDimRow {
+  error: number;
+}
+
+/** One minute record's sketches (their contract JSON, '' for none) and peaks, placed as its record. */
+export interface AggregateSketchRow {
+  minute: number;
+  siteId: number;
+  domainId: number;
+  zoneId: number;
+  requests: number;
+  bytesOut: number;
+  peakRequests: number;
+  peakBytes: number;
+  ips: string;
+  blockedIps: string;
+  blacklistedIps: string;
+  requestMs: string;
+  upstreamMs: string;
 }
 
 /** A value of a low-cardinality dimension in one minute record, placed as its record, its DIM_COUNTERS in their order. */
