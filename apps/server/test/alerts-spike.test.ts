@@ -1,11 +1,17 @@
+import { gzipSync } from 'node:zlib';
 import {
   type AnyRoute,
+  EVENT_BATCH_CONTENT_TYPE,
   getFrequencySetting,
+  MinuteAggregator,
+  routeUrl,
   saveCustomerNotify,
   saveEmailSetting,
   saveFrequencySetting,
   saveOperatorNotify,
+  shipNodeAggregates,
 } from '@rampart/contract';
+import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnalyticsTenants, analyticsTenants } from './helpers/analytics-tenants.js';
@@ -34,6 +40,32 @@ let serial = 0;
 async function ship(node: JoinedNode, events: ReturnType<typeof edgeEvent>[]) {
   serial += 1;
   const res = await shipBatch(t.app, node, { batchId: `spike-${serial}`, dropped: 0, events }, { nowMs: clock.now() });
+  expect(res.statusCode, res.body).toBe(200);
+}
+/** Ships `events` as a node with eventAggregates does: counted into minute aggregates, no raw event. */
+async function shipAggregated(node: JoinedNode, events: ReturnType<typeof edgeEvent>[]) {
+  serial += 1;
+  const a = new MinuteAggregator();
+  for (const e of events) a.add(e);
+  a.closeAll();
+  const batch = {
+    batchId: `spikeagg-${serial}`,
+    dropped: 0,
+    closedThrough: 0,
+    minutes: a.take().minutes,
+    collapsed: [],
+  };
+  const url = routeUrl(shipNodeAggregates);
+  const body = gzipSync(JSON.stringify(batch));
+  const res = await t.app.inject({
+    method: 'POST',
+    url,
+    payload: body,
+    headers: {
+      'content-type': EVENT_BATCH_CONTENT_TYPE,
+      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, 'POST', url, body, { nowMs: clock.now() }),
+    },
+  });
   expect(res.statusCode, res.body).toBe(200);
 }
 const mailsTo = (to: string) => smtp.mails.filter((m) => m.to.includes(to));
@@ -134,5 +166,15 @@ describe('attack spikes', () => {
     expect(mail.raw).toContain('blocked 6 requests');
     expect(mail.raw).toContain('last 2 minutes');
     expect(mail.raw).toContain('threshold 6');
+  });
+
+  it('count the blocks a node shipped as minute aggregates (no raw event for them)', async () => {
+    clock.advance(10 * 60_000);
+    await shipAggregated(
+      ten.a,
+      [1, 2, 3, 4, 5, 6, 7].map((s) => blocked(ten.domainId, clock.now() - 70_000 + s * 1000)),
+    );
+    await t.app.rampart.alertsJob.drain({ scan: true });
+    expect((await smtp.next('noc@op.test')).raw).toContain('blocked 7 requests');
   });
 });
