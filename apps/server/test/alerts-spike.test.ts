@@ -1,24 +1,18 @@
-import { gzipSync } from 'node:zlib';
 import {
   type AnyRoute,
-  EVENT_BATCH_CONTENT_TYPE,
   getFrequencySetting,
-  MinuteAggregator,
-  routeUrl,
   saveCustomerNotify,
   saveEmailSetting,
   saveFrequencySetting,
   saveOperatorNotify,
-  shipNodeAggregates,
 } from '@rampart/contract';
-import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnalyticsTenants, analyticsTenants } from './helpers/analytics-tenants.js';
 import { manualClock } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
 import type { JoinedNode } from './helpers/edge-node.js';
-import { edgeEvent, shipBatch } from './helpers/events.js';
+import { edgeEvent, shipAggregated, shipBatch } from './helpers/events.js';
 import { startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -42,30 +36,9 @@ async function ship(node: JoinedNode, events: ReturnType<typeof edgeEvent>[]) {
   const res = await shipBatch(t.app, node, { batchId: `spike-${serial}`, dropped: 0, events }, { nowMs: clock.now() });
   expect(res.statusCode, res.body).toBe(200);
 }
-/** Ships `events` as a node with eventAggregates does: counted into minute aggregates, no raw event. */
-async function shipAggregated(node: JoinedNode, events: ReturnType<typeof edgeEvent>[]) {
+async function shipAggregates(node: JoinedNode, events: ReturnType<typeof edgeEvent>[]) {
   serial += 1;
-  const a = new MinuteAggregator();
-  for (const e of events) a.add(e);
-  a.closeAll();
-  const batch = {
-    batchId: `spikeagg-${serial}`,
-    dropped: 0,
-    closedThrough: 0,
-    minutes: a.take().minutes,
-    collapsed: [],
-  };
-  const url = routeUrl(shipNodeAggregates);
-  const body = gzipSync(JSON.stringify(batch));
-  const res = await t.app.inject({
-    method: 'POST',
-    url,
-    payload: body,
-    headers: {
-      'content-type': EVENT_BATCH_CONTENT_TYPE,
-      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, 'POST', url, body, { nowMs: clock.now() }),
-    },
-  });
+  const res = await shipAggregated(t.app, node, `spikeagg-${serial}`, events, { nowMs: clock.now() });
   expect(res.statusCode, res.body).toBe(200);
 }
 const mailsTo = (to: string) => smtp.mails.filter((m) => m.to.includes(to));
@@ -170,7 +143,7 @@ describe('attack spikes', () => {
 
   it('count the blocks a node shipped as minute aggregates (no raw event for them)', async () => {
     clock.advance(10 * 60_000);
-    await shipAggregated(
+    await shipAggregates(
       ten.a,
       [1, 2, 3, 4, 5, 6, 7].map((s) => blocked(ten.domainId, clock.now() - 70_000 + s * 1000)),
     );
