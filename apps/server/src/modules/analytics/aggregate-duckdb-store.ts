@@ -29,8 +29,8 @@ const LOW_HOURS = (source: string) =>
    FROM ${source} GROUP BY b, site_id, domain_id, zone_id, dim, value`;
 /**
  * The hours [from, to) of the aggregates' low dimensions into lowdims_1h, and of their heavy
- * hitters into dims_1h (`ip4`: the store's address integer of `value`), as the store builds them
- * from events.
+ * hitters into dims_1h (`ip4`: the store's `ip4` column of a row, over `dim` and `value`), as
+ * the store builds them from events.
  */
 export const AGGREGATE_HOURS = (from: number, to: number, ip4: string) => [
   LOW_HOURS(`agg_lowdims WHERE minute >= ${from} AND minute < ${to}`),
@@ -82,7 +82,7 @@ export const PRUNE_AGGREGATES = (ledger: number, raw: number, rollup: number) =>
 
 /**
  * Takes a batch once, on the writer connection (the store serialises the calls); `built`: the
- * store's dimsRolledTo; `ip4` its address integer of `value` (aggregate-sketch-duckdb-store.ts).
+ * store's dimsRolledTo; `ip4` its `ip4` column of a dimension row (aggregate-sketch-duckdb-store.ts).
  * Adds to `late` the hours and days of the dimension tables it added partial rows to (for the upkeep).
  */
 export async function ingestAggregatesDuckDb(

@@ -254,8 +254,9 @@ export interface AnalyticsStore {
   /**
    * Merges an aggregate batch into the rollups exactly once (ledger `agg_batches`): its counters
    * as partial rows of the time rollups (rollup_1m … rollup_1d, siterollup_5m), which sum with the
-   * rows of raw events, and its low-cardinality dimensions into `agg_lowdims` (per minute, read with
-   * raw events) and lowdims_1h; a batch already taken answers `duplicate`.
+   * rows of raw events, its low-cardinality dimensions into `agg_lowdims` (per minute, read with
+   * raw events) and lowdims_1h, its heavy hitters into `agg_highdims` and dims_1h, its sketches and
+   * peaks into `agg_sketches`; a batch already taken answers `duplicate`.
    */
   ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult>;
   /**
