@@ -20,7 +20,7 @@ export const SIZE_DEBT = {
   'apps/edge/src/agent/agent.ts': 660,
   'apps/edge/src/agent/node-client.ts': 514,
   'apps/server/src/modules/analytics/clickhouse-store.ts': 775,
-  'apps/server/src/modules/analytics/duckdb-store.ts': 915,
+  'apps/server/src/modules/analytics/duckdb-store.ts': 914,
   'apps/server/src/modules/analytics/statistics.queries.ts': 787,
   'bench/analytics.ts': 490,
   'bench/edge.ts': 666,

@@ -12,7 +12,7 @@ import { type AnalyticsTenants, analyticsTenants } from './helpers/analytics-ten
 import { manualClock } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
 import type { JoinedNode } from './helpers/edge-node.js';
-import { edgeEvent, shipBatch } from './helpers/events.js';
+import { edgeEvent, shipAggregated, shipBatch } from './helpers/events.js';
 import { startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -34,6 +34,11 @@ let serial = 0;
 async function ship(node: JoinedNode, events: ReturnType<typeof edgeEvent>[]) {
   serial += 1;
   const res = await shipBatch(t.app, node, { batchId: `spike-${serial}`, dropped: 0, events }, { nowMs: clock.now() });
+  expect(res.statusCode, res.body).toBe(200);
+}
+async function shipAggregates(node: JoinedNode, events: ReturnType<typeof edgeEvent>[]) {
+  serial += 1;
+  const res = await shipAggregated(t.app, node, `spikeagg-${serial}`, events, { nowMs: clock.now() });
   expect(res.statusCode, res.body).toBe(200);
 }
 const mailsTo = (to: string) => smtp.mails.filter((m) => m.to.includes(to));
@@ -134,5 +139,15 @@ describe('attack spikes', () => {
     expect(mail.raw).toContain('blocked 6 requests');
     expect(mail.raw).toContain('last 2 minutes');
     expect(mail.raw).toContain('threshold 6');
+  });
+
+  it('count the blocks a node shipped as minute aggregates (no raw event for them)', async () => {
+    clock.advance(10 * 60_000);
+    await shipAggregates(
+      ten.a,
+      [1, 2, 3, 4, 5, 6, 7].map((s) => blocked(ten.domainId, clock.now() - 70_000 + s * 1000)),
+    );
+    await t.app.rampart.alertsJob.drain({ scan: true });
+    expect((await smtp.next('noc@op.test')).raw).toContain('blocked 7 requests');
   });
 });

@@ -26,6 +26,7 @@ export function card(type: number, figures: Partial<StatisticsCard> = {}): Stati
     peakBandwidth: 0,
     peakQps: 0,
     uniqueIPs: 0,
+    uniqueIPsError: 0,
     countries: 0,
     s2xx: 0,
     s3xx: 0,

@@ -3,7 +3,9 @@ import {
   type EdgeEvent,
   type EdgeEventBatch,
   EVENT_BATCH_CONTENT_TYPE,
+  MinuteAggregator,
   routeUrl,
+  shipNodeAggregates,
   shipNodeEvents,
 } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
@@ -52,6 +54,34 @@ export function shipBatch(
 ) {
   const url = routeUrl(shipNodeEvents);
   const body = options.body ?? gzipSync(JSON.stringify(batch));
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: body,
+    headers: {
+      'content-type': EVENT_BATCH_CONTENT_TYPE,
+      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, 'POST', url, body, options),
+    },
+  });
+}
+
+/**
+ * Ships `events` as a node with eventAggregates does: counted by the agent's own minute aggregator
+ * into one aggregate batch (`batchId`), gzip of its JSON, signed — no raw event for them.
+ */
+export function shipAggregated(
+  app: FastifyInstance,
+  node: NodeIdentity,
+  batchId: string,
+  events: readonly EdgeEvent[],
+  options: { nowMs?: number } = {},
+) {
+  const a = new MinuteAggregator();
+  for (const e of events) a.add(e);
+  a.closeAll();
+  const batch = { batchId, dropped: 0, closedThrough: 0, minutes: a.take().minutes, collapsed: [] };
+  const url = routeUrl(shipNodeAggregates);
+  const body = gzipSync(JSON.stringify(batch));
   return app.inject({
     method: 'POST',
     url,

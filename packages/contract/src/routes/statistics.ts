@@ -180,13 +180,19 @@ export const statisticsCardSchema = z.object({
   upstreamRequests: z.number(),
   upstreamErrors: z.number(),
   /**
-   * Peak bits per second and requests per second, averaged over the busiest minute for ranges up
-   * to a day and over the busiest five minutes beyond.
+   * Peak bits per second and requests per second: averaged over the busiest minute for ranges up
+   * to a day and over the busiest five minutes beyond; where nodes ship aggregates, the sum of
+   * their own busiest seconds in the busiest minute (an upper bound of the busiest second).
    */
   peakBandwidth: z.number(),
   peakQps: z.number(),
   /** Distinct client addresses and countries (card 4). */
   uniqueIPs: z.number(),
+  /**
+   * The relative standard error of `uniqueIPs` when it is estimated from the nodes' address
+   * sketches (HyperLogLog: HLL_STANDARD_ERROR, 0.81 %); 0 when it is exact.
+   */
+  uniqueIPsError: z.number().min(0),
   countries: z.number(),
   /** Answers by status class (card 5) and by tracked code (TRACKED_STATUS_CODES; others under "other"). */
   s2xx: z.number(),

@@ -1,6 +1,6 @@
 import { DASHBOARD_CARD_IDS, type StatisticsCard, TRACKED_STATUS_CODES } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, Col, Flex, Row, Statistic, Tag } from 'antd';
+import { Alert, Card, Col, Flex, Row, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../i18n';
 import { LoadFailed } from './LoadFailed';
@@ -91,6 +91,12 @@ export function StatCard({ type, body, extra, style }: StatCardProps) {
               </Col>
             ))}
           </Row>
+          {type === C.ipInfo && card.uniqueIPsError > 0 && (
+            // The distinct addresses came from the nodes' sketches: an estimate, with its standard error.
+            <Typography.Text type="secondary" data-testid="unique-ips-error">
+              {t('uniqueIPsError', { error: formatValue(card.uniqueIPsError, 'percent', locale) })}
+            </Typography.Text>
+          )}
           {type === C.statusInfo && <StatusCodes card={card} />}
           {type === C.requestInfo && card.droppedEvents > 0 && (
             <Alert type="warning" showIcon message={t('droppedEvents', { count: card.droppedEvents })} />

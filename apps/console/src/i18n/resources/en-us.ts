@@ -3048,6 +3048,7 @@ export const enUS = {
       noNode: 'No node serves these sites yet',
     },
     peakOf: 'Peak {{name}}',
+    uniqueIPsError: "Distinct IPs estimated from the nodes' address sketches: standard error ±{{error}}.",
     droppedEvents_one: '{{count}} request event was lost on the nodes (their spool was full) and is not counted here.',
     droppedEvents_other:
       '{{count}} request events were lost on the nodes (their spool was full) and are not counted here.',

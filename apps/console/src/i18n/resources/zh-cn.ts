@@ -2984,6 +2984,7 @@ export const zhCN: LocaleResources = {
       noNode: '尚无节点为这些站点提供服务',
     },
     peakOf: '{{name}}峰值',
+    uniqueIPsError: '独立 IP 数由节点的地址草图估算，标准误差 ±{{error}}。',
     droppedEvents_one: '节点上有 {{count}} 个请求事件因暂存区已满而丢失，未计入此处。',
     droppedEvents_other: '节点上有 {{count}} 个请求事件因暂存区已满而丢失，未计入此处。',
     filters: {

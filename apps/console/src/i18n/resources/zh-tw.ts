@@ -2987,6 +2987,7 @@ export const zhTW: LocaleResources = {
       noNode: '尚無節點為這些網站提供服務',
     },
     peakOf: '{{name}}峰值',
+    uniqueIPsError: '不重複 IP 數由節點的位址草圖估算，標準誤差 ±{{error}}。',
     droppedEvents_one: '節點上有 {{count}} 個請求事件因暫存區已滿而遺失，未計入此處。',
     droppedEvents_other: '節點上有 {{count}} 個請求事件因暫存區已滿而遺失，未計入此處。',
     filters: {

@@ -159,6 +159,7 @@ describe('dataAnalysis/statistics', () => {
           peakBandwidth: 2_000_000,
           peakQps: 12.5,
           uniqueIPs: 4321,
+          uniqueIPsError: 0.0081,
           statusCodes: { '404': 17 },
           s4xx: 17,
         }),
@@ -178,7 +179,12 @@ describe('dataAnalysis/statistics', () => {
     expect(within(requestInfo).getByText('2.00 Mbps')).toBeTruthy();
     expect(within(requestInfo).getByText('50%')).toBeTruthy();
     expect(within(requestInfo).getByText('12.50')).toBeTruthy();
-    expect(within(await screen.findByTestId('card-4')).getByText('4,321')).toBeTruthy();
+    const ipInfo = await screen.findByTestId('card-4');
+    expect(within(ipInfo).getByText('4,321')).toBeTruthy();
+    // Estimated from the nodes' sketches: the standard error beside it.
+    expect(within(ipInfo).getByTestId('unique-ips-error').textContent).toBe(
+      "Distinct IPs estimated from the nodes' address sketches: standard error ±0.8%.",
+    );
     expect(await within(screen.getByTestId('card-5')).findByText('404: 17')).toBeTruthy();
 
     const traffic = screen.getByTestId('series-1');

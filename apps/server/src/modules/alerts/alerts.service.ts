@@ -128,9 +128,11 @@ export class AlertsService {
   async scanSpikes(): Promise<void> {
     const now = Math.floor(this.clock() / 1000);
     // The longest window any operator may choose; each site is then judged by its own operator's.
+    // From the per-minute rollup: it counts the nodes' aggregates (refusals a node tallied or
+    // collapsed are no raw events) as well as raw events, each request once.
     const rows = await this.analytics.query(
-      'SELECT site_id AS site, ts - ts % 60 AS minute, count(*) AS n FROM events ' +
-        `WHERE blocked = 1 AND site_id > 0 AND ts > ${now - 1440 * 60} AND ts <= ${now} GROUP BY site_id, ts - ts % 60`,
+      'SELECT site_id AS site, bucket AS minute, sum(blocked) AS n FROM rollup_1m ' +
+        `WHERE site_id > 0 AND bucket > ${now - 1440 * 60 - 60} AND bucket <= ${now} GROUP BY site_id, bucket`,
     );
     if (rows.length === 0) return;
     const bySite = new Map<number, { minute: number; n: number }[]>();

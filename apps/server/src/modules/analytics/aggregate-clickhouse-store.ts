@@ -1,4 +1,5 @@
 import { lowDimValues } from './aggregate-lowdims-store.js';
+import { ingestSketchesClickHouse, SKETCH_DATED_TABLES, sketchDdl } from './aggregate-sketch-clickhouse-store.js';
 import type { IngestResult, Row, StoredAggregateBatch } from './analytics-store.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
@@ -41,6 +42,7 @@ export const aggregateDdl = (dayOf: (column: string) => string): string[] => [
     'ORDER BY (site_id, dim, minute)',
   'CREATE MATERIALIZED VIEW IF NOT EXISTS lowdims_1h_agg TO lowdims_1h AS SELECT minute - minute % 3600 AS bucket, ' +
     `site_id, domain_id, zone_id, dim, value, ${DIM_COUNTERS.join(', ')} FROM agg_lowdims`,
+  ...sketchDdl(dayOf), // The heavy hitters, sketches and peaks (aggregate-sketch-clickhouse-store.ts).
 ];
 
 /** The tables pruned by day (clickhouse-store.ts DATED_TABLES): the counters with the rollups, the ledger with the events'. */
@@ -48,6 +50,7 @@ export const AGGREGATE_DATED_TABLES: readonly [string, string, 'raw' | 'rollup' 
   ['agg_counters', 'minute', 'rollup'],
   ['agg_lowdims', 'minute', 'raw'],
   ['agg_batches', 'received_at', 'ledger'],
+  ...SKETCH_DATED_TABLES,
 ];
 
 /** What the store lends: its reads, and its inserts of JSON rows. */
@@ -113,6 +116,8 @@ export async function ingestAggregatesClickHouse(
       batch.lowDims.map((r) => JSON.stringify({ ...lowDimValues(r), batch_key: key })),
     );
   }
+  // The heavy hitters, sketches and peaks (aggregate-sketch-clickhouse-store.ts), before the ledger row.
+  await ingestSketchesClickHouse(io, batch, key);
   await io.insert('agg_batches', [
     JSON.stringify({
       batch_key: key,

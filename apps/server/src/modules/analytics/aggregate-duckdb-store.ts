@@ -1,4 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import {
+  AGGREGATE_HIGH_HOURS,
+  ingestSketchesDuckDb,
+  PRUNE_SKETCHES,
+  SKETCH_DDL,
+  SKETCH_STAGING_DDL,
+} from './aggregate-sketch-duckdb-store.js';
 import type { IngestResult, StoredAggregateBatch } from './analytics-store.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
@@ -20,15 +27,22 @@ const LOW_SUMS = DIM_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ');
 const LOW_HOURS = (source: string) =>
   `INSERT INTO lowdims_1h SELECT (minute // 3600) * 3600 AS b, site_id, domain_id, zone_id, dim, value, ${LOW_SUMS}, NULL
    FROM ${source} GROUP BY b, site_id, domain_id, zone_id, dim, value`;
-/** The hours [from, to) of the aggregates' low dimensions into lowdims_1h, as the store builds them from events. */
-export const AGGREGATE_LOW_HOURS = (from: number, to: number) =>
-  LOW_HOURS(`agg_lowdims WHERE minute >= ${from} AND minute < ${to}`);
+/**
+ * The hours [from, to) of the aggregates' low dimensions into lowdims_1h, and of their heavy
+ * hitters into dims_1h (`ip4`: the store's `ip4` column of a row, over `dim` and `value`), as
+ * the store builds them from events.
+ */
+export const AGGREGATE_HOURS = (from: number, to: number, ip4: string) => [
+  LOW_HOURS(`agg_lowdims WHERE minute >= ${from} AND minute < ${to}`),
+  AGGREGATE_HIGH_HOURS(from, to, ip4),
+];
 
 /** The ledger of aggregate batches taken (pruned with the events' ledger). */
 export const AGGREGATE_DDL = [
   `CREATE TABLE IF NOT EXISTS agg_batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
      received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, records INTEGER NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS agg_lowdims (${LOW_COLUMNS})`,
+  ...SKETCH_DDL,
 ];
 
 /** A batch's counters and low dimensions before they are summed (temporary: never in the write-ahead log). */
@@ -36,6 +50,7 @@ export const AGGREGATE_STAGING_DDL = [
   `CREATE TEMP TABLE IF NOT EXISTS agg_staging (minute BIGINT NOT NULL,
   site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL, ${ROLLUP_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')})`,
   `CREATE TEMP TABLE IF NOT EXISTS agg_low_staging (${LOW_COLUMNS})`,
+  ...SKETCH_STAGING_DDL,
 ];
 
 const SUMS = ROLLUP_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ');
@@ -55,28 +70,35 @@ const FROM_STAGING = [
 export const FIRST_SECOND =
   'SELECT min(t) AS ts FROM (SELECT min(ts) AS t FROM events UNION ALL SELECT min(minute) FROM agg_lowdims)';
 
-/** The ledger rows older than `ledger`, the minutes' low dimensions older than `raw` (as raw events), unix seconds. */
-export const PRUNE_AGGREGATES = (ledger: number, raw: number) => [
+/**
+ * The ledger rows older than `ledger`, the minutes' low dimensions and heavy hitters older than
+ * `raw` (as raw events), their sketches older than `rollup` (as the rollups), unix seconds.
+ */
+export const PRUNE_AGGREGATES = (ledger: number, raw: number, rollup: number) => [
   `DELETE FROM agg_batches WHERE received_at < ${ledger}`,
   `DELETE FROM agg_lowdims WHERE minute < ${raw}`,
+  ...PRUNE_SKETCHES(raw, rollup),
 ];
 
 /**
  * Takes a batch once, on the writer connection (the store serialises the calls); `built`: the
- * store's dimsRolledTo. Answers the hours of lowdims_1h it added partial rows to (for the upkeep).
+ * store's dimsRolledTo; `ip4` its `ip4` column of a dimension row (aggregate-sketch-duckdb-store.ts).
+ * Adds to `late` the hours and days of the dimension tables it added partial rows to (for the upkeep).
  */
 export async function ingestAggregatesDuckDb(
   db: DuckDBConnection,
   batch: StoredAggregateBatch,
   built: number,
-): Promise<{ result: IngestResult; lateHours: number[] }> {
+  ip4: string,
+  late: { hours: Set<number>; days: Set<number> },
+): Promise<IngestResult> {
   await db.run('BEGIN TRANSACTION');
   try {
     if (
       (await db.runAndReadAll('SELECT 1 FROM agg_batches WHERE batch_id = $1', [batch.batchId])).currentRowCount > 0
     ) {
       await db.run('ROLLBACK');
-      return { result: { stored: 0, duplicate: true }, lateHours: [] };
+      return { stored: 0, duplicate: true };
     }
     if (batch.counters.length > 0) {
       const appender = await db.createAppender('agg_staging');
@@ -110,12 +132,17 @@ export async function ingestAggregatesDuckDb(
       if (lateHours.size > 0) await db.run(LOW_HOURS(`agg_low_staging WHERE minute < ${built}`));
       await db.run('DELETE FROM agg_low_staging');
     }
+    // The heavy hitters, sketches and peaks (aggregate-sketch-duckdb-store.ts).
+    const sketches = await ingestSketchesDuckDb(db, batch, built, ip4);
+    for (const hour of sketches.lateHours) lateHours.add(hour);
     await db.run(
       'INSERT INTO agg_batches (batch_id, node_id, received_at, dropped, records) VALUES ($1, $2, $3, $4, $5)',
       [batch.batchId, batch.nodeId, BigInt(batch.receivedAt), BigInt(batch.dropped), batch.counters.length],
     );
     await db.run('COMMIT');
-    return { result: { stored: batch.counters.length, duplicate: false }, lateHours: [...lateHours] };
+    for (const hour of lateHours) late.hours.add(hour);
+    for (const day of sketches.lateDays) late.days.add(day);
+    return { stored: batch.counters.length, duplicate: false };
   } catch (error) {
     await db.run('ROLLBACK').catch(() => {});
     throw error;

@@ -1,8 +1,16 @@
 import { type AggregateBatch, LOW_DIM_NAMES } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import { highRowsOf, sketchRowOf } from './aggregate-sketch-rows.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
-import type { AggregateCounterRow, AggregateDimRow, AnalyticsStore, IngestResult } from './analytics-store.js';
+import type {
+  AggregateCounterRow,
+  AggregateDimRow,
+  AggregateHighRow,
+  AggregateSketchRow,
+  AnalyticsStore,
+  IngestResult,
+} from './analytics-store.js';
 import type { IngestService } from './ingest.service.js';
 
 /**
@@ -27,6 +35,8 @@ export class AggregateIngestService {
     if (!node) throw new AppError(101013);
     const places = await this.events.placesOf(batch.minutes);
     const lowDims: AggregateDimRow[] = [];
+    const highDims: AggregateHighRow[] = [];
+    const sketches: AggregateSketchRow[] = [];
     const counters: AggregateCounterRow[] = batch.minutes.map((m) => {
       const place = m.domainId === 0 ? null : (places.get(m.domainId) ?? null);
       const owned = place !== null && place.ownerId === node.ownerId;
@@ -39,6 +49,8 @@ export class AggregateIngestService {
       for (const dim of LOW_DIM_NAMES) {
         for (const [value, ...counts] of m.low[dim]) lowDims.push({ ...at, dim, value, counts });
       }
+      highDims.push(...highRowsOf(m, at));
+      sketches.push(sketchRowOf(m, at));
       return { ...at, counters: m.counters };
     });
     return this.store.ingestAggregates({
@@ -49,6 +61,8 @@ export class AggregateIngestService {
       dropped: batch.dropped,
       counters,
       lowDims,
+      highDims,
+      sketches,
     });
   }
 }

@@ -131,6 +131,32 @@ export interface StoredAggregateBatch {
   counters: AggregateCounterRow[];
   /** Its minutes' low-cardinality dimensions: a row per value. */
   lowDims: AggregateDimRow[];
+  /** Its minutes' heavy hitters (aggregate-sketch-rows.ts): a row per listed value. */
+  highDims: AggregateHighRow[];
+  /** Its minutes' distinct-address sketches, time histograms and per-second peaks: a row per minute record. */
+  sketches: AggregateSketchRow[];
+}
+
+/** A heavy hitter's listed value in one minute record: its counts (DIM_COUNTERS) and the summary's error of `requests`. */
+export interface AggregateHighRow extends AggregateDimRow {
+  error: number;
+}
+
+/** One minute record's sketches (their contract JSON, '' for none) and peaks, placed as its record. */
+export interface AggregateSketchRow {
+  minute: number;
+  siteId: number;
+  domainId: number;
+  zoneId: number;
+  requests: number;
+  bytesOut: number;
+  peakRequests: number;
+  peakBytes: number;
+  ips: string;
+  blockedIps: string;
+  blacklistedIps: string;
+  requestMs: string;
+  upstreamMs: string;
 }
 
 /** A value of a low-cardinality dimension in one minute record, placed as its record, its DIM_COUNTERS in their order. */
@@ -228,8 +254,9 @@ export interface AnalyticsStore {
   /**
    * Merges an aggregate batch into the rollups exactly once (ledger `agg_batches`): its counters
    * as partial rows of the time rollups (rollup_1m … rollup_1d, siterollup_5m), which sum with the
-   * rows of raw events, and its low-cardinality dimensions into `agg_lowdims` (per minute, read with
-   * raw events) and lowdims_1h; a batch already taken answers `duplicate`.
+   * rows of raw events, its low-cardinality dimensions into `agg_lowdims` (per minute, read with
+   * raw events) and lowdims_1h, its heavy hitters into `agg_highdims` and dims_1h, its sketches and
+   * peaks into `agg_sketches`; a batch already taken answers `duplicate`.
    */
   ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult>;
   /**

@@ -5,7 +5,7 @@ import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable, logPartOf } f
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
 import {
   AGGREGATE_DDL,
-  AGGREGATE_LOW_HOURS,
+  AGGREGATE_HOURS,
   AGGREGATE_STAGING_DDL,
   FIRST_SECOND,
   ingestAggregatesDuckDb,
@@ -381,7 +381,7 @@ const ROLL_HOURS = (from: number, to: number) => {
     // Ordered by site (as compaction orders its ranges): a site's rows then sit in few row groups.
     `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, events)} ORDER BY site_id, b`,
     `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, events)} ORDER BY site_id, b`,
-    AGGREGATE_LOW_HOURS(from, to), // The nodes' aggregates' hours too (aggregate-duckdb-store.ts).
+    ...AGGREGATE_HOURS(from, to, IP4_OF_VALUE), // The nodes' aggregates' hours too (aggregate-duckdb-store.ts).
   ];
 };
 /**
@@ -713,9 +713,8 @@ export class DuckDbStore implements AnalyticsStore {
 
   ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult> {
     return this.serialised(async (db) => {
-      const { result, lateHours } = await ingestAggregatesDuckDb(db, batch, this.rolledTo);
-      for (const hour of lateHours) this.lateHours.add(hour);
-      return result;
+      const late = { hours: this.lateHours, days: this.lateDays };
+      return ingestAggregatesDuckDb(db, batch, this.rolledTo, IP4_OF_VALUE, late);
     });
   }
 
@@ -805,7 +804,7 @@ export class DuckDbStore implements AnalyticsStore {
       for (const statement of [
         `DELETE FROM l4_counters WHERE bucket < ${rollupBefore}`,
         ...ledgers,
-        ...PRUNE_AGGREGATES(Math.min(rawBefore, rollupBefore), rawBefore),
+        ...PRUNE_AGGREGATES(Math.min(rawBefore, rollupBefore), rawBefore, rollupBefore),
       ])
         await db.run(statement);
     });

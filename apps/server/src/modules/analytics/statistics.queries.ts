@@ -1,5 +1,5 @@
 import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
-import { aggregateLowRows } from './aggregate-lowdims-store.js';
+import { aggregateDimRows } from './aggregate-sketch-store.js';
 import type { AnalyticsStore, Row, SqlDialect } from './analytics-store.js';
 import {
   type Dim,
@@ -166,7 +166,7 @@ const byText = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), 
 const sums = (columns: readonly string[] = TOTAL_COLUMNS) => columns.map((c) => `sum(${c}) AS t_${c}`).join(', ');
 
 export class StatisticsQueries {
-  constructor(private readonly store: AnalyticsStore) {}
+  constructor(readonly store: AnalyticsStore) {}
 
   async totals(scope: Scope, range: Range): Promise<Totals> {
     const peakUnit: TimeUnit = range.end - range.start <= MINUTE_ROLLUP_MAX_SECONDS ? 60 : 300;
@@ -205,7 +205,7 @@ export class StatisticsQueries {
    * whole sites: the high-cardinality dimensions), then hours (dims_1h, lowdims_1h) up to the store's `dimsRolledTo` — and raw events
    * for the rest: the partial hours at each end and the hours whose dimensions are not built yet.
    */
-  private dimRows(scope: Scope, range: Range, dim: Dim): string {
+  dimRows(scope: Scope, range: Range, dim: Dim): string {
     const raw = (r: Range) => this.rawRows(scope, r, dim);
     if (range.end - range.start <= RAW_TOP_MAX_SECONDS) return raw(range);
     const rolled = (table: string, r: Range) => this.rolledRows(table, scope, r, dim);
@@ -230,12 +230,12 @@ export class StatisticsQueries {
     return parts.join(' UNION ALL ');
   }
 
-  /** dimRows's rows of raw events in `r`, and of a low dimension the nodes' aggregates' minutes (not yet their high ones). */
+  /** dimRows's rows of raw events in `r` and of the nodes' aggregates' minutes (aggregate-sketch-store.ts). */
   private rawRows(scope: Scope, r: Range, dim: Dim): string {
     const d = this.store.dialect;
     const value = dimValueSql(d)[dim];
     const ip4 = this.ipKeys(dim); // Addresses as integers where the store keeps them so (ipKeys): `ip4` too.
-    const minutes = isHighDim(dim) ? '' : ` UNION ALL ${aggregateLowRows(dim, scopeWhere(scope, 'minute', r))}`;
+    const minutes = ` UNION ALL ${aggregateDimRows(dim, scopeWhere(scope, 'minute', r), ip4 ? ip4.of('value') : null)}`;
     return `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf${ip4 ? `, ${ip4.of(value)} AS ip4` : ''} FROM events WHERE counted = 1 AND ${scopeWhere(scope, 'ts', r)}${minutes}`;
   }
 

@@ -13,9 +13,10 @@ import {
   TRACKED_STATUS_CODES,
 } from '@rampart/contract';
 import type { Caller } from '../../platform/http/bind-route.js';
+import { SketchReads } from './aggregate-sketch-store.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
 import { analyticsScope } from './analytics-scope.js';
-import { type Range, type Scope, type StatisticsQueries, TOP_SOURCES } from './statistics.queries.js';
+import { type Range, type Scope, type StatisticsQueries, scopeWhere, TOP_SOURCES } from './statistics.queries.js';
 
 const TRACKED = new Set<number>(TRACKED_STATUS_CODES);
 
@@ -34,6 +35,9 @@ export type DomainSort = 'requests' | 'bytesOut' | 'blocked' | 'domain';
  * sub-account counts only the traffic of the nodes in its zones.
  */
 export class StatisticsService {
+  /** The nodes' distinct-address sketches and per-second peaks (aggregate-sketch-store.ts). */
+  private readonly sketches: SketchReads;
+
   constructor(
     private readonly queries: StatisticsQueries,
     private readonly repo: AnalyticsRepository,
@@ -42,7 +46,11 @@ export class StatisticsService {
       ids: number[],
       locale: Locale,
     ) => Promise<Map<number, string>>,
-  ) {}
+  ) {
+    this.sketches = new SketchReads(queries.store, scopeWhere, (scope, range, dim) =>
+      queries.dimRows(scope, range, dim),
+    );
+  }
 
   private scopeOf(caller: Caller, filter: Partial<StatisticsFilter>): Promise<Scope> {
     return analyticsScope(this.repo, caller, filter);
@@ -67,6 +75,7 @@ export class StatisticsService {
       peakBandwidth: (t.peak_bytes * 8) / t.peak_seconds,
       peakQps: t.peak_requests / t.peak_seconds,
       uniqueIPs: 0,
+      uniqueIPsError: 0,
       countries: 0,
       s2xx: t.s2xx,
       s3xx: t.s3xx,
@@ -75,14 +84,25 @@ export class StatisticsService {
       statusCodes: {},
       droppedEvents: 0,
     };
+    // Where nodes counted their own seconds, the busiest second from their maxima (not a minute's mean).
+    const peaks = await this.sketches.peaks(scope, range, t.peak_seconds === 60 ? 60 : 300);
+    if (peaks) {
+      card.peakQps = Math.max(card.peakQps, peaks.requests);
+      card.peakBandwidth = Math.max(card.peakBandwidth, peaks.bytes * 8);
+    }
     const ids = DASHBOARD_CARD_IDS;
+    const addresses = async (having?: 'blocked' | 'blacklisted') => {
+      const sketched = await this.sketches.distinctAddresses(scope, range, having);
+      card.uniqueIPs = sketched ? sketched.count : await this.queries.distinct(scope, range, 'ip', having);
+      card.uniqueIPsError = sketched ? sketched.standardError : 0;
+    };
     if (filter.type === ids.ipInfo) {
-      card.uniqueIPs = await this.queries.distinct(scope, range, 'ip');
+      await addresses();
       card.countries = await this.queries.distinct(scope, range, 'country');
     } else if (filter.type === ids.blacklistInfo) {
-      card.uniqueIPs = await this.queries.distinct(scope, range, 'ip', 'blacklisted');
+      await addresses('blacklisted');
     } else if (filter.type === ids.blockInfo) {
-      card.uniqueIPs = await this.queries.distinct(scope, range, 'ip', 'blocked');
+      await addresses('blocked');
     } else if (filter.type === ids.statusInfo) {
       const codes: Record<string, number> = {};
       for (const row of await this.queries.top(scope, range, 'status', 'requests', 1000)) {

@@ -1,0 +1,198 @@
+import {
+  AGGREGATE_TOP_K_MAX,
+  type AggregateBatch,
+  type EdgeEvent,
+  EVENT_BATCH_MAX,
+  HLL_STANDARD_ERROR,
+  MinuteAggregator,
+  type MinuteAggregatorOptions,
+  pathPart,
+} from '@rampart/contract';
+import { generateTraffic } from '@rampart/contract/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AggregateIngestService } from '../src/modules/analytics/aggregate-ingest.service.js';
+import { SketchReads } from '../src/modules/analytics/aggregate-sketch-store.js';
+import type { AnalyticsRepository, DomainPlace } from '../src/modules/analytics/analytics.repository.js';
+import type { AnalyticsStore } from '../src/modules/analytics/analytics-store.js';
+import { IngestService } from '../src/modules/analytics/ingest.service.js';
+import { type Range, StatisticsQueries, scopeWhere } from '../src/modules/analytics/statistics.queries.js';
+import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
+
+/**
+ * The statistics read the nodes' heavy hitters, address sketches and per-second peaks
+ * (aggregate-sketch-store.ts), on DuckDB (server-pglite) and ClickHouse (server-postgres): the same
+ * traffic taken in as raw events by one store, and by another half as raw events and half as the
+ * edge's minute aggregates, gives the same top lists (short ranges from the minutes, long ones
+ * from the hourly and daily tables) and distinct addresses; a merged top stays within its stated
+ * error bound where the summaries pruned; a flood's busiest second shows, not a minute's mean.
+ */
+
+const NODE = { nodeId: 5, zoneId: 3, ownerId: 10 };
+const placeOf = (domainId: number): DomainPlace => ({ domainId, siteId: 100 + (domainId % 3), ownerId: NODE.ownerId });
+const locate = () => ({ country: 'DE', city: 0 });
+const repo = {
+  nodePlace: async () => ({ zoneId: NODE.zoneId, ownerId: NODE.ownerId }),
+  domainPlaces: async (ids: readonly number[]) => ids.map(placeOf),
+} as unknown as AnalyticsRepository;
+const clock = () => Date.UTC(2026, 10, 28, 1, 0, 0);
+const T0 = Date.UTC(2026, 10, 27, 23, 58, 10);
+const DAY = 86_400;
+const SCOPE = { siteIds: [0, 100, 101, 102], zoneIds: null, domainIds: null };
+const UPKEEP = { from: T0 / 1000 - DAY, to: T0 / 1000 + DAY };
+
+/** The edge's aggregates of `events`, a batch per 40 minute records. */
+function aggregateBatches(events: readonly EdgeEvent[], prefix: string, options: MinuteAggregatorOptions = {}) {
+  const a = new MinuteAggregator({ locate, ...options });
+  for (const e of events) a.add(e);
+  a.closeAll();
+  const { minutes } = a.take();
+  const batches: AggregateBatch[] = [];
+  for (let i = 0; i < minutes.length; i += 40) {
+    const slice = minutes.slice(i, i + 40);
+    batches.push({ batchId: `${prefix}-${i}`, dropped: 0, closedThrough: 0, minutes: slice, collapsed: [] });
+  }
+  return batches;
+}
+
+async function ingestEvents(store: AnalyticsStore, events: readonly EdgeEvent[], prefix: string) {
+  const ingest = new IngestService(store, repo, async () => locate, clock);
+  for (let i = 0; i < events.length; i += EVENT_BATCH_MAX) {
+    await ingest.ingest(NODE.nodeId, {
+      batchId: `${prefix}-${i}`,
+      dropped: 0,
+      events: events.slice(i, i + EVENT_BATCH_MAX),
+    });
+  }
+}
+
+async function ingestAggregates(store: AnalyticsStore, batches: readonly AggregateBatch[]) {
+  const ingest = new AggregateIngestService(
+    store,
+    repo,
+    new IngestService(store, repo, async () => locate, clock),
+    clock,
+  );
+  for (const b of batches) expect((await ingest.ingest(NODE.nodeId, b)).duplicate).toBe(false);
+}
+
+const sketchesOf = (store: AnalyticsStore) => {
+  const queries = new StatisticsQueries(store);
+  return new SketchReads(store, scopeWhere, (scope, range, dim) => queries.dimRows(scope, range, dim));
+};
+
+describe(`the statistics read the nodes' sketches (${TEST_ANALYTICS_KIND})`, () => {
+  let fromEvents: AnalyticsStore;
+  let mixed: AnalyticsStore;
+  beforeEach(async () => {
+    fromEvents = await createTestAnalyticsStore();
+    mixed = await createTestAnalyticsStore();
+  });
+  afterEach(async () => {
+    await fromEvents.close();
+    await mixed.close();
+  });
+
+  it('give the tops and distinct addresses of the same traffic taken in as events', async () => {
+    // Few requests a minute (under the summaries' capacity): nothing is pruned, every count exact.
+    const events = generateTraffic({
+      seed: 61,
+      start: T0,
+      seconds: 240,
+      rps: 3,
+      domains: 6,
+      addresses: 300,
+      flood: { domains: [2], addresses: 5, rps: 1 },
+    });
+    await ingestEvents(fromEvents, events, 'e');
+    // Odd domains as the edge's aggregates (their events kept for the logs only), the rest as events.
+    const aggregated = events.filter((e) => e.domainId % 2 === 1);
+    const raw = events.filter((e) => e.domainId % 2 === 0);
+    expect(aggregated.length).toBeGreaterThan(100);
+    await ingestEvents(mixed, raw, 'e');
+    await ingestAggregates(mixed, aggregateBatches(aggregated, 'a', { topK: AGGREGATE_TOP_K_MAX }));
+    for (const store of [fromEvents, mixed]) await store.compact(UPKEEP.from, UPKEEP.to);
+
+    const short: Range = { start: T0 / 1000 - 10, end: T0 / 1000 + 300 };
+    const long: Range = { start: T0 / 1000 - 3 * DAY, end: T0 / 1000 + DAY };
+    const lists = [
+      ['url', 'requests'],
+      ['referer', 'requests'],
+      ['userAgent', 'requests'],
+      ['ip', 'requests'],
+      ['ip', 'blacklisted'],
+      ['ip', 'waf'],
+    ] as const;
+    for (const range of [short, long]) {
+      for (const [dim, by] of lists) {
+        const top = (store: AnalyticsStore) => new StatisticsQueries(store).top(SCOPE, range, dim, by, 50);
+        const want = await top(fromEvents);
+        expect(want.length, `${dim} by ${by}`).toBeGreaterThan(1);
+        expect(await top(mixed), `${dim} by ${by}`).toEqual(want);
+      }
+      for (const having of [undefined, 'blocked', 'blacklisted'] as const) {
+        const want = await new StatisticsQueries(fromEvents).distinct(SCOPE, range, 'ip', having);
+        expect(want).toBeGreaterThan(1);
+        // Small sets: the union of the sketches and the raw addresses is exact.
+        expect(await sketchesOf(mixed).distinctAddresses(SCOPE, range, having)).toEqual({
+          count: want,
+          standardError: 0,
+        });
+        // A store without aggregates leaves the count to the raw events.
+        expect(await sketchesOf(fromEvents).distinctAddresses(SCOPE, range, having)).toBeNull();
+      }
+    }
+  }, 240_000);
+
+  it('keeps a merged top within its error bound where the summaries pruned', async () => {
+    const events = generateTraffic({ seed: 7, start: T0, seconds: 180, rps: 60, domains: 4, addresses: 2000 });
+    const k = 8;
+    const batches = aggregateBatches(events, 'p', { topK: k });
+    await ingestAggregates(mixed, batches);
+    // F: the floors of every minute's URL summary; every listed count is within F of the truth.
+    const floor = batches.flatMap((b) => b.minutes).reduce((n, m) => n + m.top.url.floor, 0);
+    const total = events.length;
+    expect(floor).toBeGreaterThan(0);
+    expect(floor).toBeLessThanOrEqual(total / (k + 1));
+    const truth = new Map<string, number>();
+    for (const e of events) truth.set(pathPart(e.path), (truth.get(pathPart(e.path)) ?? 0) + 1);
+    const range = { start: T0 / 1000 - 10, end: T0 / 1000 + 300 };
+    const top = await new StatisticsQueries(mixed).top(SCOPE, range, 'url', 'requests', 10_000);
+    expect(top.length).toBeGreaterThan(k);
+    for (const row of top) expect(Math.abs(row.requests - (truth.get(row.key) ?? 0))).toBeLessThanOrEqual(floor);
+    const listed = new Set(top.map((r) => r.key));
+    const heavy = [...truth].filter(([, n]) => n > floor);
+    expect(heavy.length).toBeGreaterThan(0);
+    for (const [value] of heavy) expect(listed.has(value), value).toBe(true);
+  }, 120_000);
+
+  it('estimates many distinct addresses from the sketches, with their standard error', async () => {
+    const base = generateTraffic({ seed: 9, start: T0, seconds: 60, rps: 100, domains: 2, addresses: 50 });
+    // 6,000 requests from 6,000 addresses: past a sketch's exact range.
+    const events = base.map((e, i) => ({ ...e, ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }));
+    await ingestAggregates(mixed, aggregateBatches(events, 'h'));
+    const got = await sketchesOf(mixed).distinctAddresses(SCOPE, { start: T0 / 1000 - 60, end: T0 / 1000 + 120 });
+    expect(got?.standardError).toBe(HLL_STANDARD_ERROR);
+    expect(Math.abs((got?.count ?? 0) - events.length)).toBeLessThan(4 * HLL_STANDARD_ERROR * events.length);
+  }, 60_000);
+
+  it("shows a one-node flood's busiest second, not a minute's mean", async () => {
+    // 3,000 requests in 3 seconds: 1,000 a second at least in one of them.
+    const [template] = generateTraffic({ seed: 3, start: T0, seconds: 1, rps: 1, domains: 1 });
+    if (!template) throw new Error('no event');
+    const minute = T0 - (T0 % 60_000) + 60_000;
+    const events = Array.from({ length: 3000 }, (_, i) => ({
+      ...template,
+      id: `f-${i}`,
+      domainId: 1,
+      time: minute + 10_000 + Math.floor(i / 1000) * 1000 + (i % 1000),
+    }));
+    await ingestAggregates(mixed, aggregateBatches(events, 'f'));
+    const range = { start: minute / 1000, end: minute / 1000 + 60 };
+    const peaks = await sketchesOf(mixed).peaks(SCOPE, range, 60);
+    expect(peaks?.requests).toBeGreaterThanOrEqual(1000);
+    expect(peaks?.bytes).toBeGreaterThanOrEqual(1000 * template.bytesOut);
+    // The rollup's mean of that minute: what the card showed before.
+    const totals = await new StatisticsQueries(mixed).totals(SCOPE, range);
+    expect(totals.peak_requests / totals.peak_seconds).toBe(50);
+  }, 60_000);
+});
