@@ -1,5 +1,6 @@
 import { lowDimValues } from './aggregate-lowdims-store.js';
 import type { IngestResult, Row, StoredAggregateBatch } from './analytics-store.js';
+import { collapsedClickHouseDdl, collapsedJsonRows } from './collapsed-store.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**
@@ -11,7 +12,8 @@ import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
  * rows are in `agg_counters` without a ledger row (an attempt cut short after its INSERT) only
  * gets its ledger row, so its counters count once. Its low-cardinality dimensions go the same way
  * into `agg_lowdims` (aggregate-lowdims-store.ts) and by a view into lowdims_1h, checked apart (a
- * cut between the two INSERTs leaves the second to the retry).
+ * cut between the two INSERTs leaves the second to the retry). Its collapsed floods go into
+ * `collapsed_blocks` (collapsed-store.ts), checked apart likewise.
  *
  * The views read the column `minute` and write it as `bucket`: ClickHouse substitutes a SELECT
  * alias for every identifier of its name (clickhouse-store.ts), so no output may be named as a
@@ -41,12 +43,14 @@ export const aggregateDdl = (dayOf: (column: string) => string): string[] => [
     'ORDER BY (site_id, dim, minute)',
   'CREATE MATERIALIZED VIEW IF NOT EXISTS lowdims_1h_agg TO lowdims_1h AS SELECT minute - minute % 3600 AS bucket, ' +
     `site_id, domain_id, zone_id, dim, value, ${DIM_COUNTERS.join(', ')} FROM agg_lowdims`,
+  collapsedClickHouseDdl(dayOf),
 ];
 
 /** The tables pruned by day (clickhouse-store.ts DATED_TABLES): the counters with the rollups, the ledger with the events'. */
 export const AGGREGATE_DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
   ['agg_counters', 'minute', 'rollup'],
   ['agg_lowdims', 'minute', 'raw'],
+  ['collapsed_blocks', 'minute', 'raw'],
   ['agg_batches', 'received_at', 'ledger'],
 ];
 
@@ -112,6 +116,12 @@ export async function ingestAggregatesClickHouse(
       'agg_lowdims',
       batch.lowDims.map((r) => JSON.stringify({ ...lowDimValues(r), batch_key: key })),
     );
+  }
+  for (const r of batch.collapsed) {
+    if (!(r.minute >= from && r.minute <= to)) throw new Error('ingest: a collapsed record of no minute record');
+  }
+  if (batch.collapsed.length > 0 && !(await there('collapsed_blocks'))) {
+    await io.insert('collapsed_blocks', collapsedJsonRows(batch.collapsed, key));
   }
   await io.insert('agg_batches', [
     JSON.stringify({

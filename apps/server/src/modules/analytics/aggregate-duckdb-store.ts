@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { IngestResult, StoredAggregateBatch } from './analytics-store.js';
+import { appendCollapsedDuckDb, COLLAPSED_DUCKDB_DDL } from './collapsed-store.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**
@@ -9,7 +10,8 @@ import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
  * `agg_batches`, all in one transaction on the writer connection: there whole or not at all, a
  * batch sent again found in the ledger. Its low-cardinality dimensions go into `agg_lowdims`
  * (aggregate-lowdims-store.ts) and, for hours whose dimensions are built already, into lowdims_1h
- * as partial rows (as late events' are: the store merges them in its upkeep).
+ * as partial rows (as late events' are: the store merges them in its upkeep). Its collapsed floods
+ * go into `collapsed_blocks` (collapsed-store.ts) in the same transaction.
  */
 
 const LOW_COUNTERS = DIM_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ');
@@ -29,6 +31,7 @@ export const AGGREGATE_DDL = [
   `CREATE TABLE IF NOT EXISTS agg_batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
      received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, records INTEGER NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS agg_lowdims (${LOW_COLUMNS})`,
+  COLLAPSED_DUCKDB_DDL,
 ];
 
 /** A batch's counters and low dimensions before they are summed (temporary: never in the write-ahead log). */
@@ -55,10 +58,11 @@ const FROM_STAGING = [
 export const FIRST_SECOND =
   'SELECT min(t) AS ts FROM (SELECT min(ts) AS t FROM events UNION ALL SELECT min(minute) FROM agg_lowdims)';
 
-/** The ledger rows older than `ledger`, the minutes' low dimensions older than `raw` (as raw events), unix seconds. */
+/** The ledger rows older than `ledger`, the minutes' low dimensions and collapsed records older than `raw` (as raw events), unix seconds. */
 export const PRUNE_AGGREGATES = (ledger: number, raw: number) => [
   `DELETE FROM agg_batches WHERE received_at < ${ledger}`,
   `DELETE FROM agg_lowdims WHERE minute < ${raw}`,
+  `DELETE FROM collapsed_blocks WHERE minute < ${raw}`,
 ];
 
 /**
@@ -110,6 +114,7 @@ export async function ingestAggregatesDuckDb(
       if (lateHours.size > 0) await db.run(LOW_HOURS(`agg_low_staging WHERE minute < ${built}`));
       await db.run('DELETE FROM agg_low_staging');
     }
+    await appendCollapsedDuckDb(db, batch.collapsed);
     await db.run(
       'INSERT INTO agg_batches (batch_id, node_id, received_at, dropped, records) VALUES ($1, $2, $3, $4, $5)',
       [batch.batchId, batch.nodeId, BigInt(batch.receivedAt), BigInt(batch.dropped), batch.counters.length],

@@ -131,6 +131,22 @@ export interface StoredAggregateBatch {
   counters: AggregateCounterRow[];
   /** Its minutes' low-cardinality dimensions: a row per value. */
   lowDims: AggregateDimRow[];
+  /** Its refused floods collapsed for the logs: a row per record. */
+  collapsed: CollapsedRow[];
+}
+
+/**
+ * Refused requests of one minute, node, domain, address and decision as one log record
+ * (routes/analytics-aggregates.ts collapsedBlocksSchema): its sample (the first request) as an
+ * event row, placed and located as events are, with the record's address ("" for a minute's
+ * decisions past the node's cap of addresses), summed bytes and last time (ts, ms); and how many
+ * requests, the first and last time (unix ms) and the minute (unix seconds).
+ */
+export interface CollapsedRow extends EventRow {
+  minute: number;
+  count: number;
+  firstMs: number;
+  lastMs: number;
 }
 
 /** A value of a low-cardinality dimension in one minute record, placed as its record, its DIM_COUNTERS in their order. */
