@@ -21,6 +21,8 @@ function expectBranded(answer: RawAnswer, status: number, heading: string) {
   expect(answer.body).toContain(FOOTER);
   expect(answer.body).toContain(`<h1>${heading}</h1>`);
   expect(answer.body).not.toMatch(/nginx|openresty/i);
+  // An origin's failure reached the router: its page shows the request's id (the log line's).
+  if (status === 502 || status === 504) expect(answer.body).toMatch(/Request ID: <code>[A-Za-z0-9._-]+<\/code>/);
 }
 
 const MODULES: EdgeModule[] = [

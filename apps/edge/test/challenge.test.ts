@@ -176,10 +176,12 @@ describe('the five-second shield', () => {
     );
     expect(chinese.body).toContain('<html lang="zh-CN">');
     expect(chinese.body).toContain('正在检查您的浏览器');
+    expect(chinese.body).toMatch(/请求 ID: <code>[A-Za-z0-9._-]+<\/code>/);
     const traditional = replyOf(
       await send('127.0.0.2', 'shield.example.com', { headers: { 'accept-language': 'zh-TW' } }),
     );
     expect(traditional.body).toContain('正在檢查您的瀏覽器');
+    expect(traditional.body).toMatch(/請求 ID: <code>[A-Za-z0-9._-]+<\/code>/);
     expect(origin.seen.length).toBe(before);
     // Not listed, or whitelisted: straight to the origin.
     for (const from of ['127.0.0.1', '127.0.0.5', '127.0.0.10']) {
@@ -270,7 +272,10 @@ describe('the five-second shield', () => {
   });
 
   it('logs the rule, its kind and its action, and the outcome of an answer', async () => {
-    await send('127.0.0.9', 'shield.example.com', { path: '/logged-challenge' });
+    const page = replyOf(await send('127.0.0.9', 'shield.example.com', { path: '/logged-challenge' }));
+    // The page shows the request's id, the one its log line carries.
+    const id = /Request ID: <code>([A-Za-z0-9._-]+)<\/code>/.exec(page.body)?.[1];
+    expect(id, page.body).toBeDefined();
     const answer = await solveShield('127.0.0.9', 'shield.example.com', '/logged-answer');
     expect(answer.status).toBe(303);
     let lines: Record<string, string>[] = [];
@@ -284,6 +289,7 @@ describe('the five-second shield', () => {
       if (lines.some((entry) => entry.uri === CHALLENGE_PATH)) break;
     }
     expect(lines.find((entry) => entry.uri === '/logged-challenge')).toMatchObject({
+      request_id: id,
       status: '403',
       fw_kind: 'blacklist',
       fw_rule: '211',

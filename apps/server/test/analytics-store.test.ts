@@ -8,7 +8,8 @@ import { logPartOf, STATISTICS_SERIES } from '@rampart/contract';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AnalyticsStore, EventRow, Row, StoredBatch } from '../src/modules/analytics/analytics-store.js';
 import { batchKey, ClickHouseStore } from '../src/modules/analytics/clickhouse-store.js';
-import { DuckDbStore, EVENT_COLUMNS } from '../src/modules/analytics/duckdb-store.js';
+import { DuckDbStore } from '../src/modules/analytics/duckdb-store.js';
+import { EVENT_COLUMNS } from '../src/modules/analytics/event-columns.js';
 import {
   DIM_COUNTERS,
   type DimRow,

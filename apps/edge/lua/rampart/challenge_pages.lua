@@ -103,7 +103,7 @@ local function page(language, lang, title, body, script)
     -- A page without a script (the code) works without JavaScript and says nothing about it.
     script and ("<noscript><p><strong>" .. TEXT[language].nojs .. "</strong></p></noscript>\n") or "",
     script and ("<script>" .. POW_SCRIPT .. script .. "</script>\n") or "",
-    "<hr><p style=\"color:#888\">Rampart</p>\n</body></html>\n",
+    "<hr><p style=\"color:#888\">Rampart</p>\n", pages.footer(language),
   })
 end
 
@@ -209,7 +209,7 @@ function _M.failed(r)
     "<title>", text.failed_title, "</title></head>\n",
     "<body style=\"font-family:sans-serif;text-align:center;padding-top:10%\">\n<h1>", text.failed_title, "</h1>\n",
     "<p>", text.failed_text, "</p>\n<p><a href=\"", escape(r), "\">", text.again, "</a></p>\n",
-    "<hr><p style=\"color:#888\">Rampart</p>\n</body></html>\n",
+    "<hr><p style=\"color:#888\">Rampart</p>\n", pages.footer(language),
   })
 end
 

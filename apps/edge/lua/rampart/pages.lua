@@ -1,6 +1,6 @@
 -- The HTML pages the edge answers with itself: every status nginx or the edge makes on its own
 -- (render.ts routes nginx's error statuses here through error_page), and the bodies of its
--- redirects. Static text only: no host, path or internals.
+-- redirects. Static text only (no host, path or internals) and the request's id.
 -- A site with settings (rampart.settings) may have its own page for a status, sent verbatim; else the
 -- operator's default page for it (`errorPages` of the data plane), verbatim too. The language is the visitor's when Accept-Language names one of ours, else the site's, else English.
 local settings = require "rampart.settings"
@@ -94,6 +94,11 @@ local MESSAGES = {
 }
 local HTML_LANG = { en_US = "en", zh_CN = "zh-CN", zh_TW = "zh-TW" }
 
+-- The request id line's label (the id a visitor can quote; the log search finds its request by it).
+local REQUEST_ID = { en_US = "Request ID", zh_CN = "请求 ID", zh_TW = "請求 ID" }
+local PAGE_END = "</body></html>\n"
+
+-- Each page as its text up to the footer and the end: the request id goes in between (footer()).
 local PAGES = {}
 for language, messages in pairs(MESSAGES) do
   local pages = {}
@@ -104,7 +109,7 @@ for language, messages in pairs(MESSAGES) do
       status, " ", m[1], "</title></head>\n",
       "<body style=\"font-family:sans-serif;text-align:center;padding-top:10%\">\n",
       "<h1>", status, " ", m[1], "</h1>\n<p>", m[2], "</p>\n",
-      "<hr><p style=\"color:#888\">Rampart</p>\n</body></html>\n",
+      "<hr><p style=\"color:#888\">Rampart</p>\n",
     })
   end
   PAGES[language] = pages
@@ -112,6 +117,16 @@ end
 local DEFAULT = PAGES.en_US
 
 local lower, sub, find = string.lower, string.sub, string.find
+
+-- The end of an edge page in `language`: this request's id (the router's, rampart.router, which
+-- the log line carries), then the end of the document. No line when the request never reached
+-- the router (nginx refused it first) or the id holds anything but the router's characters.
+function _M.footer(language)
+  local id = ngx.var.rampart_request_id
+  if id == nil or id == "" or find(id, "[^%w._-]") then return PAGE_END end
+  return "<p style=\"color:#888;font-size:small\">" .. (REQUEST_ID[language] or REQUEST_ID.en_US)
+    .. ": <code>" .. id .. "</code></p>\n" .. PAGE_END
+end
 
 -- One language range of Accept-Language (lower case) → one of ours, or nil. A script subtag wins
 -- over a region: zh-Hant-CN is Traditional, zh-Hans-HK Simplified.
@@ -167,8 +182,10 @@ local function language_for(site)
   return PAGES[language] and language or "en_US"
 end
 
-local function pages_for(site)
-  return PAGES[language_for(site)]
+-- The edge's own page for `key` in the request's language, with the request's id.
+local function own_page(site, key)
+  local language = language_for(site)
+  return (PAGES[language][key] or DEFAULT[500]) .. _M.footer(language)
 end
 
 -- For pages built elsewhere (rampart.challenge): the language key and the html lang attribute.
@@ -190,7 +207,7 @@ end
 function _M.body(key)
   local status = WIRE[key] or key
   local site = settings.for_request()
-  return site and site.pages[status] or operator_page(status) or pages_for(site)[key] or DEFAULT[500], status
+  return site and site.pages[status] or operator_page(status) or own_page(site, key), status
 end
 
 -- Sends the page for `key` (a status, 494/497 answered as 400, or 4030 as 403; see body()) and ends
@@ -219,7 +236,7 @@ function _M.redirect(location, status)
   local header = ngx.header
   header["Location"] = location
   header["Content-Type"] = "text/html; charset=utf-8"
-  ngx.print(pages_for(settings.for_request())[status])
+  ngx.print(own_page(settings.for_request(), status))
   return ngx.exit(ngx.HTTP_OK)
 end
 

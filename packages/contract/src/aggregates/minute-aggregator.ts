@@ -44,6 +44,8 @@ export const DEFAULT_GRACE_MS = 5000;
 export const DEFAULT_COLLAPSE_MAX = 1000;
 const MINUTE = 60_000;
 const UNKNOWN = { country: '', city: 0 };
+/** The id of a sample made of a tally alone (no logged request yet): a logged request replaces it. */
+const TALLY_SAMPLE_ID = 'tally';
 
 /** Finished minutes: their records and their collapsed blocks. */
 export interface TakenAggregates {
@@ -129,7 +131,7 @@ export class MinuteAggregator {
     const m = this.domainMinute(t.minute, t.domainId);
     const logged = m.collapsed.get(collapseKey(t.ip, t.fwKind, t.fwRule, t.fwAction));
     const sample: EdgeEvent = logged?.sample ?? {
-      id: 'tally',
+      id: TALLY_SAMPLE_ID,
       time: t.last,
       domainId: t.domainId,
       ip: t.ip,
@@ -249,6 +251,15 @@ export class MinuteAggregator {
       return;
     }
     record.count += n;
+    // nginx flushes its log a second apart while tallies are drained at once: the logged first
+    // request may come after its tally, and becomes the sample (its id is the one its page showed).
+    if (
+      record.sample.id === TALLY_SAMPLE_ID &&
+      e.id !== TALLY_SAMPLE_ID &&
+      key === collapseKey(e.ip, e.fwKind, e.fwRule, e.fwAction)
+    ) {
+      record.sample = e;
+    }
     if (time < record.first) record.first = time;
     if (time > record.last) record.last = time;
     record.bytesIn += bytesIn;

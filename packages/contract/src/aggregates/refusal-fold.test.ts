@@ -98,6 +98,17 @@ describe('refusal tallies folded into the minute aggregates', () => {
     }
   });
 
+  it('takes the logged first request as the sample when its tally was drained before its line was read', () => {
+    const a = new MinuteAggregator({ locate });
+    const lines = flood(10, T0);
+    a.addRefusals(tallyOf(lines));
+    a.add(lines[0] as EdgeEvent);
+    a.closeAll();
+    const [record] = a.take().collapsed;
+    expect(record?.count).toBe(10);
+    expect(record?.sample).toEqual(lines[0]);
+  });
+
   it('counts a tally without its logged first request, and one of a closed minute as a correction', () => {
     const a = new MinuteAggregator({ locate, graceMs: 1000 });
     const lines = flood(10, T0);

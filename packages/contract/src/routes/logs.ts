@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute, pageOf, tiers } from '../route.js';
 import { zIds } from '../validators/ids.js';
 import { isIP } from '../validators/ip.js';
-import { EVENT_DECISION_ACTIONS, EVENT_LIMITS } from './analytics-events.js';
+import { EVENT_DECISION_ACTIONS, EVENT_DECISION_KINDS, EVENT_LIMITS } from './analytics-events.js';
 import { DOMAIN_TAGS_MAX } from './domains.js';
 import { siteTagSchema } from './sites.js';
 import { STATISTICS_FILTER_IDS_MAX } from './statistics.js';
@@ -55,6 +55,8 @@ export const logFilterBase = z.object({
     .max(EVENT_LIMITS.requestId)
     .regex(/^[A-Za-z0-9._-]+$/, 'wrongFormat')
     .optional(),
+  /** The deciding module (an event's fwKind): its refused and collapsed requests alike. */
+  decision: z.enum(EVENT_DECISION_KINDS.filter((k) => k !== '') as [string, ...string[]]).optional(),
   page: z.number().int().min(1).default(1),
   pageSize: z.number().int().min(1).max(LOG_PAGE_SIZE_MAX).default(20),
 });
@@ -121,6 +123,14 @@ export const logRecordSchema = z.object({
   wafExcerpt: z.string(),
   /** The argument, cookie, header or upload field the match was in ("" for the path or none). */
   wafName: z.string(),
+  /**
+   * A refused flood collapsed at the edge (analytics-aggregates.ts `collapsed`): this many requests
+   * from `ip` ("" for a minute's addresses past the node's cap) refused by the decision (fwKind,
+   * fwRule, fwAction) in one minute, the first and last at these times (ISO; `time` is the last).
+   * The rest of the record is the first request (the sample), its bytes the sums. Absent on a
+   * record of one request.
+   */
+  collapsed: z.object({ count: z.number().int(), first: z.string(), last: z.string() }).optional(),
 });
 export type LogRecord = z.infer<typeof logRecordSchema>;
 

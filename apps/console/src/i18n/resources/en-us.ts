@@ -3226,6 +3226,7 @@ export const enUS = {
       reqID: 'Request ID',
       ruleId: 'Rule ID',
       action: 'Action',
+      decision: 'Decision',
     },
     search: 'Search',
     columns: {
@@ -3247,6 +3248,14 @@ export const enUS = {
       part: 'Part',
       excerpt: 'Matched text',
       node: 'Node ID',
+    },
+    collapsed: {
+      summary: '{{count}} requests from {{ip}} refused by {{decision}} in this minute',
+      summaryMany: '{{count}} requests from more addresses refused by {{decision}} in this minute',
+      count: 'Requests',
+      between: 'First – last',
+      sample: 'Sample',
+      sampleText: 'The fields below are those of the first of these requests',
     },
     record: 'Request record',
     empty: 'No requests match in this time range',

@@ -3161,6 +3161,7 @@ export const zhCN: LocaleResources = {
       reqID: '请求 ID',
       ruleId: '规则 ID',
       action: '动作',
+      decision: '处置',
     },
     search: '查询',
     columns: {
@@ -3182,6 +3183,14 @@ export const zhCN: LocaleResources = {
       part: '位置',
       excerpt: '匹配内容',
       node: '节点 ID',
+    },
+    collapsed: {
+      summary: '本分钟内来自 {{ip}} 的 {{count}} 个请求被 {{decision}} 拒绝',
+      summaryMany: '本分钟内来自更多地址的 {{count}} 个请求被 {{decision}} 拒绝',
+      count: '请求数',
+      between: '首个 – 末个',
+      sample: '样本',
+      sampleText: '以下字段为这些请求中第一个请求的字段',
     },
     record: '请求记录',
     empty: '此时间范围内没有符合条件的请求',

@@ -3164,6 +3164,7 @@ export const zhTW: LocaleResources = {
       reqID: '請求 ID',
       ruleId: '規則 ID',
       action: '動作',
+      decision: '處置',
     },
     search: '查詢',
     columns: {
@@ -3185,6 +3186,14 @@ export const zhTW: LocaleResources = {
       part: '位置',
       excerpt: '符合內容',
       node: '節點 ID',
+    },
+    collapsed: {
+      summary: '本分鐘內來自 {{ip}} 的 {{count}} 個請求被 {{decision}} 拒絕',
+      summaryMany: '本分鐘內來自更多位址的 {{count}} 個請求被 {{decision}} 拒絕',
+      count: '請求數',
+      between: '首個 – 末個',
+      sample: '樣本',
+      sampleText: '以下欄位為這些請求中第一個請求的欄位',
     },
     record: '請求記錄',
     empty: '此時間範圍內沒有符合條件的請求',

@@ -2,7 +2,7 @@ import { LOG_URL_MATCHES } from '@rampart/contract';
 import { Button, Flex, Input, InputNumber, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type LogKind, METHODS, type SearchFields, type UrlMatch } from './logger-search';
+import { DECISIONS, type LogKind, METHODS, type SearchFields, type UrlMatch } from './logger-search';
 
 /** The search row: typed values are sent when Search is pressed (or Enter in a field). */
 export function SearchRow({
@@ -75,6 +75,17 @@ export function SearchRow({
         onChange={(e) => set({ reqID: text(e.target.value) })}
         onPressEnter={submit}
       />
+      {kind === 'access' && (
+        <Select
+          allowClear
+          style={{ width: 150 }}
+          aria-label={t('filters.decision')}
+          placeholder={t('filters.decision')}
+          value={draft.decision}
+          options={DECISIONS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
+          onChange={(decision?: string) => set({ decision })}
+        />
+      )}
       {kind === 'waf' && (
         <>
           <InputNumber

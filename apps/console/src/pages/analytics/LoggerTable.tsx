@@ -36,6 +36,20 @@ function useDecisionText() {
   };
 }
 
+/** A collapsed flood's line: "12,400 requests from 203.0.113.7 refused by Blacklist #4 in this minute". */
+function useCollapsedText(decision: (r: LogRecord) => string) {
+  const { t } = useTranslation('logs');
+  const [locale] = useLocale();
+  return (r: LogRecord) => {
+    const values = {
+      count: (r.collapsed?.count ?? 0).toLocaleString(locale.replace('_', '-')),
+      ip: r.ip,
+      decision: decision(r),
+    };
+    return r.ip ? t('collapsed.summary', values) : t('collapsed.summaryMany', values);
+  };
+}
+
 export function LogTable({
   tier,
   kind,
@@ -54,6 +68,7 @@ export function LogTable({
   const routes = logRoutes(tier);
   const [open, setOpen] = useState<LogRecord | null>(null);
   const decision = useDecisionText();
+  const collapsedText = useCollapsedText(decision);
   const waf = useWafColumns(180);
   const request = useMemo(
     () => ({ ...body, page: paging.page, pageSize: paging.pageSize }),
@@ -76,8 +91,12 @@ export function LogTable({
       dataIndex: 'url',
       ellipsis: true,
       maxWidth: 220,
-      render: (url: string, r: LogRecord) => <Typography.Link onClick={() => setOpen(r)}>{url}</Typography.Link>,
+      // A collapsed flood says what it stands for; its record opens on the first request.
+      render: (url: string, r: LogRecord) => (
+        <Typography.Link onClick={() => setOpen(r)}>{r.collapsed ? collapsedText(r) : url}</Typography.Link>
+      ),
     },
+    { title: t('columns.reqID'), dataIndex: 'reqID', ellipsis: true, maxWidth: 200, defaultHidden: true },
     { title: t('columns.status'), dataIndex: 'status', align: 'right', maxWidth: 70, defaultHidden: isWaf },
     ...(isWaf
       ? [{ ...waf.part, defaultHidden: true }, waf.excerpt]
@@ -115,7 +134,7 @@ export function LogTable({
   );
 }
 
-/** A record opened: every field of the stored event. */
+/** A record opened: every field of the stored event (of a collapsed flood: its count, times and first request). */
 function RecordDrawer({
   record,
   onClose,
@@ -132,9 +151,21 @@ function RecordDrawer({
     <Drawer open={record !== null} onClose={onClose} title={t('record')} width={560} destroyOnHidden>
       {record && (
         <Descriptions column={1} size="small" bordered>
-          <Descriptions.Item label={t('columns.time')}>
-            <DateTime value={record.time} />
-          </Descriptions.Item>
+          {record.collapsed ? (
+            <>
+              <Descriptions.Item label={t('collapsed.count')}>
+                {record.collapsed.count.toLocaleString(locale.replace('_', '-'))}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('collapsed.between')}>
+                <DateTime value={record.collapsed.first} /> – <DateTime value={record.collapsed.last} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('collapsed.sample')}>{t('collapsed.sampleText')}</Descriptions.Item>
+            </>
+          ) : (
+            <Descriptions.Item label={t('columns.time')}>
+              <DateTime value={record.time} />
+            </Descriptions.Item>
+          )}
           <Descriptions.Item label={t('columns.reqID')}>
             <Typography.Text copyable>{record.reqID}</Typography.Text>
           </Descriptions.Item>

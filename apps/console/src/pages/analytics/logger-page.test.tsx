@@ -114,6 +114,41 @@ describe('dataAnalysis/logger', () => {
     expect(within(await findRow('/edge')).getByText('—')).toBeTruthy();
   });
 
+  it('shows a collapsed flood as one row that says what it counts, its record opening on the first request', async () => {
+    const flood = record({
+      reqID: 'edge-1-1-1-9',
+      time: '2026-11-24T10:02:59.000Z',
+      ip: '203.0.113.7',
+      url: '/wp-login.php',
+      status: 403,
+      fwKind: 'blacklist',
+      fwRule: 4,
+      fwAction: 'deny',
+      collapsed: { count: 12_400, first: '2026-11-24T10:02:00.500Z', last: '2026-11-24T10:02:59.000Z' },
+    });
+    api.on(userAccessLogs, okPage([flood, record({})], 2));
+    renderAt(PAGE);
+    const text = '12,400 requests from 203.0.113.7 refused by Blacklist #4 · Denied in this minute';
+    const row = await findRow(text);
+    fireEvent.click(within(row).getByText(text));
+    const drawer = within(await screen.findByRole('dialog'));
+    expect(drawer.getByText('12,400')).toBeTruthy();
+    expect(drawer.getByText('/wp-login.php')).toBeTruthy();
+    expect(drawer.getByText('edge-1-1-1-9')).toBeTruthy();
+  });
+
+  it('sends the decision filter on the access log only', async () => {
+    renderAt(PAGE);
+    await findRow('/index.html');
+    await chooseOption(document.body, 'Decision', 'Blacklist');
+    fireEvent.click(buttonByText('Search'));
+    await waitFor(() => expect(bodies(api, userAccessLogs).at(-1)).toMatchObject({ decision: 'blacklist' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'WAF log' }));
+    await screen.findByTestId('log-waf');
+    await waitFor(() => expect(api.sent(userWafLogs).length).toBeGreaterThan(0));
+    expect(bodies<Record<string, unknown>>(api, userWafLogs).every((b) => b.decision === undefined)).toBe(true);
+  });
+
   it('sends the typed filters when searching, and the WAF log its rule and action', async () => {
     renderAt(PAGE);
     await findRow('/index.html');

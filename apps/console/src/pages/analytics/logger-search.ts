@@ -1,4 +1,11 @@
-import { clientAccessLogs, clientWafLogs, type LOG_URL_MATCHES, userAccessLogs, userWafLogs } from '@rampart/contract';
+import {
+  clientAccessLogs,
+  clientWafLogs,
+  EVENT_DECISION_KINDS,
+  type LOG_URL_MATCHES,
+  userAccessLogs,
+  userWafLogs,
+} from '@rampart/contract';
 
 export type LogKind = 'access' | 'waf';
 export type UrlMatch = (typeof LOG_URL_MATCHES)[number];
@@ -11,6 +18,8 @@ export interface SearchFields {
   url?: string;
   urlMatch: UrlMatch;
   reqID?: string;
+  /** The deciding module (an event's fwKind). */
+  decision?: string;
   ruleId?: number;
   action?: string;
 }
@@ -18,6 +27,8 @@ export interface SearchFields {
 /** The time range the page starts with, in hours (the logs of the last hour). */
 export const DEFAULT_HOURS = 1;
 export const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] as const;
+/** The modules a search may name as the decision (the access log's filter). */
+export const DECISIONS = EVENT_DECISION_KINDS.filter((k) => k !== '');
 
 /**
  * The routes of a console's log search: the operator's take zones and a customer besides, typed as
@@ -41,6 +52,7 @@ export const LOG_SEARCH_KEYS = [
   'url',
   'urlMatch',
   'reqID',
+  'decision',
   'ruleId',
   'action',
 ] as const;
@@ -59,6 +71,7 @@ export function fieldsOf(filters: Partial<Record<LogSearchKey, string>>): Search
     url: filters.url,
     urlMatch: filters.urlMatch === 'prefix' ? 'prefix' : 'contains',
     reqID: filters.reqID,
+    decision: filters.decision,
     ruleId: whole(filters.ruleId),
     action: filters.action,
   };
@@ -73,6 +86,7 @@ export function paramsOf(fields: SearchFields): Partial<Record<LogSearchKey, str
     url: fields.url,
     urlMatch: fields.urlMatch === 'prefix' ? 'prefix' : undefined,
     reqID: fields.reqID,
+    decision: fields.decision,
     ruleId: fields.ruleId === undefined ? undefined : String(fields.ruleId),
     action: fields.action,
   };
@@ -89,6 +103,7 @@ export function sent(fields: SearchFields, kind: LogKind): Partial<SearchFields>
     out.urlMatch = fields.urlMatch;
   }
   if (fields.reqID) out.reqID = fields.reqID;
+  if (fields.decision && kind === 'access') out.decision = fields.decision;
   if (kind === 'waf') {
     if (fields.ruleId !== undefined) out.ruleId = fields.ruleId;
     if (fields.action) out.action = fields.action;

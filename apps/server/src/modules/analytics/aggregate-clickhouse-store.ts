@@ -1,6 +1,7 @@
 import { lowDimValues } from './aggregate-lowdims-store.js';
 import { ingestSketchesClickHouse, SKETCH_DATED_TABLES, sketchDdl } from './aggregate-sketch-clickhouse-store.js';
 import type { IngestResult, Row, StoredAggregateBatch } from './analytics-store.js';
+import { collapsedClickHouseDdl, collapsedJsonRows } from './collapsed-store.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**
@@ -12,7 +13,8 @@ import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
  * rows are in `agg_counters` without a ledger row (an attempt cut short after its INSERT) only
  * gets its ledger row, so its counters count once. Its low-cardinality dimensions go the same way
  * into `agg_lowdims` (aggregate-lowdims-store.ts) and by a view into lowdims_1h, checked apart (a
- * cut between the two INSERTs leaves the second to the retry).
+ * cut between the two INSERTs leaves the second to the retry). Its collapsed floods go into
+ * `collapsed_blocks` (collapsed-store.ts), checked apart likewise.
  *
  * The views read the column `minute` and write it as `bucket`: ClickHouse substitutes a SELECT
  * alias for every identifier of its name (clickhouse-store.ts), so no output may be named as a
@@ -43,12 +45,14 @@ export const aggregateDdl = (dayOf: (column: string) => string): string[] => [
   'CREATE MATERIALIZED VIEW IF NOT EXISTS lowdims_1h_agg TO lowdims_1h AS SELECT minute - minute % 3600 AS bucket, ' +
     `site_id, domain_id, zone_id, dim, value, ${DIM_COUNTERS.join(', ')} FROM agg_lowdims`,
   ...sketchDdl(dayOf), // The heavy hitters, sketches and peaks (aggregate-sketch-clickhouse-store.ts).
+  collapsedClickHouseDdl(dayOf),
 ];
 
 /** The tables pruned by day (clickhouse-store.ts DATED_TABLES): the counters with the rollups, the ledger with the events'. */
 export const AGGREGATE_DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
   ['agg_counters', 'minute', 'rollup'],
   ['agg_lowdims', 'minute', 'raw'],
+  ['collapsed_blocks', 'minute', 'raw'],
   ['agg_batches', 'received_at', 'ledger'],
   ...SKETCH_DATED_TABLES,
 ];
@@ -118,6 +122,12 @@ export async function ingestAggregatesClickHouse(
   }
   // The heavy hitters, sketches and peaks (aggregate-sketch-clickhouse-store.ts), before the ledger row.
   await ingestSketchesClickHouse(io, batch, key);
+  for (const r of batch.collapsed) {
+    if (!(r.minute >= from && r.minute <= to)) throw new Error('ingest: a collapsed record of no minute record');
+  }
+  if (batch.collapsed.length > 0 && !(await there('collapsed_blocks'))) {
+    await io.insert('collapsed_blocks', collapsedJsonRows(batch.collapsed, key));
+  }
   await io.insert('agg_batches', [
     JSON.stringify({
       batch_key: key,

@@ -7,6 +7,7 @@ import {
   SKETCH_STAGING_DDL,
 } from './aggregate-sketch-duckdb-store.js';
 import type { IngestResult, StoredAggregateBatch } from './analytics-store.js';
+import { appendCollapsedDuckDb, COLLAPSED_DUCKDB_DDL } from './collapsed-store.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**
@@ -16,7 +17,8 @@ import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
  * `agg_batches`, all in one transaction on the writer connection: there whole or not at all, a
  * batch sent again found in the ledger. Its low-cardinality dimensions go into `agg_lowdims`
  * (aggregate-lowdims-store.ts) and, for hours whose dimensions are built already, into lowdims_1h
- * as partial rows (as late events' are: the store merges them in its upkeep).
+ * as partial rows (as late events' are: the store merges them in its upkeep). Its collapsed floods
+ * go into `collapsed_blocks` (collapsed-store.ts) in the same transaction.
  */
 
 const LOW_COUNTERS = DIM_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ');
@@ -43,6 +45,7 @@ export const AGGREGATE_DDL = [
      received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, records INTEGER NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS agg_lowdims (${LOW_COLUMNS})`,
   ...SKETCH_DDL,
+  COLLAPSED_DUCKDB_DDL,
 ];
 
 /** A batch's counters and low dimensions before they are summed (temporary: never in the write-ahead log). */
@@ -72,12 +75,13 @@ export const FIRST_SECOND =
 
 /**
  * The ledger rows older than `ledger`, the minutes' low dimensions and heavy hitters older than
- * `raw` (as raw events), their sketches older than `rollup` (as the rollups), unix seconds.
+ * `raw` (as raw events, and the collapsed records), their sketches older than `rollup` (as the rollups), unix seconds.
  */
 export const PRUNE_AGGREGATES = (ledger: number, raw: number, rollup: number) => [
   `DELETE FROM agg_batches WHERE received_at < ${ledger}`,
   `DELETE FROM agg_lowdims WHERE minute < ${raw}`,
   ...PRUNE_SKETCHES(raw, rollup),
+  `DELETE FROM collapsed_blocks WHERE minute < ${raw}`,
 ];
 
 /**
@@ -135,6 +139,7 @@ export async function ingestAggregatesDuckDb(
     // The heavy hitters, sketches and peaks (aggregate-sketch-duckdb-store.ts).
     const sketches = await ingestSketchesDuckDb(db, batch, built, ip4);
     for (const hour of sketches.lateHours) lateHours.add(hour);
+    await appendCollapsedDuckDb(db, batch.collapsed);
     await db.run(
       'INSERT INTO agg_batches (batch_id, node_id, received_at, dropped, records) VALUES ($1, $2, $3, $4, $5)',
       [batch.batchId, batch.nodeId, BigInt(batch.receivedAt), BigInt(batch.dropped), batch.counters.length],

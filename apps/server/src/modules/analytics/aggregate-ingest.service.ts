@@ -9,23 +9,25 @@ import type {
   AggregateHighRow,
   AggregateSketchRow,
   AnalyticsStore,
+  CollapsedRow,
   IngestResult,
 } from './analytics-store.js';
-import type { IngestService } from './ingest.service.js';
+import { eventRowOf, type IngestService } from './ingest.service.js';
 
 /**
  * Takes the nodes' aggregate batches (contract routes/analytics-aggregates.ts) into the analytics
  * store: each minute record is placed as an event is (ingest.service.ts) — its domain's site when
  * that site is the node's operator's, else no site (site and domain 0: a node cannot put numbers
  * into a site it does not serve); the node's zone — and the batch is merged into the rollups
- * exactly once (the store's ledger `agg_batches`, keyed by node and the node's batch id).
+ * exactly once (the store's ledger `agg_batches`, keyed by node and the node's batch id), with its
+ * refused floods collapsed for the logs (placed so too, their sample located as an event).
  */
 export class AggregateIngestService {
   constructor(
     private readonly store: Pick<AnalyticsStore, 'ingestAggregates'>,
     private readonly repo: AnalyticsRepository,
     /** The event ingest, for its domain places (one cache for both). */
-    private readonly events: Pick<IngestService, 'placesOf'>,
+    private readonly events: Pick<IngestService, 'placesOf' | 'locatorOf'>,
     private readonly clock: Clock,
   ) {}
 
@@ -53,9 +55,38 @@ export class AggregateIngestService {
       sketches.push(sketchRowOf(m, at));
       return { ...at, counters: m.counters };
     });
+    // A batch id is the node's own: two nodes cannot take each other's ledger entries.
+    const batchId = `${nodeId}-${batch.batchId}`;
+    const collapsedPlaces = await this.events.placesOf(batch.collapsed);
+    const locate = batch.collapsed.length > 0 ? await this.events.locatorOf(node.ownerId) : null;
+    const collapsed: CollapsedRow[] = batch.collapsed.map((c) => {
+      const place = c.domainId === 0 ? null : (collapsedPlaces.get(c.domainId) ?? null);
+      const owned = place !== null && place.ownerId === node.ownerId;
+      const at = {
+        nodeId,
+        zoneId: node.zoneId,
+        siteId: owned ? place.siteId : 0,
+        domainId: owned ? c.domainId : 0,
+        batchId,
+        counted: 0,
+      };
+      // The record's own decision and address (the sample's may be a tally's made-up request).
+      const sample = { ...c.sample, ip: c.ip, fwKind: c.fwKind, fwRule: c.fwRule, fwAction: c.fwAction };
+      const row = eventRowOf(sample, at, (locate as NonNullable<typeof locate>)(c.ip || c.sample.ip));
+      return {
+        ...row,
+        ts: Math.floor(c.last / 1000),
+        ms: c.last % 1000,
+        bytesIn: c.bytesIn,
+        bytesOut: c.bytesOut,
+        minute: c.minute / 1000,
+        count: c.count,
+        firstMs: c.first,
+        lastMs: c.last,
+      };
+    });
     return this.store.ingestAggregates({
-      // A batch id is the node's own: two nodes cannot take each other's ledger entries.
-      batchId: `${nodeId}-${batch.batchId}`,
+      batchId,
       nodeId,
       receivedAt: Math.floor(this.clock() / 1000),
       dropped: batch.dropped,
@@ -63,6 +94,7 @@ export class AggregateIngestService {
       lowDims,
       highDims,
       sketches,
+      collapsed,
     });
   }
 }

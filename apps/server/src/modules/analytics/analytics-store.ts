@@ -135,6 +135,8 @@ export interface StoredAggregateBatch {
   highDims: AggregateHighRow[];
   /** Its minutes' distinct-address sketches, time histograms and per-second peaks: a row per minute record. */
   sketches: AggregateSketchRow[];
+  /** Its refused floods collapsed for the logs: a row per record. */
+  collapsed: CollapsedRow[];
 }
 
 /** A heavy hitter's listed value in one minute record: its counts (DIM_COUNTERS) and the summary's error of `requests`. */
@@ -157,6 +159,20 @@ export interface AggregateSketchRow {
   blacklistedIps: string;
   requestMs: string;
   upstreamMs: string;
+}
+
+/**
+ * Refused requests of one minute, node, domain, address and decision as one log record
+ * (routes/analytics-aggregates.ts collapsedBlocksSchema): its sample (the first request) as an
+ * event row, placed and located as events are, with the record's address ("" for a minute's
+ * decisions past the node's cap of addresses), summed bytes and last time (ts, ms); and how many
+ * requests, the first and last time (unix ms) and the minute (unix seconds).
+ */
+export interface CollapsedRow extends EventRow {
+  minute: number;
+  count: number;
+  firstMs: number;
+  lastMs: number;
 }
 
 /** A value of a low-cardinality dimension in one minute record, placed as its record, its DIM_COUNTERS in their order. */

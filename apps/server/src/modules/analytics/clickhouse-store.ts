@@ -14,7 +14,7 @@ import {
 } from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
 import { eventTsv } from './clickhouse-tsv.js';
-import { ADDED_EVENT_COLUMNS, EVENT_COLUMNS } from './duckdb-store.js';
+import { ADDED_EVENT_COLUMNS, CLICKHOUSE_EVENT_COLUMNS as COLUMNS, checkEvent } from './event-columns.js';
 import { checkedParts } from './log-parts.js';
 import {
   DIM_COUNTERS,
@@ -86,21 +86,6 @@ export const CLICKHOUSE_DIALECT: SqlDialect = {
     return `(uniqExactIf(${key}, ${key} != 0) + uniqExactIf(${expr}, ${key} = 0))`;
   },
 };
-
-/** ClickHouse type of each DuckDB type of EVENT_COLUMNS, with the range of the integers. */
-const TYPES: Record<string, { type: string; min?: number; max?: number }> = {
-  BIGINT: { type: 'Int64', min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER },
-  INTEGER: { type: 'Int32', min: -(2 ** 31), max: 2 ** 31 - 1 },
-  SMALLINT: { type: 'Int16', min: -(2 ** 15), max: 2 ** 15 - 1 },
-  TINYINT: { type: 'Int8', min: -(2 ** 7), max: 2 ** 7 - 1 },
-  VARCHAR: { type: 'String' },
-};
-
-const COLUMNS = EVENT_COLUMNS.map(([field, name, duck]) => {
-  const t = TYPES[duck];
-  if (!t) throw new Error(`no ClickHouse type for ${duck}`);
-  return { field, name, ...t };
-});
 
 /** Days are UTC whatever the server's time zone, so that pruning can name them. */
 const DAY_OF = (column: string) => `toYYYYMMDD(toDateTime(${column}), 'UTC')`;
@@ -288,18 +273,6 @@ export { eventTsv };
 /** `halfMD5` of ClickHouse: the first 8 bytes of the MD5, big-endian, as an unsigned integer. */
 export function batchKey(batchId: string): string {
   return createHash('md5').update(batchId, 'utf8').digest().readBigUInt64BE(0).toString();
-}
-
-/** Checks an event's fields against the column types: ClickHouse would wrap an integer that does not fit. */
-function checkEvent(e: EventRow): void {
-  for (const c of COLUMNS) {
-    const v = e[c.field];
-    if (c.type === 'String') {
-      if (typeof v !== 'string') throw new Error(`event ${c.name}: not a string`);
-    } else if (typeof v !== 'number' || !Number.isInteger(v) || v < (c.min ?? 0) || v > (c.max ?? 0)) {
-      throw new Error(`event ${c.name}: ${String(v)} is not an integer that fits ${c.type}`);
-    }
-  }
 }
 
 /** The events table's columns in the order `eventTsv` writes them (an INSERT names them). */

@@ -13,7 +13,6 @@ import {
 } from './aggregate-duckdb-store.js';
 import {
   type AnalyticsStore,
-  type EventRow,
   hexOf,
   type IngestResult,
   type L4CounterRow,
@@ -25,6 +24,7 @@ import {
 } from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
 import { appendEvent } from './duckdb-events.js';
+import { ADDED_EVENT_COLUMNS, EVENT_COLUMNS } from './event-columns.js';
 import { checkedParts, DATED_COLUMN } from './log-parts.js';
 import {
   DIM_COUNTERS,
@@ -74,55 +74,6 @@ export const DUCKDB_DIALECT: SqlDialect = {
   distinctAddresses: null,
 };
 const IP4_OF_VALUE = `CASE WHEN dim = 'ip' THEN ${DUCKDB_DIALECT.ip4?.of('value')} END`;
-
-/** Column name and DuckDB type of the events table, in the appender's order (ClickHouse maps the types). */
-export const EVENT_COLUMNS: readonly [keyof EventRow, string, string][] = [
-  ['ts', 'ts', 'BIGINT'],
-  ['ms', 'ms', 'SMALLINT'],
-  ['nodeId', 'node_id', 'INTEGER'],
-  ['zoneId', 'zone_id', 'INTEGER'],
-  ['siteId', 'site_id', 'INTEGER'],
-  ['domainId', 'domain_id', 'INTEGER'],
-  ['requestId', 'request_id', 'VARCHAR'],
-  ['batchId', 'batch_id', 'VARCHAR'],
-  ['ip', 'ip', 'VARCHAR'],
-  ['country', 'country', 'VARCHAR'],
-  ['city', 'city', 'INTEGER'],
-  ['method', 'method', 'VARCHAR'],
-  ['scheme', 'scheme', 'VARCHAR'],
-  ['httpVersion', 'http_version', 'VARCHAR'],
-  ['host', 'host', 'VARCHAR'],
-  ['uri', 'uri', 'VARCHAR'],
-  ['path', 'path', 'VARCHAR'],
-  ['fileType', 'file_type', 'VARCHAR'],
-  ['status', 'status', 'SMALLINT'],
-  ['bytesIn', 'bytes_in', 'BIGINT'],
-  ['bytesOut', 'bytes_out', 'BIGINT'],
-  ['requestMs', 'request_ms', 'INTEGER'],
-  ['upstreamMs', 'upstream_ms', 'INTEGER'],
-  ['upstreamStatus', 'upstream_status', 'SMALLINT'],
-  ['cacheStatus', 'cache_status', 'VARCHAR'],
-  ['userAgent', 'user_agent', 'VARCHAR'],
-  ['referer', 'referer', 'VARCHAR'],
-  ['fwKind', 'fw_kind', 'VARCHAR'],
-  ['fwRule', 'fw_rule', 'INTEGER'],
-  ['fwAction', 'fw_action', 'VARCHAR'],
-  ['hit', 'hit', 'TINYINT'],
-  ['blocked', 'blocked', 'TINYINT'],
-  ['blacklisted', 'blacklisted', 'TINYINT'],
-  ['waf', 'waf', 'TINYINT'],
-  // Added with the WAF: stores from before get them (empty) on open, last, in this order.
-  ['wafPart', 'waf_part', 'VARCHAR'],
-  ['wafExcerpt', 'waf_excerpt', 'VARCHAR'],
-  ['wafName', 'waf_name', 'VARCHAR'],
-  // Added with the nodes' aggregates: 0 for an event kept for the logs only (its statistics came as aggregates).
-  ['counted', 'counted', 'TINYINT'],
-];
-/** Columns added to the events table after it first shipped, with the value of older rows: ALTER TABLE on open (both stores). */
-export const ADDED_EVENT_COLUMNS: ReadonlyMap<string, string> = new Map([
-  ...['waf_part', 'waf_excerpt', 'waf_name'].map((c) => [c, "''"] as const),
-  ['counted', '1'],
-]);
 
 /** Column name and DuckDB type of the layer-4 counters table, in the appender's order. */
 export const L4_COLUMNS: readonly [keyof L4CounterRow, string, string][] = [

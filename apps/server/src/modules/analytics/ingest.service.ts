@@ -30,6 +30,11 @@ export class IngestService {
     private readonly onBatch: (outcome: IngestOutcome) => void = () => {},
   ) {}
 
+  /** The geo lookup of a node's operator (the aggregates' ingest locates its collapsed samples with it). */
+  locatorOf(operatorId: number): Promise<(ip: string) => { country: string; city: number }> {
+    return this.locator(operatorId);
+  }
+
   /** Where each domain is (null: gone), remembered PLACE_TTL_MS; the aggregates' ingest places with it too. */
   async placesOf(events: readonly Pick<EdgeEvent, 'domainId'>[]): Promise<Map<number, DomainPlace | null>> {
     const now = this.clock();
@@ -61,51 +66,20 @@ export class IngestService {
     // A batch id is the node's own: two nodes cannot take each other's ledger entries.
     const batchId = `${nodeId}-${batch.batchId}`;
     const locate = await this.locator(node.ownerId);
+    // An agent that ships aggregates marks its batches: their events feed the logs only.
+    const counted = batch.statistics === false ? 0 : 1;
     const rows: EventRow[] = batch.events.map((e) => {
       const place = e.domainId === 0 ? null : (places.get(e.domainId) ?? null);
       const owned = place !== null && place.ownerId === node.ownerId;
-      const where = locate(e.ip);
-      const { path, fileType } = pathOf(e.path);
-      const flags = eventFlags(e.cacheStatus, e.fwKind, e.fwAction);
-      return {
-        ts: Math.floor(e.time / 1000),
-        ms: e.time % 1000,
+      const at: EventPlace = {
         nodeId,
         zoneId: node.zoneId,
         siteId: owned ? place.siteId : 0,
         domainId: owned ? e.domainId : 0,
-        requestId: e.id,
         batchId,
-        ip: e.ip,
-        country: where.country,
-        city: where.city,
-        method: e.method,
-        scheme: e.scheme,
-        httpVersion: e.httpVersion,
-        host: e.host,
-        uri: e.path,
-        path,
-        fileType,
-        status: e.status,
-        bytesIn: e.bytesIn,
-        bytesOut: e.bytesOut,
-        requestMs: e.requestMs,
-        upstreamMs: e.upstreamMs,
-        upstreamStatus: e.upstreamStatus,
-        cacheStatus: e.cacheStatus,
-        userAgent: e.userAgent,
-        referer: e.referer,
-        fwKind: e.fwKind,
-        fwRule: e.fwRule,
-        fwAction: e.fwAction,
-        // An agent from before the WAF sends neither (the schema's default, skipped by the plain check).
-        wafPart: e.wafPart ?? '',
-        wafExcerpt: e.wafExcerpt ?? '',
-        wafName: e.wafName ?? '',
-        ...flags,
-        // An agent that ships aggregates marks its batches: their events feed the logs only.
-        counted: batch.statistics === false ? 0 : 1,
+        counted,
       };
+      return eventRowOf(e, at, locate(e.ip));
     });
     try {
       const result = await this.store.ingest({
@@ -127,4 +101,58 @@ export class IngestService {
       throw error;
     }
   }
+}
+
+/** Where an event was stored: its node, zone, site and domain as placed, its batch, whether it counts. */
+export interface EventPlace {
+  nodeId: number;
+  zoneId: number;
+  siteId: number;
+  domainId: number;
+  batchId: string;
+  counted: number;
+}
+
+/** A shipped event as the stores keep it, placed and located. */
+export function eventRowOf(e: EdgeEvent, at: EventPlace, where: { country: string; city: number }): EventRow {
+  const { path, fileType } = pathOf(e.path);
+  const flags = eventFlags(e.cacheStatus, e.fwKind, e.fwAction);
+  return {
+    ts: Math.floor(e.time / 1000),
+    ms: e.time % 1000,
+    nodeId: at.nodeId,
+    zoneId: at.zoneId,
+    siteId: at.siteId,
+    domainId: at.domainId,
+    requestId: e.id,
+    batchId: at.batchId,
+    ip: e.ip,
+    country: where.country,
+    city: where.city,
+    method: e.method,
+    scheme: e.scheme,
+    httpVersion: e.httpVersion,
+    host: e.host,
+    uri: e.path,
+    path,
+    fileType,
+    status: e.status,
+    bytesIn: e.bytesIn,
+    bytesOut: e.bytesOut,
+    requestMs: e.requestMs,
+    upstreamMs: e.upstreamMs,
+    upstreamStatus: e.upstreamStatus,
+    cacheStatus: e.cacheStatus,
+    userAgent: e.userAgent,
+    referer: e.referer,
+    fwKind: e.fwKind,
+    fwRule: e.fwRule,
+    fwAction: e.fwAction,
+    // An agent from before the WAF sends neither (the schema's default, skipped by the plain check).
+    wafPart: e.wafPart ?? '',
+    wafExcerpt: e.wafExcerpt ?? '',
+    wafName: e.wafName ?? '',
+    ...flags,
+    counted: at.counted,
+  };
 }

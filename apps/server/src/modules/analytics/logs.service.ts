@@ -3,6 +3,7 @@ import type { Caller } from '../../platform/http/bind-route.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
 import { analyticsScope } from './analytics-scope.js';
 import type { AnalyticsStore, Row, SqlDialect } from './analytics-store.js';
+import { searchLogRows } from './log-search-store.js';
 import { int, type Scope, scopeWhere } from './statistics.queries.js';
 import { rangeOf } from './statistics.service.js';
 
@@ -16,7 +17,8 @@ export const LOG_COLUMNS =
 
 /**
  * Access and WAF log search (routes/logs.ts; docs/decisions.md "Log search") over the raw events
- * of the analytics store: the caller's sites first (analyticsScope, inside the SQL as the
+ * of the analytics store and the refused floods the nodes collapsed, each in place of the events it
+ * counts (log-search-store.ts): the caller's sites first (analyticsScope, inside the SQL as the
  * statistics), then the filters, newest first. Numbers enter the statement as checked integers,
  * strings only as their bytes in hexadecimal (SqlDialect.str), never as text.
  */
@@ -29,23 +31,24 @@ export class LogsService {
   async search(caller: Caller, kind: LogKind, filter: LogFilter): Promise<{ data: LogRecord[]; total: number }> {
     const scope = await analyticsScope(this.repo, caller, filter);
     if (scope.siteIds.length === 0) return { data: [], total: 0 };
-    const clause = logConditions(this.store.dialect, scope, kind, filter).join(' AND ');
-    const offset = (filter.page - 1) * filter.pageSize;
-    const [rows, counted] = await Promise.all([
-      this.store.query(
-        `SELECT ${LOG_COLUMNS} FROM events WHERE ${clause} ORDER BY ts DESC, ms DESC, request_id DESC ` +
-          `LIMIT ${int(filter.pageSize)} OFFSET ${int(offset)}`,
-      ),
-      this.store.query(`SELECT count(*) AS n FROM events WHERE ${clause}`),
-    ]);
-    return { data: rows.map(recordOf), total: Number(counted[0]?.n ?? 0) };
+    const range = rangeOf(filter);
+    const { rows, total } = await searchLogRows(this.store, {
+      columns: LOG_COLUMNS,
+      where: logConditions(this.store.dialect, scope, kind, filter).join(' AND '),
+      // A record's time is its last request's: its minute may start before the range.
+      collapsedMinutes: scopeWhere(scope, 'minute', { start: range.start - 60, end: range.end }),
+      byAddress: filter.ip !== undefined,
+      limit: filter.pageSize,
+      offset: (filter.page - 1) * filter.pageSize,
+    });
+    return { data: rows.map(searchRecordOf), total };
   }
 }
 
 /** The filter a log search or export is made of (what `where` ANDs): the scope and time range first. */
 export type LogConditionFilter = Pick<
   LogFilter,
-  'startTime' | 'endTime' | 'ip' | 'status' | 'method' | 'reqID' | 'url' | 'urlMatch' | 'ruleId' | 'action'
+  'startTime' | 'endTime' | 'ip' | 'status' | 'method' | 'reqID' | 'url' | 'urlMatch' | 'ruleId' | 'action' | 'decision'
 >;
 
 /**
@@ -59,6 +62,7 @@ export function logConditions(d: SqlDialect, scope: Scope, kind: LogKind, filter
   if (filter.ip !== undefined) where.push(`ip = ${d.str(filter.ip.toLowerCase())}`);
   if (filter.status !== undefined) where.push(`status = ${int(filter.status)}`);
   if (filter.method !== undefined) where.push(`method = ${d.str(filter.method)}`);
+  if (filter.decision !== undefined) where.push(`fw_kind = ${d.str(filter.decision)}`);
   if (filter.reqID !== undefined) where.push(`request_id = ${d.str(filter.reqID)}`);
   if (filter.url !== undefined) {
     where.push(filter.urlMatch === 'prefix' ? d.startsWith('uri', filter.url) : d.contains('uri', filter.url));
@@ -70,6 +74,15 @@ export function logConditions(d: SqlDialect, scope: Scope, kind: LogKind, filter
 
 const str = (v: number | string | undefined) => (v === undefined ? '' : String(v));
 const num = (v: number | string | undefined) => Number(v ?? 0);
+
+/** A row of the log search: a record, and a collapsed record's count and times (log-search-store.ts). */
+function searchRecordOf(r: Row): LogRecord {
+  const record = recordOf(r);
+  const last = num(r.last_ms);
+  if (last === 0) return record;
+  const collapsed = { count: num(r.requests), first: new Date(num(r.first_ms)).toISOString(), last: record.time };
+  return { ...record, collapsed };
+}
 
 /** A row of LOG_COLUMNS as a log record. */
 export function recordOf(r: Row): LogRecord {

@@ -39,8 +39,10 @@ export function exportFileName(type: string, startTime: string, endTime: string,
   return `${type}-log-${stamp(startTime)}-${stamp(endTime)}.${format}${gzip ? '.gz' : ''}`;
 }
 
-/** The columns of a CSV export: every field of a log record, in the record's order. */
-export const LOG_CSV_COLUMNS = Object.keys(logRecordSchema.shape) as (keyof LogRecord)[];
+/** The columns of a CSV export: every field of a log record of one request, in the record's order. */
+export const LOG_CSV_COLUMNS = Object.keys(logRecordSchema.shape).filter(
+  (k): k is Exclude<keyof LogRecord, 'collapsed'> => k !== 'collapsed',
+);
 
 /** The header row of a CSV export (CRLF lines, RFC 4180). */
 export const csvHeader = () => `${LOG_CSV_COLUMNS.join(',')}\r\n`;
