@@ -11,7 +11,6 @@ import {
   BLOCK_IDS_MAX,
   BLOCK_LIST_DEFAULT_SECONDS,
   BLOCK_REPORT_MAX,
-  BLOCK_SECONDS_MAX,
   CACHE_PATH_RE,
   CACHE_RULE_VALUES_MAX,
   CACHE_RULES_PER_SITE,
@@ -30,7 +29,9 @@ import {
   CORS_ORIGIN_RE,
   CUSTOM_HEADERS_MAX,
   DATA_PLANE_LIMITS,
+  EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
+  EDGE_HEADER_ACTIONS,
   EDGE_RULE_ACTIONS,
   ERROR_PAGE_LANGUAGES,
   ERROR_PAGE_MAX_BYTES,
@@ -38,19 +39,11 @@ import {
   edgeChallengeSchema,
   edgeFirewallSchema,
   edgeModuleSchema,
-  FIREWALL_LIST_RULES_PER_SITE,
   FIREWALL_METHODS,
-  FIREWALL_URL_MAX,
-  FIREWALL_URL_RE,
-  FREQUENCY_SECONDS_MAX,
-  FREQUENCY_TIMES_MAX,
-  GEO_COUNTRY_ID_RE,
-  GEO_RULE_REGIONS_MAX,
   GEO_SHA256_RE,
   GZIP_MAX_MIN_LENGTH,
   GZIP_TYPES,
   HOST_NAME_RE,
-  MAX_IPS,
   MODULE_HEADER_NAME_RE,
   MODULE_HEADER_VALUE_MAX,
   MODULE_HEADER_VALUE_RE,
@@ -67,8 +60,6 @@ import {
   REDIRECT_TARGET_RE,
   REWRITE_RULES_PER_MODULE,
   REWRITE_TARGET_RE,
-  SECOND_BURST_MAX,
-  SECOND_RATE_MAX,
   SITE_MODULE_TYPES,
   TOKEN_AUTH_ACTIONS,
   TOKEN_AUTH_CLOCK_SKEW,
@@ -112,6 +103,7 @@ beforeAll(async () => {
     'modules_check',
     'settings_check',
     'firewall_check',
+    'firewall_headers_check',
     'firewall',
     'challenge',
     'challenge_pages',
@@ -307,11 +299,23 @@ describe('the Lua checks agree with the contract', () => {
     );
   });
 
+  // The firewall checks read the contract's lists and limits from rampart.contract_limits, which is
+  // generated from the contract (lua-limits.test.ts checks its values): none is written again here.
+  it('firewall_check.lua, checks.lua, firewall_headers_check.lua, firewall_geo.lua: no copy of the contract', () => {
+    for (const file of ['firewall_check', 'checks', 'firewall_headers_check', 'firewall_geo']) {
+      const text = source(file);
+      // a set of methods or actions, or a number or pattern given to a limit's name (the HEX*_RE
+      // are the edge's own address and hash encodings, checked apart)
+      expect(text, file).not.toMatch(/\{\s*(GET|deny|shield|allow) = true/);
+      expect(text, file).not.toMatch(/^local (MAX_\w+|(?!HEX)\w+_RE)(, \w+)* = (\d|\[)/m);
+    }
+    expect(source('checks')).toContain('local RULE_ACTIONS = require("rampart.contract_limits").EDGE_RULE_ACTIONS');
+  });
+
   it('firewall_check.lua: methods, actions, the URL pattern characters and the limits', () => {
-    const upper = FIREWALL_METHODS.map((m) => m.toUpperCase());
-    expect(sorted(Object.keys(table('firewall_check', 'METHODS')))).toEqual(sorted(upper));
+    const fc = source('firewall_check');
+    expect(fc).toContain('local METHODS = limits.FIREWALL_METHODS');
     const action = edgeFirewallSchema.shape.blacklist.element.shape.action;
-    expect(sorted(Object.keys(table('checks', 'RULE_ACTIONS')))).toEqual(sorted(EDGE_RULE_ACTIONS));
     expect(sorted(action.options)).toEqual(sorted(EDGE_RULE_ACTIONS));
     expect(source('firewall_check')).toContain('local RULE_ACTIONS = checks.RULE_ACTIONS');
     const agentAction = edgeFirewallSchema.shape.userAgents.unwrap().element.shape.action;
@@ -319,10 +323,13 @@ describe('the Lua checks agree with the contract', () => {
     // The challenges the router routes (rampart.firewall CHALLENGE_OF) are the contract's.
     const letters = /^_M\.LETTER = \{([^}]*)\}/m.exec(source('challenge'))?.[1] ?? '';
     expect(sorted([...letters.matchAll(/(\w+) = "/g)].map((m) => m[1] as string))).toEqual(sorted(EDGE_CHALLENGES));
-    // PCRE needs `[` escaped inside a class where JavaScript does not.
-    expect(pattern('firewall_check', 'URL_RE').replace('\\[', '[')).toBe(pcre(FIREWALL_URL_RE));
-    const m = /^local MAX_RULES, MAX_RANGES, MAX_URL = (\d+), (\d+), (\d+)/m.exec(source('firewall_check'));
-    expect(m?.slice(1).map(Number)).toEqual([FIREWALL_LIST_RULES_PER_SITE, MAX_IPS, FIREWALL_URL_MAX]);
+    expect(fc).toContain('local URL_RE = limits.FIREWALL_URL_RE');
+    expect(fc).toContain(
+      'local MAX_RULES, MAX_RANGES, MAX_URL = limits.FIREWALL_LIST_RULES_PER_SITE, limits.MAX_IPS, limits.FIREWALL_URL_MAX',
+    );
+    expect(fc).toContain('local UA_RE = limits.USER_AGENT_REGEX_RE');
+    expect(fc).toContain('local MAX_UA = limits.USER_AGENT_REGEX_MAX');
+    expect(fc).toContain('local CHALLENGES = limits.EDGE_CHALLENGES');
     expect(number('firewall_check', /is_list\(r\.methods, (\d+)\)/)).toBe(FIREWALL_METHODS.length);
   });
 
@@ -356,9 +363,10 @@ describe('the Lua checks agree with the contract', () => {
   });
 
   it("firewall_geo.lua: the geo rules' limits, country codes and actions; validate.lua: the database hash", () => {
-    const m = /^local MAX_RULES, MAX_REGIONS = (\d+), (\d+)/m.exec(source('firewall_geo'));
-    expect(m?.slice(1).map(Number)).toEqual([FIREWALL_LIST_RULES_PER_SITE, GEO_RULE_REGIONS_MAX]);
-    expect(pattern('firewall_geo', 'COUNTRY_RE')).toBe(pcre(GEO_COUNTRY_ID_RE));
+    expect(source('firewall_geo')).toContain(
+      'local MAX_RULES, MAX_REGIONS = contract_limits.FIREWALL_LIST_RULES_PER_SITE, contract_limits.GEO_RULE_REGIONS_MAX',
+    );
+    expect(source('firewall_geo')).toContain('local COUNTRY_RE = contract_limits.GEO_COUNTRY_ID_RE');
     const geos = edgeFirewallSchema.shape.geos.unwrap().element.shape;
     expect(sorted(geos.action.options)).toEqual(sorted(EDGE_RULE_ACTIONS));
     expect(source('firewall_geo')).toContain('local RULE_ACTIONS = checks.RULE_ACTIONS');
@@ -368,16 +376,9 @@ describe('the Lua checks agree with the contract', () => {
   });
 
   it("firewall_check.lua: the frequency limits' ranges and actions", () => {
-    const m = /^local MAX_SECONDS, MAX_TIMES, MAX_RATE, MAX_BURST, MAX_BLOCK = (\d+), (\d+), (\d+), (\d+), (\d+)/m.exec(
-      source('firewall_check'),
+    expect(source('firewall_check')).toMatch(
+      /^local MAX_SECONDS, MAX_TIMES, MAX_RATE, MAX_BURST, MAX_BLOCK = limits\.FREQUENCY_SECONDS_MAX,\s+limits\.FREQUENCY_TIMES_MAX, limits\.SECOND_RATE_MAX, limits\.SECOND_BURST_MAX, limits\.BLOCK_SECONDS_MAX$/m,
     );
-    expect(m?.slice(1).map(Number)).toEqual([
-      FREQUENCY_SECONDS_MAX,
-      FREQUENCY_TIMES_MAX,
-      SECOND_RATE_MAX,
-      SECOND_BURST_MAX,
-      BLOCK_SECONDS_MAX,
-    ]);
     // The least values: seconds, times and rate from 1; burst and blockSeconds from 0.
     const rates = edgeFirewallSchema.shape.rates.unwrap().element.shape;
     const intervals = edgeFirewallSchema.shape.intervals.unwrap().element.shape;
@@ -389,10 +390,11 @@ describe('the Lua checks agree with the contract', () => {
     expect(source('firewall_check')).toContain(
       '{ { "rate", 1, MAX_RATE }, { "burst", 0, MAX_BURST }, { "blockSeconds", 0, MAX_BLOCK } }',
     );
-    expect(sorted(intervals.action.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
-    expect(sorted(rates.action.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
+    expect(source('firewall_check')).toContain('local ACTIONS = limits.EDGE_BLOCK_ACTIONS');
+    expect(sorted(intervals.action.options)).toEqual(sorted(EDGE_BLOCK_ACTIONS));
+    expect(sorted(rates.action.options)).toEqual(sorted(EDGE_BLOCK_ACTIONS));
     const antiCc = edgeFirewallSchema.shape.antiCC.unwrap().element.shape;
-    expect(sorted(antiCc.errorAction.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
+    expect(sorted(antiCc.errorAction.options)).toEqual(sorted(EDGE_BLOCK_ACTIONS));
   });
 
   it("firewall_reputation.lua: the setting's score range and actions, the list file's layout; validate.lua: its hash", () => {
@@ -431,9 +433,10 @@ describe('the Lua checks agree with the contract', () => {
       sorted(BLOCK_CAUSES.filter((c) => c !== 'escalated')),
     );
     expect(source('escalate')).toContain('cause = "escalated"');
-    // Header rules keep deny and drop (the contract's header rule schema).
+    // Header rules keep deny and drop (the contract's header rule schema), read from rampart.contract_limits.
     const header = edgeFirewallSchema.shape.headers.unwrap().element.shape;
-    expect(sorted(header.action.options)).toEqual(['deny', 'drop']);
+    expect(sorted(header.action.options)).toEqual(sorted(EDGE_HEADER_ACTIONS));
+    expect(source('firewall_headers_check')).toContain('local ACTIONS = limits.EDGE_HEADER_ACTIONS');
   });
   it('waf_check.lua and waf.lua: groups, modes, sensitivities, fail modes, parts, rule ids, limits', () => {
     expect(filledList('waf_check', 'GROUPS')).toEqual([...WAF_GROUPS]);

@@ -5,6 +5,7 @@ import {
   DOMAIN_ACCESS_RULES_MAX,
   EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
+  EDGE_HEADER_ACTIONS,
   EDGE_RULE_ACTIONS,
   FIREWALL_LIST_RULES_PER_SITE,
   FIREWALL_METHODS,
@@ -15,8 +16,12 @@ import {
   GEO_COUNTRY_ID_RE,
   GEO_RULE_REGIONS_MAX,
   HEADER_NAME_MAX,
+  HEADER_NAME_RE,
   MAX_IPS,
+  REFERER_HOST_MAX,
+  REFERER_HOST_RE,
   REFERER_HOSTS_MAX,
+  REFERER_MODES,
   SECOND_BURST_MAX,
   SECOND_RATE_MAX,
   USER_AGENT_REGEX_MAX,
@@ -43,6 +48,14 @@ const SAMPLES: Record<string, { re: RegExp; values: string[] }> = {
     values: ['curl/8.5.0', 'Mozilla 5.0 (X11)', 'tab\there', 'é', 'a\n'],
   },
   GEO_COUNTRY_ID_RE: { re: GEO_COUNTRY_ID_RE, values: ['CN', 'cn', 'USA', 'U', 'DE\n'] },
+  HEADER_NAME_RE: {
+    re: HEADER_NAME_RE,
+    values: ['x-scanner', 'X-Api-Key', 'a', 'x_y', 'x y', '', 'x'.repeat(64), 'x'.repeat(65), 'x-a\n'],
+  },
+  REFERER_HOST_RE: {
+    re: REFERER_HOST_RE,
+    values: ['example.com', '*.example.com', 'localhost', 'Example.com', '-a.example', 'a..b', 'a.b\n', '*.*.a.b'],
+  },
 };
 
 let lua: LuaNginx;
@@ -112,10 +125,13 @@ describe('rampart.contract_limits, the Lua copy of the contract the checks read'
       GEO_RULE_REGIONS_MAX,
       DOMAIN_ACCESS_RULES_MAX,
       REFERER_HOSTS_MAX,
+      REFERER_HOST_MAX,
       FIREWALL_METHODS: set(FIREWALL_METHODS.map((m) => m.toUpperCase())),
       EDGE_RULE_ACTIONS: set(EDGE_RULE_ACTIONS),
       EDGE_BLOCK_ACTIONS: set(EDGE_BLOCK_ACTIONS),
       EDGE_CHALLENGES: set(EDGE_CHALLENGES),
+      EDGE_HEADER_ACTIONS: set(EDGE_HEADER_ACTIONS),
+      REFERER_MODES: set(REFERER_MODES),
     });
     for (const [name, { re, values }] of Object.entries(SAMPLES)) {
       const expected = values.map((v) => re.test(v));

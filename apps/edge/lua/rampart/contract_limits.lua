@@ -16,14 +16,19 @@ _M.BLOCK_SECONDS_MAX = 86400
 _M.GEO_RULE_REGIONS_MAX = 500
 _M.DOMAIN_ACCESS_RULES_MAX = 20
 _M.REFERER_HOSTS_MAX = 100
+_M.REFERER_HOST_MAX = 253
 
 _M.FIREWALL_URL_RE = [=[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?[\]{}\\#-]+\z]=]
 _M.USER_AGENT_REGEX_RE = [=[^[\x20-\x7e]+\z]=]
 _M.GEO_COUNTRY_ID_RE = [=[^[A-Z]{2}\z]=]
+_M.HEADER_NAME_RE = [=[^[A-Za-z0-9-]{1,64}\z]=]
+_M.REFERER_HOST_RE = [=[^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+\z]=]
 
 _M.FIREWALL_METHODS = { GET = true, POST = true, PUT = true, DELETE = true, HEAD = true, PATCH = true, OPTIONS = true }
 _M.EDGE_RULE_ACTIONS = { deny = true, drop = true, dropBlacklist = true, shield = true, code = true, click = true, redirect = true, slider = true }
 _M.EDGE_BLOCK_ACTIONS = { deny = true, drop = true, dropBlacklist = true }
 _M.EDGE_CHALLENGES = { shield = true, code = true, click = true, redirect = true, slider = true }
+_M.EDGE_HEADER_ACTIONS = { deny = true, drop = true }
+_M.REFERER_MODES = { allow = true, deny = true }
 
 return _M

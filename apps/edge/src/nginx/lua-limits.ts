@@ -3,6 +3,7 @@ import {
   DOMAIN_ACCESS_RULES_MAX,
   EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
+  EDGE_HEADER_ACTIONS,
   EDGE_RULE_ACTIONS,
   FIREWALL_LIST_RULES_PER_SITE,
   FIREWALL_METHODS,
@@ -13,8 +14,12 @@ import {
   GEO_COUNTRY_ID_RE,
   GEO_RULE_REGIONS_MAX,
   HEADER_NAME_MAX,
+  HEADER_NAME_RE,
   MAX_IPS,
+  REFERER_HOST_MAX,
+  REFERER_HOST_RE,
   REFERER_HOSTS_MAX,
+  REFERER_MODES,
   SECOND_BURST_MAX,
   SECOND_RATE_MAX,
   USER_AGENT_REGEX_MAX,
@@ -48,12 +53,16 @@ const NUMBERS: Record<string, number> = {
   GEO_RULE_REGIONS_MAX,
   DOMAIN_ACCESS_RULES_MAX,
   REFERER_HOSTS_MAX,
+  REFERER_HOST_MAX,
 };
 
 const PATTERNS: Record<string, RegExp> = {
   FIREWALL_URL_RE,
   USER_AGENT_REGEX_RE,
   GEO_COUNTRY_ID_RE,
+  // Any case: the edge's header rules also carry it in lower case (checked apart).
+  HEADER_NAME_RE,
+  REFERER_HOST_RE,
 };
 
 /** Sets, as the Lua checks test membership: `{ name = true, ... }`. */
@@ -63,6 +72,8 @@ const SETS: Record<string, readonly string[]> = {
   EDGE_RULE_ACTIONS,
   EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
+  EDGE_HEADER_ACTIONS,
+  REFERER_MODES,
 };
 
 /** A Lua long string that cannot close early. */
