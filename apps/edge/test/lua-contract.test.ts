@@ -25,7 +25,6 @@ import {
   CHALLENGE_WORK_BITS_MIN,
   CORS_LIST_MAX,
   CORS_MAX_AGE_MAX,
-  CORS_METHODS,
   CORS_ORIGIN_RE,
   CUSTOM_HEADERS_MAX,
   DATA_PLANE_LIMITS,
@@ -101,6 +100,7 @@ beforeAll(async () => {
     'validate_zone',
     'checks',
     'modules_check',
+    'acl_check',
     'settings_check',
     'firewall_check',
     'firewall_headers_check',
@@ -230,7 +230,9 @@ describe('the Lua checks agree with the contract', () => {
     expect(pattern('modules_check', 'CORS_ORIGIN_RE')).toBe(pcre(CORS_ORIGIN_RE));
     // A rewrite's Host: the data plane's host name without the wildcard.
     expect(pattern('modules_check', 'HOST_RE')).toBe(pcre(HOST_NAME_RE).replace('^(\\*\\.)?', '^'));
-    expect(sorted(Object.keys(table('modules_check', 'METHODS')))).toEqual(sorted(CORS_METHODS));
+    // The CORS methods come from rampart.contract_limits (lua-limits.test.ts checks its values).
+    expect(source('modules_check')).toContain('local METHODS = contract_limits.CORS_METHODS');
+    expect(source('modules_check')).not.toMatch(/OPTIONS = true/);
     expect(sorted(Object.keys(table('modules_check', 'REDIRECT_CODES')))).toEqual(sorted(REDIRECT_CODES));
     expect(sorted(Object.keys(table('modules_check', 'MATCHES')))).toEqual(sorted(PATH_MATCH_TYPES));
     // The site-modules list (the WAF's included): every type of the edge document's module union.
@@ -257,6 +259,31 @@ describe('the Lua checks agree with the contract', () => {
     expect(Number(limits.cors)).toBe(CORS_LIST_MAX);
     expect(number('modules_check', /m\.maxAge > (\d+)/)).toBe(CORS_MAX_AGE_MAX);
     expect(number('modules_check', /#m\.host > (\d+)/)).toBe(DATA_PLANE_LIMITS.hostLength);
+  });
+
+  it("acl_check.lua: the Lua ACL's limits, fields, operators, methods, actions and patterns come from rampart.contract_limits", () => {
+    const acl = source('acl_check');
+    for (const line of [
+      'local MAX_RULES, MAX_CONDITIONS = limits.ACL_RULES_PER_MODULE, limits.ACL_CONDITIONS_MAX',
+      'local MAX_VALUES, MAX_VALUE = limits.ACL_VALUES_MAX, limits.ACL_VALUE_MAX',
+      'local MAX_COUNT, MAX_SECONDS = limits.ACL_FREQUENCY_COUNT_MAX, limits.ACL_FREQUENCY_SECONDS_MAX',
+      'local STRING_FIELDS = limits.ACL_STRING_FIELDS',
+      'local STRING_OPS = limits.ACL_STRING_OPERATORS',
+      'local FREQUENCY_OPS = limits.ACL_FREQUENCY_OPERATORS',
+      'local METHODS = limits.ACL_METHODS',
+      'local ACTIONS = limits.ACL_ACTIONS',
+      'local VALUE_RE = limits.ACL_VALUE_RE',
+      'local COUNTRY_RE = limits.GEO_COUNTRY_ID_RE',
+      'is_int(c.count, 0, MAX_COUNT)',
+      'is_int(c.seconds, 1, MAX_SECONDS)',
+    ])
+      expect(acl).toContain(line);
+    // No list or limit written again by hand.
+    expect(acl).not.toMatch(/\w = true\b/);
+    expect(acl).not.toMatch(/\b(200|512|1000000|86400)\b/);
+    expect(acl).not.toContain('[A-Z]{2}');
+    // The header a condition names: the contract's module header name.
+    expect(pattern('acl_check', 'HEADER_NAME_RE')).toBe(pcre(MODULE_HEADER_NAME_RE));
   });
 
   it('modules_check.lua and token_auth.lua: token auth keys, extensions, actions, limits and clock skew', () => {

@@ -1,7 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  ACL_ACTIONS,
+  ACL_CONDITIONS_MAX,
+  ACL_FREQUENCY_COUNT_MAX,
+  ACL_FREQUENCY_OPERATORS,
+  ACL_FREQUENCY_SECONDS_MAX,
+  ACL_METHODS,
+  ACL_RULES_PER_MODULE,
+  ACL_STRING_FIELDS,
+  ACL_STRING_OPERATORS,
+  ACL_VALUE_MAX,
+  ACL_VALUE_RE,
+  ACL_VALUES_MAX,
   BLOCK_SECONDS_MAX,
+  CORS_METHODS,
   DOMAIN_ACCESS_RULES_MAX,
   EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
@@ -56,6 +69,7 @@ const SAMPLES: Record<string, { re: RegExp; values: string[] }> = {
     re: REFERER_HOST_RE,
     values: ['example.com', '*.example.com', 'localhost', 'Example.com', '-a.example', 'a..b', 'a.b\n', '*.*.a.b'],
   },
+  ACL_VALUE_RE: { re: ACL_VALUE_RE, values: ['', '/admin', 'Mozilla 5.0 (X11)', 'tab\there', 'é', 'a\n'] },
 };
 
 let lua: LuaNginx;
@@ -132,6 +146,18 @@ describe('rampart.contract_limits, the Lua copy of the contract the checks read'
       EDGE_CHALLENGES: set(EDGE_CHALLENGES),
       EDGE_HEADER_ACTIONS: set(EDGE_HEADER_ACTIONS),
       REFERER_MODES: set(REFERER_MODES),
+      ACL_RULES_PER_MODULE,
+      ACL_CONDITIONS_MAX,
+      ACL_VALUES_MAX,
+      ACL_VALUE_MAX,
+      ACL_FREQUENCY_COUNT_MAX,
+      ACL_FREQUENCY_SECONDS_MAX,
+      ACL_METHODS: set(ACL_METHODS),
+      ACL_ACTIONS: set(ACL_ACTIONS),
+      ACL_STRING_FIELDS: set(ACL_STRING_FIELDS),
+      ACL_STRING_OPERATORS: set(ACL_STRING_OPERATORS),
+      ACL_FREQUENCY_OPERATORS: set(ACL_FREQUENCY_OPERATORS),
+      CORS_METHODS: set(CORS_METHODS),
     });
     for (const [name, { re, values }] of Object.entries(SAMPLES)) {
       const expected = values.map((v) => re.test(v));
