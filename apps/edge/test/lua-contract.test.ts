@@ -11,7 +11,6 @@ import {
   BLOCK_IDS_MAX,
   BLOCK_LIST_DEFAULT_SECONDS,
   BLOCK_REPORT_MAX,
-  BLOCK_SECONDS_MAX,
   CACHE_PATH_RE,
   CACHE_RULE_VALUES_MAX,
   CACHE_RULES_PER_SITE,
@@ -26,11 +25,12 @@ import {
   CHALLENGE_WORK_BITS_MIN,
   CORS_LIST_MAX,
   CORS_MAX_AGE_MAX,
-  CORS_METHODS,
   CORS_ORIGIN_RE,
   CUSTOM_HEADERS_MAX,
   DATA_PLANE_LIMITS,
+  EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
+  EDGE_HEADER_ACTIONS,
   EDGE_RULE_ACTIONS,
   ERROR_PAGE_LANGUAGES,
   ERROR_PAGE_MAX_BYTES,
@@ -38,19 +38,11 @@ import {
   edgeChallengeSchema,
   edgeFirewallSchema,
   edgeModuleSchema,
-  FIREWALL_LIST_RULES_PER_SITE,
   FIREWALL_METHODS,
-  FIREWALL_URL_MAX,
-  FIREWALL_URL_RE,
-  FREQUENCY_SECONDS_MAX,
-  FREQUENCY_TIMES_MAX,
-  GEO_COUNTRY_ID_RE,
-  GEO_RULE_REGIONS_MAX,
   GEO_SHA256_RE,
   GZIP_MAX_MIN_LENGTH,
   GZIP_TYPES,
   HOST_NAME_RE,
-  MAX_IPS,
   MODULE_HEADER_NAME_RE,
   MODULE_HEADER_VALUE_MAX,
   MODULE_HEADER_VALUE_RE,
@@ -67,8 +59,6 @@ import {
   REDIRECT_TARGET_RE,
   REWRITE_RULES_PER_MODULE,
   REWRITE_TARGET_RE,
-  SECOND_BURST_MAX,
-  SECOND_RATE_MAX,
   SITE_MODULE_TYPES,
   TOKEN_AUTH_ACTIONS,
   TOKEN_AUTH_CLOCK_SKEW,
@@ -110,8 +100,10 @@ beforeAll(async () => {
     'validate_zone',
     'checks',
     'modules_check',
+    'acl_check',
     'settings_check',
     'firewall_check',
+    'firewall_headers_check',
     'firewall',
     'challenge',
     'challenge_pages',
@@ -238,7 +230,9 @@ describe('the Lua checks agree with the contract', () => {
     expect(pattern('modules_check', 'CORS_ORIGIN_RE')).toBe(pcre(CORS_ORIGIN_RE));
     // A rewrite's Host: the data plane's host name without the wildcard.
     expect(pattern('modules_check', 'HOST_RE')).toBe(pcre(HOST_NAME_RE).replace('^(\\*\\.)?', '^'));
-    expect(sorted(Object.keys(table('modules_check', 'METHODS')))).toEqual(sorted(CORS_METHODS));
+    // The CORS methods come from rampart.contract_limits (lua-limits.test.ts checks its values).
+    expect(source('modules_check')).toContain('local METHODS = contract_limits.CORS_METHODS');
+    expect(source('modules_check')).not.toMatch(/OPTIONS = true/);
     expect(sorted(Object.keys(table('modules_check', 'REDIRECT_CODES')))).toEqual(sorted(REDIRECT_CODES));
     expect(sorted(Object.keys(table('modules_check', 'MATCHES')))).toEqual(sorted(PATH_MATCH_TYPES));
     // The site-modules list (the WAF's included): every type of the edge document's module union.
@@ -265,6 +259,31 @@ describe('the Lua checks agree with the contract', () => {
     expect(Number(limits.cors)).toBe(CORS_LIST_MAX);
     expect(number('modules_check', /m\.maxAge > (\d+)/)).toBe(CORS_MAX_AGE_MAX);
     expect(number('modules_check', /#m\.host > (\d+)/)).toBe(DATA_PLANE_LIMITS.hostLength);
+  });
+
+  it("acl_check.lua: the Lua ACL's limits, fields, operators, methods, actions and patterns come from rampart.contract_limits", () => {
+    const acl = source('acl_check');
+    for (const line of [
+      'local MAX_RULES, MAX_CONDITIONS = limits.ACL_RULES_PER_MODULE, limits.ACL_CONDITIONS_MAX',
+      'local MAX_VALUES, MAX_VALUE = limits.ACL_VALUES_MAX, limits.ACL_VALUE_MAX',
+      'local MAX_COUNT, MAX_SECONDS = limits.ACL_FREQUENCY_COUNT_MAX, limits.ACL_FREQUENCY_SECONDS_MAX',
+      'local STRING_FIELDS = limits.ACL_STRING_FIELDS',
+      'local STRING_OPS = limits.ACL_STRING_OPERATORS',
+      'local FREQUENCY_OPS = limits.ACL_FREQUENCY_OPERATORS',
+      'local METHODS = limits.ACL_METHODS',
+      'local ACTIONS = limits.ACL_ACTIONS',
+      'local VALUE_RE = limits.ACL_VALUE_RE',
+      'local COUNTRY_RE = limits.GEO_COUNTRY_ID_RE',
+      'is_int(c.count, 0, MAX_COUNT)',
+      'is_int(c.seconds, 1, MAX_SECONDS)',
+    ])
+      expect(acl).toContain(line);
+    // No list or limit written again by hand.
+    expect(acl).not.toMatch(/\w = true\b/);
+    expect(acl).not.toMatch(/\b(200|512|1000000|86400)\b/);
+    expect(acl).not.toContain('[A-Z]{2}');
+    // The header a condition names: the contract's module header name.
+    expect(pattern('acl_check', 'HEADER_NAME_RE')).toBe(pcre(MODULE_HEADER_NAME_RE));
   });
 
   it('modules_check.lua and token_auth.lua: token auth keys, extensions, actions, limits and clock skew', () => {
@@ -307,11 +326,23 @@ describe('the Lua checks agree with the contract', () => {
     );
   });
 
+  // The firewall checks read the contract's lists and limits from rampart.contract_limits, which is
+  // generated from the contract (lua-limits.test.ts checks its values): none is written again here.
+  it('firewall_check.lua, checks.lua, firewall_headers_check.lua, firewall_geo.lua: no copy of the contract', () => {
+    for (const file of ['firewall_check', 'checks', 'firewall_headers_check', 'firewall_geo']) {
+      const text = source(file);
+      // a set of methods or actions, or a number or pattern given to a limit's name (the HEX*_RE
+      // are the edge's own address and hash encodings, checked apart)
+      expect(text, file).not.toMatch(/\{\s*(GET|deny|shield|allow) = true/);
+      expect(text, file).not.toMatch(/^local (MAX_\w+|(?!HEX)\w+_RE)(, \w+)* = (\d|\[)/m);
+    }
+    expect(source('checks')).toContain('local RULE_ACTIONS = require("rampart.contract_limits").EDGE_RULE_ACTIONS');
+  });
+
   it('firewall_check.lua: methods, actions, the URL pattern characters and the limits', () => {
-    const upper = FIREWALL_METHODS.map((m) => m.toUpperCase());
-    expect(sorted(Object.keys(table('firewall_check', 'METHODS')))).toEqual(sorted(upper));
+    const fc = source('firewall_check');
+    expect(fc).toContain('local METHODS = limits.FIREWALL_METHODS');
     const action = edgeFirewallSchema.shape.blacklist.element.shape.action;
-    expect(sorted(Object.keys(table('checks', 'RULE_ACTIONS')))).toEqual(sorted(EDGE_RULE_ACTIONS));
     expect(sorted(action.options)).toEqual(sorted(EDGE_RULE_ACTIONS));
     expect(source('firewall_check')).toContain('local RULE_ACTIONS = checks.RULE_ACTIONS');
     const agentAction = edgeFirewallSchema.shape.userAgents.unwrap().element.shape.action;
@@ -319,10 +350,13 @@ describe('the Lua checks agree with the contract', () => {
     // The challenges the router routes (rampart.firewall CHALLENGE_OF) are the contract's.
     const letters = /^_M\.LETTER = \{([^}]*)\}/m.exec(source('challenge'))?.[1] ?? '';
     expect(sorted([...letters.matchAll(/(\w+) = "/g)].map((m) => m[1] as string))).toEqual(sorted(EDGE_CHALLENGES));
-    // PCRE needs `[` escaped inside a class where JavaScript does not.
-    expect(pattern('firewall_check', 'URL_RE').replace('\\[', '[')).toBe(pcre(FIREWALL_URL_RE));
-    const m = /^local MAX_RULES, MAX_RANGES, MAX_URL = (\d+), (\d+), (\d+)/m.exec(source('firewall_check'));
-    expect(m?.slice(1).map(Number)).toEqual([FIREWALL_LIST_RULES_PER_SITE, MAX_IPS, FIREWALL_URL_MAX]);
+    expect(fc).toContain('local URL_RE = limits.FIREWALL_URL_RE');
+    expect(fc).toContain(
+      'local MAX_RULES, MAX_RANGES, MAX_URL = limits.FIREWALL_LIST_RULES_PER_SITE, limits.MAX_IPS, limits.FIREWALL_URL_MAX',
+    );
+    expect(fc).toContain('local UA_RE = limits.USER_AGENT_REGEX_RE');
+    expect(fc).toContain('local MAX_UA = limits.USER_AGENT_REGEX_MAX');
+    expect(fc).toContain('local CHALLENGES = limits.EDGE_CHALLENGES');
     expect(number('firewall_check', /is_list\(r\.methods, (\d+)\)/)).toBe(FIREWALL_METHODS.length);
   });
 
@@ -356,9 +390,10 @@ describe('the Lua checks agree with the contract', () => {
   });
 
   it("firewall_geo.lua: the geo rules' limits, country codes and actions; validate.lua: the database hash", () => {
-    const m = /^local MAX_RULES, MAX_REGIONS = (\d+), (\d+)/m.exec(source('firewall_geo'));
-    expect(m?.slice(1).map(Number)).toEqual([FIREWALL_LIST_RULES_PER_SITE, GEO_RULE_REGIONS_MAX]);
-    expect(pattern('firewall_geo', 'COUNTRY_RE')).toBe(pcre(GEO_COUNTRY_ID_RE));
+    expect(source('firewall_geo')).toContain(
+      'local MAX_RULES, MAX_REGIONS = contract_limits.FIREWALL_LIST_RULES_PER_SITE, contract_limits.GEO_RULE_REGIONS_MAX',
+    );
+    expect(source('firewall_geo')).toContain('local COUNTRY_RE = contract_limits.GEO_COUNTRY_ID_RE');
     const geos = edgeFirewallSchema.shape.geos.unwrap().element.shape;
     expect(sorted(geos.action.options)).toEqual(sorted(EDGE_RULE_ACTIONS));
     expect(source('firewall_geo')).toContain('local RULE_ACTIONS = checks.RULE_ACTIONS');
@@ -368,16 +403,9 @@ describe('the Lua checks agree with the contract', () => {
   });
 
   it("firewall_check.lua: the frequency limits' ranges and actions", () => {
-    const m = /^local MAX_SECONDS, MAX_TIMES, MAX_RATE, MAX_BURST, MAX_BLOCK = (\d+), (\d+), (\d+), (\d+), (\d+)/m.exec(
-      source('firewall_check'),
+    expect(source('firewall_check')).toMatch(
+      /^local MAX_SECONDS, MAX_TIMES, MAX_RATE, MAX_BURST, MAX_BLOCK = limits\.FREQUENCY_SECONDS_MAX,\s+limits\.FREQUENCY_TIMES_MAX, limits\.SECOND_RATE_MAX, limits\.SECOND_BURST_MAX, limits\.BLOCK_SECONDS_MAX$/m,
     );
-    expect(m?.slice(1).map(Number)).toEqual([
-      FREQUENCY_SECONDS_MAX,
-      FREQUENCY_TIMES_MAX,
-      SECOND_RATE_MAX,
-      SECOND_BURST_MAX,
-      BLOCK_SECONDS_MAX,
-    ]);
     // The least values: seconds, times and rate from 1; burst and blockSeconds from 0.
     const rates = edgeFirewallSchema.shape.rates.unwrap().element.shape;
     const intervals = edgeFirewallSchema.shape.intervals.unwrap().element.shape;
@@ -389,10 +417,11 @@ describe('the Lua checks agree with the contract', () => {
     expect(source('firewall_check')).toContain(
       '{ { "rate", 1, MAX_RATE }, { "burst", 0, MAX_BURST }, { "blockSeconds", 0, MAX_BLOCK } }',
     );
-    expect(sorted(intervals.action.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
-    expect(sorted(rates.action.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
+    expect(source('firewall_check')).toContain('local ACTIONS = limits.EDGE_BLOCK_ACTIONS');
+    expect(sorted(intervals.action.options)).toEqual(sorted(EDGE_BLOCK_ACTIONS));
+    expect(sorted(rates.action.options)).toEqual(sorted(EDGE_BLOCK_ACTIONS));
     const antiCc = edgeFirewallSchema.shape.antiCC.unwrap().element.shape;
-    expect(sorted(antiCc.errorAction.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
+    expect(sorted(antiCc.errorAction.options)).toEqual(sorted(EDGE_BLOCK_ACTIONS));
   });
 
   it("firewall_reputation.lua: the setting's score range and actions, the list file's layout; validate.lua: its hash", () => {
@@ -431,9 +460,10 @@ describe('the Lua checks agree with the contract', () => {
       sorted(BLOCK_CAUSES.filter((c) => c !== 'escalated')),
     );
     expect(source('escalate')).toContain('cause = "escalated"');
-    // Header rules keep deny and drop (the contract's header rule schema).
+    // Header rules keep deny and drop (the contract's header rule schema), read from rampart.contract_limits.
     const header = edgeFirewallSchema.shape.headers.unwrap().element.shape;
-    expect(sorted(header.action.options)).toEqual(['deny', 'drop']);
+    expect(sorted(header.action.options)).toEqual(sorted(EDGE_HEADER_ACTIONS));
+    expect(source('firewall_headers_check')).toContain('local ACTIONS = limits.EDGE_HEADER_ACTIONS');
   });
   it('waf_check.lua and waf.lua: groups, modes, sensitivities, fail modes, parts, rule ids, limits', () => {
     expect(filledList('waf_check', 'GROUPS')).toEqual([...WAF_GROUPS]);

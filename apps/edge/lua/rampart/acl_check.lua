@@ -3,6 +3,7 @@
 -- (edgeLuaAclModuleSchema). Returns a clean record with only known fields, or nil, field, reason.
 local checks = require "rampart.checks"
 local firewall_check = require "rampart.firewall_check"
+local limits = require "rampart.contract_limits"
 
 local _M = {}
 
@@ -10,16 +11,20 @@ local null = ngx.null
 local re_find = ngx.re.find
 local is_array, is_int = checks.is_array, checks.is_int
 
-local MAX_RULES, MAX_CONDITIONS, MAX_VALUES, MAX_VALUE = 200, 10, 100, 512
-local STRING_FIELDS = { cookie = true, referer = true, uriPath = true, uriString = true, userAgent = true, header = true }
-local STRING_OPS = { exact = true, prefix = true, contains = true, regex = true }
-local FREQUENCY_OPS = { gt = true, lt = true, gte = true, lte = true }
-local METHODS = { GET = true, HEAD = true, POST = true, PUT = true, DELETE = true, PATCH = true, OPTIONS = true }
-local ACTIONS = { allow = true, deny = true, drop = true, dropBlacklist = true, redirect = true }
-local VALUE_RE = [[^[\x20-\x7e]*\z]]
+-- The contract's limits and allowlists (rampart.contract_limits, generated from it).
+local MAX_RULES, MAX_CONDITIONS = limits.ACL_RULES_PER_MODULE, limits.ACL_CONDITIONS_MAX
+local MAX_VALUES, MAX_VALUE = limits.ACL_VALUES_MAX, limits.ACL_VALUE_MAX
+local MAX_COUNT, MAX_SECONDS = limits.ACL_FREQUENCY_COUNT_MAX, limits.ACL_FREQUENCY_SECONDS_MAX
+local STRING_FIELDS = limits.ACL_STRING_FIELDS
+local STRING_OPS = limits.ACL_STRING_OPERATORS
+local FREQUENCY_OPS = limits.ACL_FREQUENCY_OPERATORS
+local METHODS = limits.ACL_METHODS
+local ACTIONS = limits.ACL_ACTIONS
+local VALUE_RE = limits.ACL_VALUE_RE
+-- A regex condition's characters: printable ASCII, not empty (firewall_check.pattern_problem checks the rest).
 local REGEX_RE = [[^[\x20-\x7e]+\z]]
 local HEADER_NAME_RE = [[^[A-Za-z0-9][A-Za-z0-9-]{0,63}\z]]
-local COUNTRY_RE = [[^[A-Z]{2}\z]]
+local COUNTRY_RE = limits.GEO_COUNTRY_ID_RE
 local REDIRECT_TARGET_RE =
   [[^(https?://[a-z0-9.-]{1,253}(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?)?/[A-Za-z0-9._~!$&'()*+,;=:@%/?#-]{0,1023}\z]]
 
@@ -52,7 +57,9 @@ local function condition(c, path)
     if v6 == nil then return nil, err_field, reason end
     return { field = field, negate = c.negate, v4 = v4, v6 = v6 }
   elseif field == "country" or field == "method" then
-    if not is_array(c.values, MAX_VALUES) or #c.values == 0 then return nil, path .. ".values", "not a list of 1 to 100" end
+    if not is_array(c.values, MAX_VALUES) or #c.values == 0 then
+      return nil, path .. ".values", "not a list of 1 to " .. MAX_VALUES
+    end
     for i, v in ipairs(c.values) do
       local ok = field == "country" and matches(v, COUNTRY_RE) or field == "method" and METHODS[v] == true
       if not ok then return nil, path .. ".values[" .. (i - 1) .. "]", "not a " .. field end
@@ -60,8 +67,8 @@ local function condition(c, path)
     return { field = field, negate = c.negate, values = c.values }
   elseif field == "frequency" then
     if not FREQUENCY_OPS[c.op] then return nil, path .. ".op", "not gt, lt, gte or lte" end
-    if not is_int(c.count, 0, 1000000) then return nil, path .. ".count", "not 0..1000000" end
-    if not is_int(c.seconds, 1, 86400) then return nil, path .. ".seconds", "not 1..86400" end
+    if not is_int(c.count, 0, MAX_COUNT) then return nil, path .. ".count", "not 0.." .. MAX_COUNT end
+    if not is_int(c.seconds, 1, MAX_SECONDS) then return nil, path .. ".seconds", "not 1.." .. MAX_SECONDS end
     return { field = field, op = c.op, count = c.count, seconds = c.seconds }
   end
   return nil, path .. ".field", "not a condition field"

@@ -4,10 +4,8 @@ local _M = {}
 local floor = math.floor
 
 -- What a rule that blocks or challenges may do: the blacklist, user-agent, geo rules and the IP
--- trust setting (packages/contract/src/edge/challenge.ts EDGE_RULE_ACTIONS).
-local RULE_ACTIONS = {
-  deny = true, drop = true, dropBlacklist = true, shield = true, code = true, click = true, redirect = true, slider = true,
-}
+-- trust setting (packages/contract/src/edge/challenge.ts EDGE_RULE_ACTIONS, rampart.contract_limits).
+local RULE_ACTIONS = require("rampart.contract_limits").EDGE_RULE_ACTIONS
 _M.RULE_ACTIONS = RULE_ACTIONS
 -- 64 hex digits: a SHA-256 (the geo database's, the reputation list's) or a 32-byte key.
 local HEX64_RE = [[^[0-9a-f]{64}\z]]

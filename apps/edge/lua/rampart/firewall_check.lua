@@ -4,27 +4,30 @@
 -- field, reason. The URL pattern is compiled here with ngx.re, as the edge will run it: a pattern
 -- PCRE refuses refuses the whole document.
 local checks = require "rampart.checks"
+local limits = require "rampart.contract_limits"
 local geo = require "rampart.firewall_geo"
 local reputation = require "rampart.firewall_reputation"
 
 local _M = {}
 
--- The same lists and limits as packages/contract/src/routes/firewall-lists.ts (FIREWALL_METHODS,
--- FIREWALL_LIST_RULES_PER_SITE, FIREWALL_URL_MAX, FIREWALL_URL_RE) and MAX_IPS (constants.ts).
-local METHODS = { GET = true, POST = true, PUT = true, DELETE = true, HEAD = true, PATCH = true, OPTIONS = true }
--- What a frequency limit or an anti-CC rule's error action may do (packages/contract/src/edge/challenge.ts
+-- The contract's lists and limits (rampart.contract_limits, generated from packages/contract):
+-- routes/firewall-lists.ts FIREWALL_METHODS, FIREWALL_LIST_RULES_PER_SITE, FIREWALL_URL_MAX,
+-- FIREWALL_URL_RE and MAX_IPS (constants.ts).
+local METHODS = limits.FIREWALL_METHODS
+-- What a frequency limit or an anti-CC rule's error action may do (edge/challenge.ts
 -- EDGE_BLOCK_ACTIONS; header rules and a domain's lists keep deny and drop: rampart.firewall_headers_check).
-local ACTIONS = { deny = true, drop = true, dropBlacklist = true }
+local ACTIONS = limits.EDGE_BLOCK_ACTIONS
 -- What a blacklist or user-agent rule may do (rampart.checks).
 local RULE_ACTIONS = checks.RULE_ACTIONS
-local MAX_RULES, MAX_RANGES, MAX_URL = 100, 5000, 256
-local URL_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\#-]+\z]]
--- packages/contract/src/routes/firewall-user-agents.ts USER_AGENT_REGEX_RE and USER_AGENT_REGEX_MAX.
-local UA_RE = [[^[\x20-\x7e]+\z]]
-local MAX_UA = 256
--- packages/contract/src/routes/firewall-frequency.ts FREQUENCY_SECONDS_MAX, FREQUENCY_TIMES_MAX,
--- SECOND_RATE_MAX, SECOND_BURST_MAX and BLOCK_SECONDS_MAX.
-local MAX_SECONDS, MAX_TIMES, MAX_RATE, MAX_BURST, MAX_BLOCK = 86400, 1000000, 100000, 100000, 86400
+local MAX_RULES, MAX_RANGES, MAX_URL = limits.FIREWALL_LIST_RULES_PER_SITE, limits.MAX_IPS, limits.FIREWALL_URL_MAX
+local URL_RE = limits.FIREWALL_URL_RE
+-- routes/firewall-user-agents.ts USER_AGENT_REGEX_RE and USER_AGENT_REGEX_MAX.
+local UA_RE = limits.USER_AGENT_REGEX_RE
+local MAX_UA = limits.USER_AGENT_REGEX_MAX
+-- routes/firewall-frequency.ts FREQUENCY_SECONDS_MAX, FREQUENCY_TIMES_MAX, SECOND_RATE_MAX,
+-- SECOND_BURST_MAX and BLOCK_SECONDS_MAX.
+local MAX_SECONDS, MAX_TIMES, MAX_RATE, MAX_BURST, MAX_BLOCK = limits.FREQUENCY_SECONDS_MAX,
+  limits.FREQUENCY_TIMES_MAX, limits.SECOND_RATE_MAX, limits.SECOND_BURST_MAX, limits.BLOCK_SECONDS_MAX
 local HEX4_RE = [[^[0-9a-f]{8}\z]]
 local HEX6_RE = [[^[0-9a-f]{32}\z]]
 
@@ -233,7 +236,7 @@ end
 
 -- Anti-CC rules (packages/contract/src/routes/firewall-anti-cc.ts): the URL pattern, the window
 -- and count (times 0: every request), the challenge, the error limit and its action.
-local CHALLENGES = { shield = true, code = true, click = true, redirect = true, slider = true }
+local CHALLENGES = limits.EDGE_CHALLENGES
 local ANTI_CC_FIELDS = {
   { "seconds", 1, MAX_SECONDS }, { "times", 0, MAX_TIMES }, { "errorSeconds", 1, MAX_SECONDS },
   { "errorTimes", 1, MAX_TIMES },

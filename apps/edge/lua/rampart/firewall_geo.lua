@@ -70,9 +70,11 @@ function _M.configure(dir)
   geo_dir = dir
 end
 
--- Validation (rampart.firewall_check): the same allowlists as edgeGeoRuleSchema.
-local MAX_RULES, MAX_REGIONS = 100, 500
-local COUNTRY_RE = [[^[A-Z]{2}\z]]
+-- Validation (rampart.firewall_check): the same allowlists as edgeGeoRuleSchema, from the contract
+-- (rampart.contract_limits: FIREWALL_LIST_RULES_PER_SITE, GEO_RULE_REGIONS_MAX, GEO_COUNTRY_ID_RE).
+local contract_limits = require "rampart.contract_limits"
+local MAX_RULES, MAX_REGIONS = contract_limits.FIREWALL_LIST_RULES_PER_SITE, contract_limits.GEO_RULE_REGIONS_MAX
+local COUNTRY_RE = contract_limits.GEO_COUNTRY_ID_RE
 -- The blocking actions and the challenges (rampart.checks).
 local RULE_ACTIONS = checks.RULE_ACTIONS
 local re_find = ngx.re.find

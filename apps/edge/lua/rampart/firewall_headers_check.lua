@@ -5,20 +5,24 @@
 local checks = require "rampart.checks"
 local firewall_check = require "rampart.firewall_check"
 local cjson = require "cjson.safe"
+local limits = require "rampart.contract_limits"
 
 local _M = {}
 
--- packages/contract/src/routes/firewall-headers.ts HEADER_NAME_RE (lower case at the edge) and the
--- value patterns' characters and length (USER_AGENT_REGEX_RE, USER_AGENT_REGEX_MAX);
--- routes/domain-access.ts DOMAIN_ACCESS_RULES_MAX, REFERER_HOSTS_MAX; FIREWALL_LIST_RULES_PER_SITE.
-local NAME_RE = [[^[a-z0-9-]{1,64}\z]]
-local VALUE_RE = [[^[\x20-\x7e]+\z]]
-local MAX_VALUE = 256
-local MAX_SITE_RULES, MAX_DOMAIN_RULES, MAX_HOSTS = 100, 20, 100
--- A referer host pattern: a lower-case host name of two labels or more, optionally after "*.".
-local HOST_RE = [[^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+\z]]
-local ACTIONS = { deny = true, drop = true }
-local MODES = { allow = true, deny = true }
+-- The contract's (rampart.contract_limits, generated from packages/contract):
+-- routes/firewall-headers.ts HEADER_NAME_RE (in lower case at the edge) and the value patterns'
+-- characters and length (USER_AGENT_REGEX_RE, USER_AGENT_REGEX_MAX); routes/domain-access.ts
+-- DOMAIN_ACCESS_RULES_MAX, REFERER_HOSTS_MAX, REFERER_MODES; FIREWALL_LIST_RULES_PER_SITE;
+-- edge/data-plane-firewall.ts REFERER_HOST_RE and REFERER_HOST_MAX (a lower-case host name of two
+-- labels or more, optionally after "*."); edge/challenge.ts EDGE_HEADER_ACTIONS.
+local NAME_RE = limits.HEADER_NAME_RE
+local VALUE_RE = limits.USER_AGENT_REGEX_RE
+local MAX_VALUE = limits.USER_AGENT_REGEX_MAX
+local MAX_SITE_RULES, MAX_DOMAIN_RULES, MAX_HOSTS =
+  limits.FIREWALL_LIST_RULES_PER_SITE, limits.DOMAIN_ACCESS_RULES_MAX, limits.REFERER_HOSTS_MAX
+local HOST_RE, MAX_HOST = limits.REFERER_HOST_RE, limits.REFERER_HOST_MAX
+local ACTIONS = limits.EDGE_HEADER_ACTIONS
+local MODES = limits.REFERER_MODES
 
 local re_find, null = ngx.re.find, cjson.null
 local is_int, is_list = checks.is_int, checks.is_array
@@ -42,7 +46,7 @@ local function headers(rules, path, max)
     local at = path .. "[" .. (i - 1) .. "]"
     local c, field, reason = base(r, at)
     if c == nil then return nil, field, reason end
-    if type(r.name) ~= "string" or not re_find(r.name, NAME_RE, "jo") then
+    if type(r.name) ~= "string" or not re_find(r.name, NAME_RE, "jo") or r.name ~= r.name:lower() then
       return nil, at .. ".name", "not a lower-case header name"
     end
     c.name = r.name
@@ -78,7 +82,7 @@ local function referers(rules, path)
     end
     local hosts = {}
     for j, h in ipairs(r.hosts) do
-      if type(h) ~= "string" or #h > 253 or not re_find(h, HOST_RE, "jo") then
+      if type(h) ~= "string" or #h > MAX_HOST or not re_find(h, HOST_RE, "jo") then
         return nil, at .. ".hosts[" .. (j - 1) .. "]", "not a host name or *.host name"
       end
       hosts[j] = h

@@ -3,6 +3,7 @@
 -- only known fields, or nil, field, reason.
 local cjson = require "cjson.safe"
 local checks = require "rampart.checks"
+local contract_limits = require "rampart.contract_limits"
 local acl_check = require "rampart.acl_check"
 local waf_check = require "rampart.waf_check"
 
@@ -31,7 +32,7 @@ end
 for _, h in ipairs({ "x-request-id", "x-real-ip", "x-forwarded-for", "x-forwarded-proto" }) do
   DENIED[h] = "request"
 end
-local METHODS = { GET = true, HEAD = true, POST = true, PUT = true, PATCH = true, DELETE = true, OPTIONS = true }
+local METHODS = contract_limits.CORS_METHODS
 local REDIRECT_CODES = { [301] = true, [302] = true, [307] = true, [308] = true }
 local MATCHES = { exact = true, prefix = true, regex = true }
 local TYPES = {

@@ -315,9 +315,10 @@ local function inspect_body(var, headers, limit)
   ctype = ctype or ""
   local lctype = lower(ctype)
   -- (reading the body, from the socket or its temp file, is not inspection: not on the budget)
-  local before = os.clock()
+  -- (nor counted before the budget's clock started: then it is not read at all)
+  local before = S.started and os.clock()
   local body, tail, total = read_body(limit)
-  S.started = S.started + (os.clock() - before)
+  if before then S.started = S.started + (os.clock() - before) end
   if body == nil or total == 0 then return end
   if tail then
     if S.m.fail_closed then return S.decide(RULE.body_limit, "body", "body over " .. limit .. " bytes") end

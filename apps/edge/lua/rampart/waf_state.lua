@@ -32,7 +32,8 @@ local function reset(m, uri)
   S.best, S.best_rule, S.best_part, S.best_excerpt, S.rules_hit, S.second = 0, nil, nil, nil, nil, false
   S.bytes, S.values, S.over, S.done = 0, 0, false, false
   S.source_doc = false
-  S.started = cpu_clock()
+  -- (the budget's clock starts at its first check: see over_budget)
+  S.started = nil
   S.clock_bytes, S.clock_values = 0, 0
   waf_re.reset()
   -- the exclusions whose path covers this request
@@ -91,7 +92,9 @@ end
 -- The CPU clock is a system call (os.clock: CLOCK_PROCESS_CPUTIME_ID has no vDSO path): it is
 -- read only once CLOCK_EVERY_BYTES bytes or CLOCK_EVERY_VALUES values were inspected since it was
 -- last read (or when `now`), which bounds how far past the budget a request can run to the cost
--- of that much inspection.
+-- of that much inspection. The budget starts at the first check, not at the request's start: a
+-- request smaller than that (nearly all of them) never pays the system call, and a larger one
+-- runs at most that much inspection more before its budget starts counting.
 local CLOCK_EVERY_BYTES, CLOCK_EVERY_VALUES = 8192, 64
 local function over_budget(now)
   if S.over then return true end
@@ -99,7 +102,13 @@ local function over_budget(now)
     return false
   end
   S.clock_bytes, S.clock_values = S.bytes, S.values
-  if cpu_clock() - S.started > S.TIME_BUDGET then S.over = true end
+  local now_cpu = cpu_clock()
+  local started = S.started
+  if started == nil then
+    S.started = now_cpu
+  elseif now_cpu - started > S.TIME_BUDGET then
+    S.over = true
+  end
   return S.over
 end
 

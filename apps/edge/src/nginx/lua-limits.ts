@@ -1,8 +1,22 @@
 import {
+  ACL_ACTIONS,
+  ACL_CONDITIONS_MAX,
+  ACL_FREQUENCY_COUNT_MAX,
+  ACL_FREQUENCY_OPERATORS,
+  ACL_FREQUENCY_SECONDS_MAX,
+  ACL_METHODS,
+  ACL_RULES_PER_MODULE,
+  ACL_STRING_FIELDS,
+  ACL_STRING_OPERATORS,
+  ACL_VALUE_MAX,
+  ACL_VALUE_RE,
+  ACL_VALUES_MAX,
   BLOCK_SECONDS_MAX,
+  CORS_METHODS,
   DOMAIN_ACCESS_RULES_MAX,
   EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
+  EDGE_HEADER_ACTIONS,
   EDGE_RULE_ACTIONS,
   FIREWALL_LIST_RULES_PER_SITE,
   FIREWALL_METHODS,
@@ -13,8 +27,12 @@ import {
   GEO_COUNTRY_ID_RE,
   GEO_RULE_REGIONS_MAX,
   HEADER_NAME_MAX,
+  HEADER_NAME_RE,
   MAX_IPS,
+  REFERER_HOST_MAX,
+  REFERER_HOST_RE,
   REFERER_HOSTS_MAX,
+  REFERER_MODES,
   SECOND_BURST_MAX,
   SECOND_RATE_MAX,
   USER_AGENT_REGEX_MAX,
@@ -22,7 +40,7 @@ import {
 } from '@rampart/contract';
 
 /**
- * The firewall's limits and allowlists as a Lua module (`rampart.contract_limits`), written from the
+ * The firewall's, the Lua ACL's and the CORS module's limits and allowlists as a Lua module (`rampart.contract_limits`), written from the
  * contract so the Lua checks read them instead of copying them: `npx tsx scripts/lua-limits.mts`
  * writes apps/edge/lua/rampart/contract_limits.lua, and test/lua-limits.test.ts fails while the
  * checked-in file differs from what this renders.
@@ -48,12 +66,23 @@ const NUMBERS: Record<string, number> = {
   GEO_RULE_REGIONS_MAX,
   DOMAIN_ACCESS_RULES_MAX,
   REFERER_HOSTS_MAX,
+  REFERER_HOST_MAX,
+  ACL_RULES_PER_MODULE,
+  ACL_CONDITIONS_MAX,
+  ACL_VALUES_MAX,
+  ACL_VALUE_MAX,
+  ACL_FREQUENCY_COUNT_MAX,
+  ACL_FREQUENCY_SECONDS_MAX,
 };
 
 const PATTERNS: Record<string, RegExp> = {
   FIREWALL_URL_RE,
   USER_AGENT_REGEX_RE,
   GEO_COUNTRY_ID_RE,
+  // Any case: the edge's header rules also carry it in lower case (checked apart).
+  HEADER_NAME_RE,
+  REFERER_HOST_RE,
+  ACL_VALUE_RE,
 };
 
 /** Sets, as the Lua checks test membership: `{ name = true, ... }`. */
@@ -63,6 +92,15 @@ const SETS: Record<string, readonly string[]> = {
   EDGE_RULE_ACTIONS,
   EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
+  EDGE_HEADER_ACTIONS,
+  REFERER_MODES,
+  // The Lua ACL's (rampart.acl_check) and the CORS module's (rampart.modules_check), upper case as sent.
+  ACL_METHODS,
+  ACL_ACTIONS,
+  ACL_STRING_FIELDS,
+  ACL_STRING_OPERATORS,
+  ACL_FREQUENCY_OPERATORS,
+  CORS_METHODS,
 };
 
 /** A Lua long string that cannot close early. */

@@ -61,6 +61,8 @@ export const EDGE_CHALLENGES = [
  */
 export const EDGE_BLOCK_ACTIONS = ['deny', 'drop', 'dropBlacklist'] as const satisfies readonly EdgeRuleAction[];
 export type EdgeBlockAction = (typeof EDGE_BLOCK_ACTIONS)[number];
+/** The actions of a header rule and of a domain's anti-referer and anti-header rules at the edge. */
+export const EDGE_HEADER_ACTIONS = ['deny', 'drop'] as const satisfies readonly EdgeBlockAction[];
 
 /** The edge action of a stored protection mode that a rule kind accepts (legacy 6–9 act as 1–4). */
 export const EDGE_ACTION_OF: Readonly<Record<number, EdgeRuleAction>> = Object.freeze({

@@ -11,7 +11,13 @@ import { HEADER_NAME_RE, headerValueRegexProblem } from '../routes/firewall-head
 import { FIREWALL_LIST_RULES_PER_SITE, FIREWALL_METHODS, firewallUrlProblem } from '../routes/firewall-lists.js';
 import { userAgentRegexProblem } from '../routes/firewall-user-agents.js';
 import { MAX_IPS } from '../validators/lists.js';
-import { EDGE_BLOCK_ACTIONS, EDGE_CHALLENGES, EDGE_RULE_ACTIONS, type EdgeRuleAction } from './challenge.js';
+import {
+  EDGE_BLOCK_ACTIONS,
+  EDGE_CHALLENGES,
+  EDGE_HEADER_ACTIONS,
+  EDGE_RULE_ACTIONS,
+  type EdgeRuleAction,
+} from './challenge.js';
 import { id } from './data-plane-fields.js';
 import { edgeGeoRulesSchema } from './geo.js';
 import { edgeReputationSchema } from './reputation.js';
@@ -77,11 +83,12 @@ const edgeHeaderRuleSchema = z.strictObject({
     .string()
     .refine((value) => headerValueRegexProblem(value) === null, 'not a header value pattern')
     .nullable(),
-  action: z.enum(['deny', 'drop']),
+  action: z.enum(EDGE_HEADER_ACTIONS),
 });
 
-/** A referer host pattern at the edge: a lower-case host name, or `*.` and one. */
-const REFERER_HOST_RE = /^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
+/** A referer host pattern at the edge: a lower-case host name, or `*.` and one, of at most REFERER_HOST_MAX. */
+export const REFERER_HOST_MAX = 253;
+export const REFERER_HOST_RE = /^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 /**
  * A domain's own anti-referer and anti-header lists (routes/domain-access.ts), enabled rules only,
@@ -94,9 +101,9 @@ export const edgeDomainAccessSchema = z.strictObject({
         id,
         url: firewallUrl,
         mode: z.enum(REFERER_MODES),
-        hosts: z.array(z.string().max(253).regex(REFERER_HOST_RE)).min(1).max(REFERER_HOSTS_MAX),
+        hosts: z.array(z.string().max(REFERER_HOST_MAX).regex(REFERER_HOST_RE)).min(1).max(REFERER_HOSTS_MAX),
         allowEmpty: z.boolean(),
-        action: z.enum(['deny', 'drop']),
+        action: z.enum(EDGE_HEADER_ACTIONS),
       }),
     )
     .max(DOMAIN_ACCESS_RULES_MAX),

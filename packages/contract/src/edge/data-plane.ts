@@ -51,6 +51,8 @@ export {
   edgeFirewallSchema,
   emptyEdgeFirewall,
   firewallChallenges,
+  REFERER_HOST_MAX,
+  REFERER_HOST_RE,
 } from './data-plane-firewall.js';
 
 export const edgeUpstreamSchema = z.strictObject({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GEO_COUNTRY_ID_RE } from '../routes/firewall-geos.js';
 import { CACHE_PATH_RE } from '../routes/site-cache.js';
 import {
   ACL_ACTIONS,
@@ -161,10 +162,7 @@ const edgeAclConditionSchema = z.union([
   z.strictObject({
     field: z.literal('country'),
     negate: z.boolean(),
-    values: z
-      .array(z.string().regex(/^[A-Z]{2}$/, 'not a country code'))
-      .min(1)
-      .max(ACL_VALUES_MAX),
+    values: z.array(z.string().regex(GEO_COUNTRY_ID_RE, 'not a country code')).min(1).max(ACL_VALUES_MAX),
   }),
   z.strictObject({
     field: z.literal('method'),
