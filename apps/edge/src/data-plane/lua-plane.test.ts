@@ -231,3 +231,20 @@ describe('origins named by host names', () => {
     expect(again.sum).toBe(plane.sum);
   });
 });
+
+describe('the host names a plane names', () => {
+  it('follow the domain entries a delta puts and deletes', () => {
+    const named = (id: number, key: string, host: string) => {
+      const { forceSSLCode: _code, ...value } = domain(id, key, [upstream(80, { ip: host })]);
+      return { kind: 'domain', key, hash: entryHash('domain', key, value), value } as PlaneEntry;
+    };
+    const a = named(1, 'a.example.com', 'one.origin.example');
+    const b = named(2, 'b.example.com', 'one.origin.example');
+    const plane = full([a, b, domainEntry(3, 'c.example.com')]);
+    expect(plane.hostNames()).toEqual(new Set(['one.origin.example']));
+    plane.applyDelta(delta(plane, '11', [named(1, 'a.example.com', 'two.origin.example')]));
+    expect(plane.hostNames()).toEqual(new Set(['one.origin.example', 'two.origin.example']));
+    plane.applyDelta(delta(plane, '12', [], [b]));
+    expect(plane.hostNames()).toEqual(new Set(['two.origin.example']));
+  });
+});

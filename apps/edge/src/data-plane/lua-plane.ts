@@ -125,6 +125,8 @@ export class LuaPlane implements PlaneState {
   private sumValue = 0;
   /** What the origins' host names resolved to (null: none known, every such origin unresolved). */
   private origins: OriginLookup | null = null;
+  /** The origins' host names and how many domain entries name each (kept as entries change). */
+  private names = new Map<string, number>();
 
   private constructor(
     public to: string,
@@ -133,11 +135,13 @@ export class LuaPlane implements PlaneState {
     public planeHash: string,
     public entries: Map<string, PlaneEntry>,
   ) {
-    for (const entry of entries.values())
+    for (const entry of entries.values()) {
+      this.countNames(entry, 1);
       for (const [k, r] of entryRecords(entry, meta.forceSSLCode, null)) {
         this.ref(k, 1);
         this.put(k, r);
       }
+    }
     for (const [k, r] of metaRecords(meta)) {
       this.ref(k, 1);
       this.put(k, r);
@@ -259,8 +263,12 @@ export class LuaPlane implements PlaneState {
       }
     }
     for (const [id, entry] of touched) {
-      if (entry) this.entries.set(id, entry);
-      else this.entries.delete(id);
+      const old = this.entries.get(id);
+      if (old) this.countNames(old, -1);
+      if (entry) {
+        this.countNames(entry, 1);
+        this.entries.set(id, entry);
+      } else this.entries.delete(id);
     }
     const ops: LuaOp[] = [];
     for (const key of named) {
@@ -284,10 +292,16 @@ export class LuaPlane implements PlaneState {
 
   /** Every host name the plane's origins name. */
   hostNames(): Set<string> {
-    const names = new Set<string>();
-    for (const entry of this.entries.values())
-      if (entry.kind === 'domain') for (const h of originHostNames((entry.value as EdgeDomain).origin)) names.add(h);
-    return names;
+    return new Set(this.names.keys());
+  }
+
+  private countNames(entry: PlaneEntry, by: 1 | -1): void {
+    if (entry.kind !== 'domain') return;
+    for (const name of new Set(originHostNames((entry.value as EdgeDomain).origin))) {
+      const n = (this.names.get(name) ?? 0) + by;
+      if (n > 0) this.names.set(name, n);
+      else this.names.delete(name);
+    }
   }
 
   /**
