@@ -5,6 +5,7 @@ import { document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import { initializeFirstNode, startOperatorChain, waitUntil } from './helpers/real-control-plane.js';
 
 // A domain whose origin is a host name (docs/decisions "Hostname origins"): the agent resolves it
 // with the DNS servers it is given, here a real BIND on a loopback port that the test controls (no
@@ -110,4 +111,30 @@ describe('an origin named by a host name', () => {
     await until(async () => servedBy((await get(edge))?.body ?? '') === 'second', 'the name served again');
     await plane.waitForReport((r) => r.lastError === '', 30_000);
   }, 90_000);
+});
+
+describe('a host name origin through the whole chain', () => {
+  it('a domain added through the API with a host name origin is served by the node (needs npm run build)', async () => {
+    await answer('127.0.0.3');
+    const { cp: control, setup } = await startOperatorChain();
+    try {
+      const edge = await startAgent({
+        controlPlane: control.url,
+        joinToken: setup.joinToken,
+        origins: { servers: [`127.0.0.1:${dnsPort}`], allowPrivate: true, minTtlSeconds: 1 },
+      });
+      await initializeFirstNode(setup);
+      await setup.customer.call('POST', `user/site/${setup.siteId}/domains`, {
+        domains: [{ name: 'chain.paas.example', upstreams: [{ ip: 'App.Origins.Example', port: second.port }] }],
+      });
+      await waitUntil(
+        async () =>
+          servedBy((await request(edge.ports.http, 'chain.paas.example').catch(() => null))?.body ?? '') === 'second',
+        30_000,
+      );
+    } finally {
+      await cleanUpAgents();
+      await control.destroy();
+    }
+  }, 120_000);
 });
