@@ -303,7 +303,7 @@ describe('batch upstream changes', () => {
       body: { oldIP: 'x', newIP: '10.0.0.1' },
     });
     expect(bad.json().extra.fields.map((f: { field: string; key: string }) => `${f.field}:${f.key}`)).toEqual([
-      'oldIP:invalidIP',
+      'oldIP:invalidOriginAddress',
     ]);
     const foreign = await asBob(modifyUpstreamIPs, {
       params: { siteId: bobSite },

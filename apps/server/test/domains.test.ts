@@ -172,7 +172,7 @@ describe('domains', () => {
     expect(fields).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^domains\.0\.name:/),
-        'domains.0.upstreams.0.ip:invalidIP',
+        'domains.0.upstreams.0.ip:invalidOriginAddress',
         'domains.0.upstreams.0.port:invalidPort',
       ]),
     );

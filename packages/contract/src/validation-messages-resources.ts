@@ -10,6 +10,11 @@ export const RESOURCE_VALIDATION_MESSAGES = {
     zh_CN: '请输入有效的 IP 地址',
     zh_TW: '請輸入有效的 IP 位址',
   },
+  invalidOriginAddress: {
+    en_US: 'Please enter an IP address or a host name (such as origin.example.com, without port or path)',
+    zh_CN: '请输入 IP 地址或主机名（如 origin.example.com，不含端口或路径）',
+    zh_TW: '請輸入 IP 位址或主機名稱（如 origin.example.com，不含連接埠或路徑）',
+  },
   invalidURL: {
     en_US: 'Please enter a valid URL',
     zh_CN: '请输入有效的 URL',

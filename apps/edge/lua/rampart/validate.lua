@@ -64,7 +64,8 @@ local function origin(o, path)
   if o.balance ~= "round_robin" and o.balance ~= "ip_hash" then
     return nil, path .. ".balance", "not round_robin or ip_hash"
   end
-  if not is_array(o.upstreams, LIMITS.upstreams) or #o.upstreams == 0 then
+  local unresolved = o.unresolved == true -- no allowed address for its host names: the balancer refuses it
+  if not is_array(o.upstreams, LIMITS.upstreams) or (#o.upstreams == 0 and not unresolved) then
     return nil, path .. ".upstreams", "not a list of 1.." .. LIMITS.upstreams .. " upstreams"
   end
   local upstreams, primaries = {}, 0
@@ -74,9 +75,8 @@ local function origin(o, path)
     if not clean.backup then primaries = primaries + 1 end
     upstreams[i] = clean
   end
-  if primaries == 0 then return nil, path .. ".upstreams", "no upstream that is not a backup" end
-  local port_map = o.portMap
-  if port_map == nil then port_map = false end
+  if primaries == 0 and not unresolved then return nil, path .. ".upstreams", "no upstream that is not a backup" end
+  local port_map = o.portMap == nil and false or o.portMap
   if type(port_map) ~= "boolean" then return nil, path .. ".portMap", "not a boolean" end
   local host = o.host ~= null and o.host or nil
   -- portMap stays nil when off: the balancer pays one field check for domains without it.

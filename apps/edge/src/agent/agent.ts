@@ -20,7 +20,7 @@ import { ProbeLoop } from './monitor.js';
 import { NodeClient } from './node-client.js';
 import { NodeExporterServer } from './node-exporter.js';
 import { PlaneLog } from './plane-log.js';
-import { PlaneLoop } from './plane-loop.js';
+import { PlaneLoop, type PlaneOriginOptions } from './plane-loop.js';
 import { registerWithBackoff } from './registration.js';
 import { AbuseIPFiles } from './reputation-list.js';
 import { SnapshotLoop } from './snapshot-loop.js';
@@ -50,7 +50,7 @@ export { autoNft, type KernelPushDown, kernelPushDown } from './kernel-push-down
  * restart by the supervisor, the operator's commands (reboot, reset, log rotation) and the shutdown.
  */
 
-export interface AgentOptions {
+export interface AgentOptions extends PlaneOriginOptions {
   /** Control plane URL; null = the one stored with the credentials. */
   controlPlane: string | null;
   /** Operator's join token; needed only before the first registration. */
@@ -237,6 +237,7 @@ export class Agent {
             geo: geoFiles,
             reputation: reputationFiles,
             reportStatus: () => this.reportStatus(),
+            origins: config.origins,
             unavailable: () => {
               // The snapshot's own data plane goes to nginx again (verify pushes it when it differs).
               const snapshot = this.snapshots.applied;
@@ -276,8 +277,7 @@ export class Agent {
       backoffMaxMs: this.options.backoffMaxMs,
       served: (snapshot) => {
         this.scheduleRotation(snapshot.logRotateTime ?? null);
-        // Blocks that came while the kernel push-down was off go down once a snapshot turned it on.
-        // A refused push is logged by the firewall and kept in its lastError.
+        // Blocks that came while the push-down was off go down now; a refused push is kept in its lastError.
         this.pushDown?.catchUp().catch(() => {});
       },
       reportStatus: () => this.reportStatus(),

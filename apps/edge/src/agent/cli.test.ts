@@ -76,6 +76,18 @@ describe('rampart-edge command line', () => {
     expect(() => run(['--ips', '10.0.0.1', '--metrics-port', '70000'])).toThrow(UsageError);
   });
 
+  it('takes the DNS servers of origin host names and the private-origin allowance', () => {
+    expect(run(['--ips', '10.0.0.1']).origins).toEqual({ allowPrivate: false });
+    expect(
+      run(['--ips', '10.0.0.1', '--origin-dns', '127.0.0.1:5353, [::1]:53,9.9.9.9'], {
+        RAMPART_ALLOW_PRIVATE_ORIGINS: 'yes',
+      }).origins,
+    ).toEqual({ servers: ['127.0.0.1:5353', '[::1]:53', '9.9.9.9'], allowPrivate: true });
+    expect(run(['--ips', '10.0.0.1', '--allow-private-origins']).origins?.allowPrivate).toBe(true);
+    for (const bad of ['dns.example.com', '127.0.0.1:0', '127.0.0.1:99999', '1.2.3.4;x'])
+      expect(() => run(['--ips', '10.0.0.1', '--origin-dns', bad]), bad).toThrow(UsageError);
+  });
+
   it('reports a host name the contract accepts', () => {
     expect(reportedHostname('edge_01.example.com')).toBe('edge-01.example.com');
     expect(reportedHostname('-weird-')).toBe('weird');

@@ -34,6 +34,10 @@ Options (each also read from the environment variable shown):
                              operator's node exporter setting); 0 = none (9145)  RAMPART_EDGE_METRICS_PORT
   --l4-firewall <auto|off>   the layer-4 rules in the kernel (nftables): auto runs
                              them when root with nft installed (auto)  RAMPART_EDGE_L4_FIREWALL
+  --origin-dns <list>        DNS servers that resolve origin host names, ip or
+                             ip:port, comma-separated (the system's)  RAMPART_EDGE_ORIGIN_DNS
+  --allow-private-origins    origin names may resolve to loopback and private
+                             addresses (as the control plane's setting)  RAMPART_ALLOW_PRIVATE_ORIGINS=1
   --self-restart             after an upgrade, start the new release itself
                              (no service manager); else exit 75 for the
                              service manager to restart it  RAMPART_EDGE_SELF_RESTART=1
@@ -165,6 +169,20 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     throw new UsageError(`--l4-firewall: auto or off, not ${l4Firewall}`);
   }
 
+  const originDns = (pick(values['origin-dns'], 'RAMPART_EDGE_ORIGIN_DNS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const server of originDns) {
+    const m = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(server);
+    const address = m?.[1] ?? m?.[2] ?? '';
+    if (!isIP(address)) throw new UsageError(`--origin-dns: IP addresses with an optional port, not ${server}`);
+    if (m?.[3] !== undefined) port(m[3], '--origin-dns');
+  }
+  const allowPrivateOrigins =
+    values['allow-private-origins'] === true ||
+    ['1', 'true', 'yes'].includes((env.RAMPART_ALLOW_PRIVATE_ORIGINS ?? '').toLowerCase());
+
   // The admin server has no TCP port any more: an old service file's value is ignored, not refused
   // (an upgraded agent restarts with the same arguments and must come up).
   const warnings =
@@ -191,6 +209,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       l4Firewall,
       metricsPort,
       ...(eventSpoolMegabytes !== undefined ? { eventSpoolMegabytes } : {}),
+      origins: { ...(originDns.length > 0 ? { servers: originDns } : {}), allowPrivate: allowPrivateOrigins },
     },
   };
 }
@@ -215,6 +234,8 @@ function parse(argv: string[]) {
       'worker-processes': { type: 'string' },
       'event-spool-mb': { type: 'string' },
       'self-restart': { type: 'boolean' },
+      'origin-dns': { type: 'string' },
+      'allow-private-origins': { type: 'boolean' },
       'l4-firewall': { type: 'string' },
       'metrics-port': { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -1,6 +1,7 @@
 import type { PlaneAnswer } from '@rampart/contract';
 import type { AdminEndpoint } from '../data-plane/admin-client.js';
 import { describeAnswer, type LuaOp, LuaPlane, luaMeta, PlaneRefusedError } from '../data-plane/lua-plane.js';
+import type { OriginResolverOptions } from '../data-plane/origin-resolver.js';
 import { activeDataPlane, DataPlanePushError, type PushResult, patchDataPlane } from '../data-plane/push.js';
 import type { NginxProcess } from '../nginx/nginx-process.js';
 import { Backoff, pause } from './backoff.js';
@@ -9,9 +10,16 @@ import type { GeoDatabaseFiles } from './geo-database.js';
 import type { Logger } from './log.js';
 import { NodeApiError, type NodeClient } from './node-client.js';
 import type { PlaneLog } from './plane-log.js';
+import { mergeOps, PlaneOrigins } from './plane-origins.js';
 import type { AbuseIPFiles } from './reputation-list.js';
 
-export interface PlaneLoopOptions {
+/** How the node resolves its origins' host names (the agent's options carry it). */
+export interface PlaneOriginOptions {
+  /** DNS servers, the address rule and the TTL bounds of origin host names (origin-resolver.ts). */
+  origins?: OriginResolverOptions | undefined;
+}
+
+export interface PlaneLoopOptions extends PlaneOriginOptions {
   admin: AdminEndpoint;
   nginx: Pick<NginxProcess, 'isRunning'>;
   log: Logger;
@@ -52,7 +60,9 @@ export class PlaneLoop {
   /** Set after a refused answer: the next poll asks for a whole plane. */
   private wantFull = false;
   /** Why the latest answer was not taken or pushed ('' when it was). */
-  error = '';
+  private planeError = '';
+  /** The origins' host names, resolved (plane-origins.ts). */
+  private readonly origins: PlaneOrigins;
   /**
    * Whether nginx's store is filled from the plane: once a plane is on disk or the control plane
    * answered the route; false until then and after the control plane answered that it has no
@@ -62,7 +72,14 @@ export class PlaneLoop {
   /** The control plane answered that it has no plane route: the poll stops. */
   private routeMissing = false;
 
-  constructor(private readonly options: PlaneLoopOptions) {}
+  constructor(private readonly options: PlaneLoopOptions) {
+    this.origins = new PlaneOrigins(options.origins, options.log, () => options.reportStatus());
+  }
+
+  /** What the status report says of the plane: why it is not served, and the origins refused. */
+  get error(): string {
+    return [this.planeError, this.origins.problems].filter((e) => e !== '').join('; ');
+  }
 
   private get stopping(): boolean {
     return this.options.signal.aborted;
@@ -83,7 +100,7 @@ export class PlaneLoop {
     const { log, planeLog } = this.options;
     try {
       this.plane = await planeLog.load((problem) => {
-        this.error = problem;
+        this.planeError = problem;
         log('error', 'plane.stored_refused', { error: problem });
       });
     } catch (err) {
@@ -92,6 +109,7 @@ export class PlaneLoop {
     }
     if (this.plane) {
       this.available = true;
+      await this.origins.resolve(this.plane, true);
       log('info', 'plane.restored', { to: this.plane.to, domains: this.plane.domainCount });
     }
   }
@@ -135,8 +153,18 @@ export class PlaneLoop {
    * opens the next stream after a backoff, from what the node holds.
    */
   async poll(client: NodeClient): Promise<void> {
-    const { log, signal, pollWaitSeconds, backoffMinMs, backoffMaxMs } = this.options;
+    const { backoffMinMs, backoffMaxMs } = this.options;
     const backoff = new Backoff(backoffMinMs, backoffMaxMs);
+    const watching = this.watchOrigins();
+    try {
+      await this.pollPlanes(client, backoff);
+    } finally {
+      await watching;
+    }
+  }
+
+  private async pollPlanes(client: NodeClient, backoff: Backoff): Promise<void> {
+    const { log, signal, pollWaitSeconds } = this.options;
     let streams = true;
     while (!this.stopping && !this.routeMissing) {
       const started = Date.now();
@@ -184,6 +212,30 @@ export class PlaneLoop {
     }
   }
 
+  /**
+   * Re-resolves the origins' host names as their answers expire (their TTL, within the resolver's
+   * bounds) and pushes the domains whose addresses changed, until the agent stops.
+   */
+  private async watchOrigins(): Promise<void> {
+    const { signal, log } = this.options;
+    while (!this.stopping) {
+      await pause(this.origins.checkEveryMs, signal);
+      const plane = this.plane;
+      if (this.stopping || plane === null || !this.origins.due(plane)) continue;
+      try {
+        await this.options.exclusive(async () => {
+          if (this.plane !== plane || this.stopping) return;
+          const ops = await this.origins.resolve(plane, false);
+          if (ops.length === 0) return;
+          const result = await this.push(ops);
+          log('info', 'plane.origins_resolved', { records: ops.length, generation: result?.generation ?? null });
+        });
+      } catch (err) {
+        if (!this.stopping) log('warn', 'plane.origins_failed', { error: describeError(err) });
+      }
+    }
+  }
+
   /** What the node holds, as the control plane is told it (null: nothing, or a whole plane wanted). */
   private known(): { since: string; plane: string; meta: string } | null {
     const plane = this.wantFull ? null : this.plane;
@@ -210,13 +262,14 @@ export class PlaneLoop {
       try {
         if (answer.type === 'full') {
           const next = LuaPlane.full(answer);
+          await this.origins.resolve(next, true);
           await planeLog.writeBase(next);
           this.plane = next;
           ops = before !== null && this.pushed?.to === before.to ? next.opsFrom(before) : null;
         } else {
           if (before === null) throw new PlaneRefusedError('a delta with no plane to apply it to');
           const pushedBefore = this.pushed?.to === before.to;
-          ops = before.applyDelta(answer);
+          ops = mergeOps(before.applyDelta(answer), await this.origins.resolve(before, false));
           try {
             await planeLog.append(answer, before);
           } catch (err) {
@@ -230,7 +283,7 @@ export class PlaneLoop {
       } catch (err) {
         if (err instanceof PlaneRefusedError) {
           this.wantFull = true;
-          this.error = `data plane ${describeAnswer(answer)} refused: ${err.message}`.slice(0, 2000);
+          this.planeError = `data plane ${describeAnswer(answer)} refused: ${err.message}`.slice(0, 2000);
           log('warn', 'plane.refused', { error: err.message, held: before?.to ?? null });
           this.options.reportStatus();
         }
@@ -286,13 +339,13 @@ export class PlaneLoop {
       }
     } catch (err) {
       this.pushed = null;
-      this.error = `data plane ${plane.to} not pushed: ${describeError(err)}`.slice(0, 2000);
+      this.planeError = `data plane ${plane.to} not pushed: ${describeError(err)}`.slice(0, 2000);
       this.options.reportStatus();
       throw err;
     }
     this.pushed = { to: plane.to, generation: result.generation, sum: plane.sum };
-    if (this.error !== '') {
-      this.error = '';
+    if (this.planeError !== '') {
+      this.planeError = '';
       this.options.reportStatus();
     }
     return result;

@@ -177,3 +177,74 @@ describe('a delta', () => {
     }
   });
 });
+
+describe('origins named by host names', () => {
+  function namedEntry(id: number, name: string, upstreams = [upstream(443, { ip: 'app.origin.example' })]): PlaneEntry {
+    const { forceSSLCode: _code, ...value } = domain(id, name, upstreams);
+    return { kind: 'domain', key: name, hash: entryHash('domain', name, value), value };
+  }
+  const answers = new Map<string, readonly string[]>();
+  const lookup = {
+    lookup: (host: string) => {
+      const addresses = answers.get(host);
+      return addresses && { addresses, problem: addresses.length > 0 ? '' : `${host} does not resolve` };
+    },
+  };
+  const originOf = (ops: LuaOp[], key: string) => {
+    const op = ops.find((o) => o[0] === key);
+    if (!op) throw new Error(`no op for ${key}`);
+    return (op[2] as { origin: { upstreams: { ip: string }[]; unresolved?: true } }).origin;
+  };
+
+  it('carries the addresses a name resolved to into its record, and changes only the records of a changed name', () => {
+    answers.set('app.origin.example', ['192.0.2.10', '2001:db8::10']);
+    const plane = full([
+      namedEntry(1, 'named.example.com'),
+      namedEntry(2, 'backup.example.com', [upstream(80), upstream(443, { ip: 'app.origin.example', backup: true })]),
+      domainEntry(3, 'literal.example.com'),
+    ]);
+    expect(plane.hostNames()).toEqual(new Set(['app.origin.example']));
+    // Before any lookup, an origin of names alone has no address: unresolved.
+    expect(originOf(plane.allOps(), 'd:named.example.com')).toMatchObject({ upstreams: [], unresolved: true });
+    const literal = plane.allOps().find((op) => op[0] === 'd:literal.example.com');
+
+    const ops = plane.resolveOrigins(lookup, null);
+    expect(ops.map((op) => op[0]).sort()).toEqual(['d:backup.example.com', 'd:named.example.com']);
+    expect(originOf(ops, 'd:named.example.com').upstreams).toEqual([
+      { ip: '192.0.2.10', port: 443, weight: 1, backup: false },
+      { ip: '2001:db8::10', port: 443, weight: 1, backup: false },
+    ]);
+    expect(originOf(ops, 'd:named.example.com').unresolved).toBeUndefined();
+    expect(plane.allOps().find((op) => op[0] === 'd:literal.example.com')).toEqual(literal);
+
+    // The same answer again changes nothing; another answer changes the named records only.
+    expect(plane.resolveOrigins(lookup, new Set(['app.origin.example']))).toEqual([]);
+    answers.set('app.origin.example', []);
+    const gone = plane.resolveOrigins(lookup, new Set(['app.origin.example']));
+    expect(originOf(gone, 'd:named.example.com')).toMatchObject({ upstreams: [], unresolved: true });
+    // A backup on a name leaves the literal primary: the origin is not unresolved.
+    expect(originOf(gone, 'd:backup.example.com')).toMatchObject({ upstreams: [{ ip: '127.0.0.1', port: 80 }] });
+    expect(originOf(gone, 'd:backup.example.com').unresolved).toBeUndefined();
+    // The store's sum follows the records.
+    const again = full([...plane.entries.values()], plane.to);
+    again.resolveOrigins(lookup, null);
+    expect(again.sum).toBe(plane.sum);
+  });
+});
+
+describe('the host names a plane names', () => {
+  it('follow the domain entries a delta puts and deletes', () => {
+    const named = (id: number, key: string, host: string) => {
+      const { forceSSLCode: _code, ...value } = domain(id, key, [upstream(80, { ip: host })]);
+      return { kind: 'domain', key, hash: entryHash('domain', key, value), value } as PlaneEntry;
+    };
+    const a = named(1, 'a.example.com', 'one.origin.example');
+    const b = named(2, 'b.example.com', 'one.origin.example');
+    const plane = full([a, b, domainEntry(3, 'c.example.com')]);
+    expect(plane.hostNames()).toEqual(new Set(['one.origin.example']));
+    plane.applyDelta(delta(plane, '11', [named(1, 'a.example.com', 'two.origin.example')]));
+    expect(plane.hostNames()).toEqual(new Set(['one.origin.example', 'two.origin.example']));
+    plane.applyDelta(delta(plane, '12', [], [b]));
+    expect(plane.hostNames()).toEqual(new Set(['two.origin.example']));
+  });
+});

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  type EdgeDomain,
   entryId,
   type PlaneAnswer,
   type PlaneDelta,
@@ -9,6 +10,7 @@ import {
   planeEntryValueSchemas,
 } from '@rampart/contract';
 import { entryHash, hashText, PLANE_HASH_MODULUS, planeHash, updatePlaneHash } from '@rampart/contract/plane-hash';
+import { type OriginLookup, originHostNames, resolvedOrigin } from './origin-resolver.js';
 
 /**
  * The node's data plane as the agent holds it (docs/data-plane-deltas.md "Edge"): the control
@@ -45,8 +47,11 @@ function derivedHash(key: string, entryHashText: string, extra = ''): string {
   return createHash('sha256').update(`${key}\0${entryHashText}\0${extra}`).digest('hex').slice(0, 12);
 }
 
-/** The records of nginx's store one entry stands for (the meta's force-SSL code goes into domains). */
-function entryRecords(entry: PlaneEntry, forceSSLCode: number): Map<string, LuaRecord> {
+/**
+ * The records of nginx's store one entry stands for (the meta's force-SSL code goes into domains,
+ * and a domain's origin host names are replaced by the addresses they resolved to).
+ */
+function entryRecords(entry: PlaneEntry, forceSSLCode: number, origins: OriginLookup | null): Map<string, LuaRecord> {
   const out = new Map<string, LuaRecord>();
   if (entry.kind === 'acme') {
     for (const challenge of entry.value as { host: string; token: string; keyAuthorization: string }[]) {
@@ -58,9 +63,10 @@ function entryRecords(entry: PlaneEntry, forceSSLCode: number): Map<string, LuaR
   }
   const key = `${LUA_KIND[entry.kind]}:${entry.key}`;
   if (entry.kind === 'domain') {
+    const resolved = resolvedOrigin((entry.value as EdgeDomain).origin, origins);
     out.set(key, {
-      hash: derivedHash(key, entry.hash, String(forceSSLCode)),
-      value: { ...(entry.value as object), forceSSLCode },
+      hash: derivedHash(key, entry.hash, resolved ? `${forceSSLCode}\0${resolved.signature}` : String(forceSSLCode)),
+      value: { ...(entry.value as object), forceSSLCode, ...(resolved ? { origin: resolved.origin } : {}) },
     });
   } else {
     out.set(key, { hash: derivedHash(key, entry.hash), value: entry.value });
@@ -117,6 +123,10 @@ export class LuaPlane implements PlaneState {
   private refs = new Map<string, number>();
   /** The sum of the records' hashes mod 2^48, as nginx's store reports it (`sum`). */
   private sumValue = 0;
+  /** What the origins' host names resolved to (null: none known, every such origin unresolved). */
+  private origins: OriginLookup | null = null;
+  /** The origins' host names and how many domain entries name each (kept as entries change). */
+  private names = new Map<string, number>();
 
   private constructor(
     public to: string,
@@ -125,11 +135,13 @@ export class LuaPlane implements PlaneState {
     public planeHash: string,
     public entries: Map<string, PlaneEntry>,
   ) {
-    for (const entry of entries.values())
-      for (const [k, r] of entryRecords(entry, meta.forceSSLCode)) {
+    for (const entry of entries.values()) {
+      this.countNames(entry, 1);
+      for (const [k, r] of entryRecords(entry, meta.forceSSLCode, null)) {
         this.ref(k, 1);
         this.put(k, r);
       }
+    }
     for (const [k, r] of metaRecords(meta)) {
       this.ref(k, 1);
       this.put(k, r);
@@ -225,12 +237,12 @@ export class LuaPlane implements PlaneState {
     for (const [id, entry] of touched) {
       const old = this.entries.get(id);
       if (old)
-        for (const key of entryRecords(old, this.meta.forceSSLCode).keys()) {
+        for (const key of entryRecords(old, this.meta.forceSSLCode, this.origins).keys()) {
           this.ref(key, -1);
           named.add(key);
         }
       if (entry)
-        for (const [key, record] of entryRecords(entry, delta.meta.forceSSLCode)) {
+        for (const [key, record] of entryRecords(entry, delta.meta.forceSSLCode, this.origins)) {
           this.ref(key, 1);
           after.set(key, record);
         }
@@ -247,12 +259,16 @@ export class LuaPlane implements PlaneState {
       // Every domain carries the zone's redirect code: all of them change.
       for (const [id, entry] of this.entries) {
         if (entry.kind !== 'domain' || touched.has(id)) continue;
-        for (const [key, record] of entryRecords(entry, delta.meta.forceSSLCode)) after.set(key, record);
+        for (const [key, record] of entryRecords(entry, delta.meta.forceSSLCode, this.origins)) after.set(key, record);
       }
     }
     for (const [id, entry] of touched) {
-      if (entry) this.entries.set(id, entry);
-      else this.entries.delete(id);
+      const old = this.entries.get(id);
+      if (old) this.countNames(old, -1);
+      if (entry) {
+        this.countNames(entry, 1);
+        this.entries.set(id, entry);
+      } else this.entries.delete(id);
     }
     const ops: LuaOp[] = [];
     for (const key of named) {
@@ -271,6 +287,41 @@ export class LuaPlane implements PlaneState {
     this.meta = delta.meta;
     this.metaHash = delta.metaHash;
     this.planeHash = delta.planeHash;
+    return ops;
+  }
+
+  /** Every host name the plane's origins name. */
+  hostNames(): Set<string> {
+    return new Set(this.names.keys());
+  }
+
+  private countNames(entry: PlaneEntry, by: 1 | -1): void {
+    if (entry.kind !== 'domain') return;
+    for (const name of new Set(originHostNames((entry.value as EdgeDomain).origin))) {
+      const n = (this.names.get(name) ?? 0) + by;
+      if (n > 0) this.names.set(name, n);
+      else this.names.delete(name);
+    }
+  }
+
+  /**
+   * Takes what host names resolve to from `origins` and rebuilds the records of the domains that
+   * name one of `changed` (every name when `changed` is null); answers what changes in nginx's store.
+   */
+  resolveOrigins(origins: OriginLookup, changed: ReadonlySet<string> | null): LuaOp[] {
+    this.origins = origins;
+    const ops: LuaOp[] = [];
+    if (changed?.size === 0) return ops;
+    for (const entry of this.entries.values()) {
+      if (entry.kind !== 'domain') continue;
+      const names = originHostNames((entry.value as EdgeDomain).origin);
+      if (names.length === 0 || (changed !== null && !names.some((h) => changed.has(h)))) continue;
+      for (const [key, record] of entryRecords(entry, this.meta.forceSSLCode, origins)) {
+        if (this.records.get(key)?.hash === record.hash) continue;
+        this.put(key, record);
+        ops.push([key, record.hash, record.value]);
+      }
+    }
     return ops;
   }
 

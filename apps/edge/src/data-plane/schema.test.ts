@@ -215,7 +215,11 @@ describe('parseDataPlane refuses', () => {
     ['ip', { ip: '192.0.2' }],
     ['ip', { ip: '256.0.0.1' }],
     ['ip', { ip: '01.2.3.4' }],
-    ['ip', { ip: 'origin.example.net' }],
+    // A host name is an origin (the agent resolves it), but only in the strict form the API takes.
+    ['ip', { ip: 'origin_1.example.net' }],
+    ['ip', { ip: 'origin.example.net:8080' }],
+    ['ip', { ip: 'Origin.Example.net' }],
+    ['ip', { ip: 'localhost' }],
     ['ip', { ip: '[2001:db8::1]' }],
     ['ip', { ip: 'fe80::1%eth0' }],
     ['ip', { ip: '192.0.2.1;' }],

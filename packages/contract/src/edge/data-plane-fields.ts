@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIP } from '../validators/ip.js';
+import { isOriginHostName } from '../validators/origin.js';
 
 // The data plane's limits and the field shapes its entries share (data-plane.ts holds the whole plane).
 /**
@@ -37,3 +38,10 @@ export const id = z.number().int().min(1).max(2_147_483_647);
 export const hostName = z.string().max(DATA_PLANE_LIMITS.hostLength).regex(HOST_NAME_RE, 'not a lower-case host name');
 export const originHost = hostName.refine((h) => !h.startsWith('*.'), 'an origin host cannot be a wildcard');
 export const ipLiteral = z.string().refine((ip) => isIP(ip), 'not an IPv4 or IPv6 literal');
+/**
+ * An upstream's origin: an IP literal, or a host name the agent resolves (its addresses, held to
+ * the origin address rule, reach nginx's store as literals: the Lua side only ever sees those).
+ */
+export const originAddress = z
+  .string()
+  .refine((ip) => isIP(ip) || isOriginHostName(ip), 'not an IP literal or a host name');

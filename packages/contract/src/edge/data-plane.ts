@@ -33,9 +33,9 @@ import {
   HOST_NAME_RE,
   hostName,
   id,
-  ipLiteral,
   isCertificateChain,
   KEY_BLOCK_RE,
+  originAddress,
   originHost,
   VERSION_RE,
 } from './data-plane-fields.js';
@@ -56,7 +56,7 @@ export {
 } from './data-plane-firewall.js';
 
 export const edgeUpstreamSchema = z.strictObject({
-  ip: ipLiteral,
+  ip: originAddress,
   port: z.number().int().min(1).max(65_535),
   weight: z.number().int().min(1).max(100),
   backup: z.boolean(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { autoCertStatusSchema, domainStatusSchema } from '../enums.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { isIP } from '../validators/ip.js';
+import { isOriginAddress, originAddressField } from '../validators/origin.js';
 import { zDomainName, zPort, zValidatedString } from '../validators/zod.js';
 import { domainProofStatusSchema } from './domain-proof.js';
 import { siteParams, siteTagSchema } from './sites.js';
@@ -37,16 +38,38 @@ export type HashType = z.infer<typeof hashTypeSchema>;
 
 export const idList = zIds(DOMAINS_PER_REQUEST_MAX);
 
-/** An IP literal (`invalidIP` otherwise); the address policy is applied by the server. */
-export const zUpstreamIP = zValidatedString((value) => (isIP(value) ? { ok: true } : { ok: false, key: 'invalidIP' }));
+/**
+ * A domain's origin address: an IP literal or a host name (`invalidOriginAddress` otherwise; a
+ * name is taken in lower case). The address policy is applied by the server to a literal and by
+ * the node to every address a name resolves to (validators/origin.ts).
+ */
+export const zUpstreamIP = originAddressField(
+  zValidatedString((value) =>
+    isOriginAddress(value.toLowerCase()) ? { ok: true } : { ok: false, key: 'invalidOriginAddress' },
+  ).transform((value) => (isIP(value) ? value : value.toLowerCase())),
+  'ipOrName',
+);
 
-export const upstreamInputSchema = z.object({
-  ip: zUpstreamIP,
+/**
+ * A layer-4 port's upstream address: an IP literal only (`invalidIP` otherwise). Ports are rendered
+ * into nginx.conf (edge/stream-ports.ts), where a name would be resolved once at reload.
+ */
+export const zPortUpstreamIP = originAddressField(
+  zValidatedString((value) => (isIP(value) ? { ok: true } : { ok: false, key: 'invalidIP' })),
+  'ip',
+);
+
+const upstreamFields = {
   port: zPort,
   weight: z.number().int().min(1).max(100).default(1),
   backup: z.boolean().default(false),
   status: domainStatusSchema.default(1),
-});
+};
+
+/** A domain's upstream: its origin is an IP literal or a host name. */
+export const upstreamInputSchema = z.object({ ip: zUpstreamIP, ...upstreamFields });
+/** A layer-4 port's upstream: its origin is an IP literal. */
+export const portUpstreamInputSchema = z.object({ ip: zPortUpstreamIP, ...upstreamFields });
 export type UpstreamInput = z.input<typeof upstreamInputSchema>;
 /** An upstream as the server receives it (defaults applied). */
 export type UpstreamIn = z.output<typeof upstreamInputSchema>;
@@ -67,11 +90,14 @@ export const upstreamList = z.array(upstreamInputSchema).min(1).max(UPSTREAMS_PE
  * The requests of the upstreams of one owner (a domain here, a layer-4 port in site-ports.ts),
  * named by `params`: listed, added (at most 64 in all), one changed by id, deleted by ids.
  */
-export function upstreamRequests<P extends z.ZodObject>(params: P) {
+export function upstreamRequests<P extends z.ZodObject>(
+  params: P,
+  item: typeof upstreamInputSchema | typeof portUpstreamInputSchema = upstreamInputSchema,
+) {
   return {
     list: { params },
-    add: { params, body: z.object({ upstreams: upstreamList }) },
-    update: { params, body: upstreamInputSchema.extend({ id: zId }) },
+    add: { params, body: z.object({ upstreams: z.array(item).min(1).max(UPSTREAMS_PER_DOMAIN_MAX) }) },
+    update: { params, body: item.extend({ id: zId }) },
     delete: { params, body: z.object({ ids: zIds(UPSTREAMS_PER_DOMAIN_MAX) }) },
   } as const;
 }

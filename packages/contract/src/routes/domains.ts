@@ -81,11 +81,13 @@ export {
   hashTypeSchema,
   ORIGIN_SCHEMES,
   originSchemeSchema,
+  portUpstreamInputSchema,
   SITE_DOMAIN_META_MAX,
   UPSTREAMS_PER_DOMAIN_MAX,
   upstreamInputSchema,
   upstreamRequests,
   upstreamSchema,
+  zPortUpstreamIP,
   zUpstreamIP,
 } from './domain-schemas.js';
 export {

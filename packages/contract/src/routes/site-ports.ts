@@ -7,8 +7,8 @@ import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zPort } from '../validators/zod.js';
 import {
   hashTypeSchema,
+  portUpstreamInputSchema,
   UPSTREAMS_PER_DOMAIN_MAX,
-  upstreamInputSchema,
   upstreamRequests,
   upstreamSchema,
 } from './domains.js';
@@ -56,7 +56,7 @@ export const sitePortInputSchema = z.object({
   hashType: hashTypeSchema.default(0),
   status: domainStatusSchema.default(1),
   memo: z.string().max(256, 'tooLong').default(''),
-  upstreams: z.array(upstreamInputSchema).min(1).max(UPSTREAMS_PER_DOMAIN_MAX),
+  upstreams: z.array(portUpstreamInputSchema).min(1).max(UPSTREAMS_PER_DOMAIN_MAX),
 });
 export type SitePortInput = z.input<typeof sitePortInputSchema>;
 /** A port as the server receives it (defaults applied). */
@@ -96,7 +96,7 @@ export const sitePortSchema = z.object({
 export type SitePort = z.infer<typeof sitePortSchema>;
 
 /** One upstream IP of a batch: it receives every port of the upstream range. */
-const batchUpstreamIP = upstreamInputSchema.omit({ port: true, status: true });
+const batchUpstreamIP = portUpstreamInputSchema.omit({ port: true, status: true });
 
 export const sitePortBatchSchema = z.object({
   portFrom: zPort,
@@ -123,7 +123,7 @@ export const siteZonePortSchema = z.object({
 });
 export type SiteZonePort = z.infer<typeof siteZonePortSchema>;
 
-const portUpstreamRequests = upstreamRequests(siteParams.extend({ portId: zIdParam }));
+const portUpstreamRequests = upstreamRequests(siteParams.extend({ portId: zIdParam }), portUpstreamInputSchema);
 const base = '/user/site/{siteId}';
 const ids = zIds(SITE_PORTS_MAX);
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { type ParsedIP, parseCIDR, parseIP } from './ip.js';
 
 /**
@@ -110,4 +111,36 @@ export function isOriginAddressAllowed(ip: string, allowPrivate: boolean): boole
   if (scope === 'public') return true;
   // Unspecified and multicast addresses are never a host to connect to.
   return allowPrivate && scope !== 'unspecified' && scope !== 'multicast';
+}
+
+/**
+ * A host name an origin may be (RFC 1123, strict): two or more labels of ASCII letters, digits and
+ * inner hyphens (no underscore, no port, no path, no trailing dot), at most 253 characters, and a
+ * last label of letters or an `xn--` A-label, so it can never read as an IPv4 address. The node
+ * resolves it and holds every address it answers to the rule above (docs/decisions
+ * "Hostname origins"); the name itself is only ever compared and looked up, never rendered.
+ */
+const ORIGIN_HOST_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+export const ORIGIN_HOST_MAX = 253;
+
+export function isOriginHostName(s: string): boolean {
+  return s.length <= ORIGIN_HOST_MAX && ORIGIN_HOST_RE.test(s);
+}
+
+/** An origin's address as the API takes it: an IP literal or a lower-case host name. */
+export function isOriginAddress(s: string): boolean {
+  return parseIP(s) !== null || isOriginHostName(s);
+}
+
+/**
+ * The fields that name an origin a node connects to, with what each takes (`ipOrName`: an IP
+ * literal or a host name; `ip`: a literal only), so a test can walk every route of the contract
+ * and find each of them (`registeredFields(schema, originAddresses)`).
+ */
+export const originAddresses = z.registry<{ readonly takes: 'ipOrName' | 'ip' }>();
+
+/** Marks `schema` as naming an origin address (answers `schema` itself). */
+export function originAddressField<T extends z.ZodType>(schema: T, takes: 'ipOrName' | 'ip'): T {
+  originAddresses.add(schema, { takes });
+  return schema;
 }

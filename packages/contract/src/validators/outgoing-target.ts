@@ -31,12 +31,20 @@ export interface OutgoingTargetField {
  * default, pipe and lazy wrappers. A path reached by several union branches is listed once.
  */
 export function outgoingTargetFields(schema: z.ZodType): OutgoingTargetField[] {
-  const found = new Map<string, OutgoingTargetForm>();
+  return registeredFields(schema, outgoingTargets).map(([path, meta]) => ({ path, form: meta.form }));
+}
+
+/**
+ * The fields of `schema` registered in `registry` (the walk of {@link outgoingTargetFields}), each
+ * with its path and metadata.
+ */
+export function registeredFields<M>(schema: z.ZodType, registry: { get(s: z.ZodType): M | undefined }): [string, M][] {
+  const found = new Map<string, M>();
   const seen = new Set<z.ZodType>();
   const walk = (s: z.ZodType, path: string[]) => {
-    const meta = outgoingTargets.get(s);
+    const meta = registry.get(s);
     if (meta) {
-      found.set(path.join('.'), meta.form);
+      found.set(path.join('.'), meta);
       return;
     }
     if (seen.has(s)) return;
@@ -80,5 +88,5 @@ export function outgoingTargetFields(schema: z.ZodType): OutgoingTargetField[] {
     }
   };
   walk(schema, []);
-  return [...found].map(([path, form]) => ({ path, form }));
+  return [...found];
 }

@@ -176,25 +176,30 @@ describe('sitesSetting: domain batch actions', () => {
     expect(within(dialog).getByLabelText('Target site')).toBeTruthy();
   });
 
-  it('changes an origin IP across the site, checking both addresses first', async () => {
+  it('changes an origin across the site to an IP or a host name, checking both first', async () => {
     api.on(modifyUpstreamIPs, { siteId: 3 }, ok({ domains: 1, upstreams: 1 }));
     renderAt(SETTING);
     await findRow('www.example.com');
     clickButton('Change origin IP');
     const dialog = await findModal();
     expect(within(dialog).getByText('In the origins of every domain of this site.')).toBeTruthy();
-    typeInto(dialog, 'Current IP', '192.0.2.10');
-    typeInto(dialog, 'New IP', '999.1.1.1');
+    typeInto(dialog, 'Current origin (IP or host name)', '192.0.2.10');
+    typeInto(dialog, 'New origin (IP or host name)', '999.1.1.1');
     clickButton('OK', dialog);
-    await waitFor(() => expect(within(dialog).getAllByRole('alert').length).toBeGreaterThan(0));
+    const refusal = 'Please enter an IP address or a host name (such as origin.example.com, without port or path)';
+    expect(await within(dialog).findByText(refusal)).toBeTruthy();
+    typeInto(dialog, 'New origin (IP or host name)', 'origin_1.example.com');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText(refusal)).toBeTruthy();
     expect(api.sent(modifyUpstreamIPs, { siteId: 3 })).toHaveLength(0);
-    typeInto(dialog, 'New IP', '203.0.113.7');
+    // A host name is an origin too (the node resolves it).
+    typeInto(dialog, 'New origin (IP or host name)', 'my-app.herokuapp.com');
     clickButton('OK', dialog);
     await waitFor(() =>
       expect(api.sent(modifyUpstreamIPs, { siteId: 3 })[0]?.body).toEqual({
         domainIDs: [],
         oldIP: '192.0.2.10',
-        newIP: '203.0.113.7',
+        newIP: 'my-app.herokuapp.com',
       }),
     );
   });

@@ -208,6 +208,30 @@ describe('sitesSetting: domains', () => {
     expect(api.sent(deleteDomains, { siteId: 3 })[0]?.body).toEqual({ ids: [9] });
   });
 
+  it('takes a host name as an origin and explains a name it refuses', async () => {
+    api.on(createDomains, { siteId: 3 }, ok([]));
+    renderAt(SETTING);
+    const dialog = await fillNewDomains('paas.example.com');
+    expect(
+      within(dialog).getByText(/An origin is an IP address or a host name such as app\.example\.com/),
+    ).toBeTruthy();
+    typeInto(dialog, 'Origin 1 IP', 'my-app.herokuapp.com:443');
+    clickButton('OK', dialog);
+    expect(
+      await within(dialog).findByText(
+        'Please enter an IP address or a host name (such as origin.example.com, without port or path)',
+      ),
+    ).toBeTruthy();
+    expect(api.sent(createDomains, { siteId: 3 })).toHaveLength(0);
+    typeInto(dialog, 'Origin 1 IP', 'My-App.HerokuApp.com');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Create Success!')).toBeTruthy();
+    // Sent as typed: the API takes the name in lower case.
+    expect(api.sent(createDomains, { siteId: 3 })[0]?.body).toMatchObject({
+      domains: [{ name: 'paas.example.com', upstreams: [{ ip: 'My-App.HerokuApp.com', port: 80 }] }],
+    });
+  });
+
   it('adds several names with one shared origin, after checking each line', async () => {
     api.on(createDomains, { siteId: 3 }, ok([]));
     renderAt(SETTING);

@@ -1,4 +1,4 @@
-import { isOriginAddressAllowed, type UpstreamIn } from '@rampart/contract';
+import { isIP, isOriginAddressAllowed, type UpstreamIn } from '@rampart/contract';
 import { invalidFields } from '../../platform/http/validation.js';
 import { NodeSockets } from '../nodes/node-sockets.js';
 import type { NodeSocketsRepository } from '../nodes/node-sockets.repository.js';
@@ -21,8 +21,9 @@ export function upstreamOrigins(
 }
 
 /**
- * The origin policy of domain upstreams: origins the installation does not allow (SSRF policy) and
- * origins that are one of the operator's node sockets (NodeSockets) are refused, naming each field.
+ * The origin policy of domain upstreams: IP origins the installation does not allow (SSRF policy)
+ * and origins that are one of the operator's node sockets (NodeSockets) are refused, naming each
+ * field. Host names pass here; the node refuses the ones that resolve to such addresses.
  */
 export class OriginCheck {
   constructor(
@@ -39,6 +40,9 @@ export class OriginCheck {
     const sockets = await this.socketsOf(operatorId);
     const bad: { field: string; key: 'originNotAllowed' | 'originIsNode' }[] = [];
     for (const e of entries) {
+      // A host name is resolved and held to the same rule by the node, at each of its answers
+      // (docs/decisions "Hostname origins"): what it resolves to here says nothing of there.
+      if (!isIP(e.ip)) continue;
       if (!isOriginAddressAllowed(e.ip, this.allowPrivateOrigins))
         bad.push({ field: e.field, key: 'originNotAllowed' });
       else if (sockets.isNodeSocket(e.ip, e.port, e.portMap)) bad.push({ field: e.field, key: 'originIsNode' });

@@ -1,6 +1,6 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { UPSTREAMS_PER_DOMAIN_MAX, upstreamInputSchema } from '@rampart/contract';
-import { Button, Checkbox, Flex, Form, Input } from 'antd';
+import { Button, Checkbox, Flex, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { NumberInput } from '../../../../forms/NumberInput';
 import { valueRules } from '../../../../forms/zod-rules';
@@ -10,7 +10,10 @@ const ipRules = valueRules(upstreamInputSchema.shape.ip);
 const portRules = valueRules(upstreamInputSchema.shape.port);
 const weightRules = valueRules(upstreamInputSchema.shape.weight);
 
-/** The domain form's origins (`upstreams`): rows of IP, port, weight and backup flag; at least one. */
+/**
+ * The domain form's origins (`upstreams`): rows of address (an IP or a host name), port, weight
+ * and backup flag; at least one.
+ */
 export function UpstreamsList() {
   const { t } = useTranslation('domains');
   return (
@@ -51,6 +54,7 @@ export function UpstreamsList() {
               />
             </Flex>
           ))}
+          <Typography.Text type="secondary">{t('upstream.hint')}</Typography.Text>
           <Button
             type="dashed"
             icon={<PlusOutlined />}

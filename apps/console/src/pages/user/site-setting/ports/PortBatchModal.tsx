@@ -1,4 +1,4 @@
-import { STREAM_PROTOCOLS, sitePortBatchSchema, sitePortRoutes, upstreamInputSchema } from '@rampart/contract';
+import { portUpstreamInputSchema, STREAM_PROTOCOLS, sitePortBatchSchema, sitePortRoutes } from '@rampart/contract';
 import { Flex, Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
@@ -20,7 +20,7 @@ interface BatchValues {
 
 const portRules = valueRules(sitePortBatchSchema.shape.portFrom);
 /** The upstream form's IP check, run on each tag. */
-const ipCheck = valueRules(upstreamInputSchema.shape.ip)[0] as {
+const ipCheck = valueRules(portUpstreamInputSchema.shape.ip)[0] as {
   validator: (rule: unknown, value: unknown) => Promise<void>;
 };
 const FIELDS = ['portFrom', 'portTo', 'upstreamPortFrom', 'upstreamPortTo', 'protocol', 'ips'] as const;

@@ -1,4 +1,4 @@
-import { type DomainUpstream, type SitePort, sitePortRoutes, upstreamInputSchema } from '@rampart/contract';
+import { type DomainUpstream, portUpstreamInputSchema, type SitePort, sitePortRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, Flex, Form, Input, Modal, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +18,7 @@ interface NewUpstream {
   backup: boolean;
 }
 
-const shape = upstreamInputSchema.shape;
+const shape = portUpstreamInputSchema.shape;
 
 /**
  * One port's upstreams: the list, delete one (the server keeps one that serves: 401008), add one.
