@@ -269,7 +269,8 @@ local function inspect_request(m, var, with_body)
   -- web shell's name in one is a probe of an upload handler all the same)
   if groups.upload and not S.done then
     local raw = ngx.req.raw_header(true)
-    if raw and find(raw, "[Nn][Aa][Mm][Ee]%s*:") then
+    -- (one PCRE scan: a Lua class pattern tries a match at every byte of the head, on every request)
+    if raw and re_find(raw, [[name\s*:]], "joi") then
       for name, value in ("\n" .. raw):gmatch("\n([%w._-]*[Ff][Ii][Ll][Ee][_.-]?[Nn][Aa][Mm][Ee][%w._-]*)%s*:%s*([^\r\n]*)") do
         if find(name, "[_.]") then
           S.part, S.name, S.lname, S.value = "header", name, lower(name), value
@@ -283,21 +284,27 @@ local function inspect_request(m, var, with_body)
   local cookie = headers["cookie"]
   if cookie and not S.done then
     if type(cookie) == "table" then cookie = table.concat(cookie, "; ") end
-    local n = 0
-    for pair in cookie:gmatch("[^;]+") do
-      local eq = find(pair, "=", 1, true)
-      local name = eq and gsub(sub(pair, 1, eq - 1), "^%s+", "") or gsub(pair, "^%s+", "")
-      local value = eq and sub(pair, eq + 1) or ""
-      -- RFC 2109's "$Version"/"$Path" attributes: servers that still parse them read quoted values
-      -- across the following cookies (cookie smuggling); browsers never send them
-      if n == 0 and groups.protocol and byte(name, 1) == 36 and find(name, "^%$[Vv][Ee][Rr][Ss][Ii][Oo][Nn]$") then
-        S.part, S.name, S.value = "cookie", name, pair
-        hit(RULE.cookie_attribute, 5, 1)
+    local n, at, len = 0, 1, #cookie
+    -- the runs between ';' (plain searches: a class pattern's gmatch costs a call per byte)
+    while at <= len do
+      local semi = find(cookie, ";", at, true) or len + 1
+      local pair = sub(cookie, at, semi - 1)
+      at = semi + 1
+      if pair ~= "" then
+        local eq = find(pair, "=", 1, true)
+        local name = eq and gsub(sub(pair, 1, eq - 1), "^%s+", "") or gsub(pair, "^%s+", "")
+        local value = eq and sub(pair, eq + 1) or ""
+        -- RFC 2109's "$Version"/"$Path" attributes: servers that still parse them read quoted values
+        -- across the following cookies (cookie smuggling); browsers never send them
+        if n == 0 and groups.protocol and byte(name, 1) == 36 and find(name, "^%$[Vv][Ee][Rr][Ss][Ii][Oo][Nn]$") then
+          S.part, S.name, S.value = "cookie", name, pair
+          hit(RULE.cookie_attribute, 5, 1)
+        end
+        inspect_name("cookie", name)
+        inspect("cookie", name, value)
+        n = n + 1
+        if n > 256 or S.done or S.over then break end
       end
-      inspect_name("cookie", name)
-      inspect("cookie", name, value)
-      n = n + 1
-      if n > 256 or S.done or S.over then break end
     end
   end
 

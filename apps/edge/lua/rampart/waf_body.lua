@@ -257,13 +257,19 @@ local function inspect_as(body, ctype, lctype, declared, decoded, fragment, head
       walk_json(doc, 1)
     elseif find(body, "\n", 1, true) then
       -- JSON lines (NDJSON, telemetry envelopes): each line a document of its own, or text
-      local n = 0
-      for line in body:gmatch("[^\n]+") do
-        local c = byte(line, (find(line, "%S")) or 1)
-        local d = (c == 123 or c == 91) and cjson.decode(line)
-        if type(d) == "table" then walk_json(d, 1) else inspect("body", "", line) end
-        n = n + 1
-        if n > 4096 or S.done or S.over then return end
+      -- (the runs between newlines by plain searches: a class pattern's gmatch costs a call per byte)
+      local n, at, len = 0, 1, #body
+      while at <= len do
+        local nl = find(body, "\n", at, true) or len + 1
+        local line = sub(body, at, nl - 1)
+        at = nl + 1
+        if line ~= "" then
+          local c = byte(line, (find(line, "%S")) or 1)
+          local d = (c == 123 or c == 91) and cjson.decode(line)
+          if type(d) == "table" then walk_json(d, 1) else inspect("body", "", line) end
+          n = n + 1
+          if n > 4096 or S.done or S.over then return end
+        end
       end
     else
       inspect("body", "", body)
@@ -290,17 +296,15 @@ local function inspect_as(body, ctype, lctype, declared, decoded, fragment, head
     end
   else
     -- Any other body: as text when it is text, else its printable runs (protobuf, binary beacons).
-    local _, bad = gsub(sub(body, 1, 2048), "[^\9\10\13\32-\126\128-\255]", "")
-    if bad == 0 then
+    -- (PCRE scans: a Lua class pattern costs a call and a class test per byte)
+    if not re_find(sub(body, 1, 2048), [=[[^\t\n\r\x20-\x7e\x80-\xff]]=], "jo") then
       inspect("body", "", body)
     else
       local n = 0
-      for run in body:gmatch("[\9\10\13\32-\126]+") do
-        if #run >= 8 then
-          inspect("body", "", run)
-          n = n + 1
-          if n > 4096 or S.done or S.over then return end
-        end
+      for m in waf_re.gmatch(body, [=[[\t\n\r\x20-\x7e]{8,}]=], "jo") do
+        inspect("body", "", m[0])
+        n = n + 1
+        if n > 4096 or S.done or S.over then return end
       end
     end
   end
