@@ -1,6 +1,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { AnyRoute } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
+import { CLOCK_TOLERANCE_S } from '../../apps/server/src/modules/auth/token.service.js';
 import { type ApiReply, callApi } from './api.js';
 import { E2E } from './env.js';
 
@@ -124,6 +125,20 @@ async function storedAccessToken(page: Page, tier: Tier): Promise<string | undef
   const cookies = await page.context().cookies();
   const value = cookies.find((c) => c.name === `${COOKIE_PREFIX[tier]}accessToken`)?.value;
   return value ? decodeURIComponent(value) : undefined;
+}
+
+/**
+ * Waits until the server refuses the access token the console stored for `tier` as expired: its
+ * `exp` claim plus the server's clock tolerance (the control plane and the tests share the clock).
+ * The condition a refresh test needs, rather than a fixed pause longer than the token's life.
+ */
+export async function waitForStoredTokenExpiry(page: Page, tier: Tier): Promise<void> {
+  const token = await storedAccessToken(page, tier);
+  if (!token) throw new Error(`the ${tier} console stored no access token`);
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: number };
+  expect(payload.exp).toBeGreaterThan(0);
+  const expiresAtMs = ((payload.exp ?? 0) + CLOCK_TOLERANCE_S) * 1000;
+  await expect.poll(() => Date.now(), { timeout: 60_000 }).toBeGreaterThanOrEqual(expiresAtMs);
 }
 
 /**

@@ -1,8 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
-import { login } from '../support/console.js';
+import { login, waitForStoredTokenExpiry } from '../support/console.js';
 
 // Access tokens of the e2e control plane live 3 seconds (support/global-setup.ts).
-const EXPIRED_AFTER_MS = 9_000;
 
 /** Records every Content-Security-Policy violation the page reports, and console errors naming one. */
 async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
@@ -51,7 +50,7 @@ test('the console is served with a strict CSP and keeps its refresh token out of
   page.on('response', (r) => {
     if (r.request().method() === 'PATCH' && new URL(r.url()).pathname === '/api/v1/user') refreshes.push(r.status());
   });
-  await page.waitForTimeout(EXPIRED_AFTER_MS);
+  await waitForStoredTokenExpiry(page, 'user');
   await page.reload();
   await expect(page).toHaveURL(/\/user\/dashboard$/);
   await expect(page.getByTestId('account-summary')).toContainText('user');

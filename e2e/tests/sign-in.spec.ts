@@ -1,11 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { timeStep, totpAt } from '../../apps/server/src/platform/crypto/totp.js';
-import { chooseSecondFactor, login, logout, submitLogin, type Tier } from '../support/console.js';
+import {
+  chooseSecondFactor,
+  login,
+  logout,
+  submitLogin,
+  type Tier,
+  waitForStoredTokenExpiry,
+} from '../support/console.js';
 import { E2E } from '../support/env.js';
 import { mailCount, nextMail } from '../support/mail.js';
 
 // The control plane for these tests issues access tokens that live 3 seconds (support/global-setup.ts).
-const EXPIRED_AFTER_MS = 9_000;
 
 for (const tier of ['user', 'client', 'admin'] as const satisfies readonly Tier[]) {
   test(`${tier} console: log in, reload, silent refresh of an expired token, log out`, async ({ page, context }) => {
@@ -26,7 +32,7 @@ for (const tier of ['user', 'client', 'admin'] as const satisfies readonly Tier[
     page.on('request', (r) => {
       if (r.method() === 'PATCH' && new URL(r.url()).pathname === `/api/v1/${tier}`) refreshes.push(r.url());
     });
-    await page.waitForTimeout(EXPIRED_AFTER_MS);
+    await waitForStoredTokenExpiry(page, tier);
     await page.getByRole('menuitem', { name: 'User management' }).click();
     await page.getByRole('link', { name: 'User information' }).click();
     await expect(page).toHaveURL(new RegExp(`/${tier}/userManagement/userInformation$`));
@@ -51,34 +57,40 @@ test('a wrong password shows the error and stays on the login form', async ({ pa
 });
 
 test('an authenticator is set up from its QR code and then asked for at login', async ({ page }) => {
-  // Two waits for a fresh authenticator time step (up to 30 s each): sign-in, then turning it off.
-  test.setTimeout(150_000);
+  // Each code takes a fresh time step, and the server accepts t-1, t and t+1. Set up with the
+  // previous step, sign in with the current one (or a later one) and turn it off with the one after:
+  // no wait for a new step, except that when less than 15 s of the step are left the set-up waits
+  // for the next one, so that its code does not fall out of the window on its way to the server.
+  // Every later code is of the step of its reading or after, so it stays in the window.
+  test.setTimeout(120_000);
   await login(page, 'user');
   await chooseSecondFactor(page, 'user', 'Authenticator app');
   await expect(page.getByRole('img', { name: 'QR code of the authenticator setup' })).toBeVisible();
   const uri = await page.getByLabel('Setup URI').inputValue();
   const secret = new URL(uri).searchParams.get('secret') ?? '';
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  await page.getByLabel('Code from the app').fill(totpAt(secret, timeStep(Date.now())));
+  const msLeftInStep = () => 30_000 - (Date.now() % 30_000);
+  if (msLeftInStep() < 15_000) {
+    const current = timeStep(Date.now());
+    await expect.poll(() => timeStep(Date.now()), { timeout: 40_000 }).toBeGreaterThan(current);
+  }
+  const setupStep = timeStep(Date.now()) - 1;
+  await page.getByLabel('Code from the app').fill(totpAt(secret, setupStep));
   await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('Update Success')).toBeVisible();
   await logout(page, 'user');
 
-  // The set-up code's time step is spent: sign in with a code of the next step.
-  const setupStep = timeStep(Date.now());
+  // The set-up code's time step is spent: sign in with a code of a later step.
   await submitLogin(page, 'user');
   await expect(page).toHaveURL(/\/user\/verifyAccount$/);
-  const wait = (setupStep + 1) * 30_000 - Date.now() + 500;
-  if (wait > 0) await page.waitForTimeout(wait);
-  await page.getByLabel('Verification code').fill(totpAt(secret, timeStep(Date.now())));
+  const signInStep = Math.max(setupStep + 1, timeStep(Date.now()));
+  await page.getByLabel('Verification code').fill(totpAt(secret, signInStep));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/user\/dashboard$/);
 
-  // Turning it off takes the password and a current code (the sign-in's step is spent: the next one).
-  const signInStep = timeStep(Date.now());
-  const next = (signInStep + 1) * 30_000 - Date.now() + 500;
-  if (next > 0) await page.waitForTimeout(next);
-  await chooseSecondFactor(page, 'user', 'None', totpAt(secret, timeStep(Date.now())));
+  // Turning it off takes the password and a current code (the sign-in's step is spent: a later one).
+  const offStep = Math.max(signInStep + 1, timeStep(Date.now()));
+  await chooseSecondFactor(page, 'user', 'None', totpAt(secret, offStep));
   await expect(page.getByText('Update Success')).toBeVisible();
 });
 

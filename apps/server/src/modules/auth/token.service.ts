@@ -18,7 +18,7 @@ export const SESSION_ABSOLUTE_TTL_MS = 30 * 24 * 3600 * 1000;
  */
 export const REFRESH_GRACE_MS = 10_000;
 /** Clock skew tolerated on access tokens: they are made and checked by the control planes, whose clocks agree. */
-const CLOCK_TOLERANCE_S = 5;
+export const CLOCK_TOLERANCE_S = 5;
 const ISSUER = 'rampart';
 
 /** A key's public name: the first 16 hex digits of its SHA-256 (says nothing of the key). */
