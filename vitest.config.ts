@@ -50,6 +50,19 @@ function projects(name: string, root: string, include: string[], test: Record<st
 }
 
 const serverTests = ['src/**/*.test.ts', 'test/**/*.test.ts'];
+/** The server files that exercise the analytics store, run on a ClickHouse cluster too. */
+const CLUSTER_TESTS = [
+  'test/clickhouse-cluster.test.ts',
+  'test/analytics-store.test.ts',
+  'test/aggregate-ingest.test.ts',
+  'test/aggregates-api.test.ts',
+  'test/l4-analytics-store.test.ts',
+  'test/statistics.test.ts',
+  'test/l4-statistics.test.ts',
+  'test/logs.test.ts',
+  'test/log-settings.test.ts',
+  'test/control-planes-serve-alike.test.ts',
+];
 const server = {
   environment: 'node',
   globalSetup: ['test/global-setup.ts'],
@@ -69,6 +82,20 @@ export default defineConfig({
       ...projects('contract', 'packages/contract', ['src/**/*.test.ts'], { environment: 'node' }),
       ...projects('server-pglite', 'apps/server', serverTests, { ...server, env: { RAMPART_TEST_DB: 'pglite' } }),
       ...projects('server-postgres', 'apps/server', serverTests, { ...server, env: { RAMPART_TEST_DB: 'postgres' } }),
+      // The analytics suite again on two ClickHouse shards of one cluster (global-setup.ts).
+      {
+        test: {
+          ...server,
+          name: 'server-clickhouse-cluster',
+          root: 'apps/server',
+          include: CLUSTER_TESTS,
+          env: { RAMPART_TEST_DB: 'postgres', RAMPART_TEST_CLICKHOUSE: 'cluster' },
+          // Every read fans out to both servers, on the same two cores: the analytics store's file
+          // took 304 s here against about half that on one server (2026-11-29).
+          testTimeout: 120_000,
+          isolate: false,
+        },
+      },
       ...projects('edge', 'apps/edge', ['src/**/*.test.ts', 'test/**/*.test.ts'], {
         environment: 'node',
         // An agent a test starts never runs the kernel firewall in the host's own namespace (the

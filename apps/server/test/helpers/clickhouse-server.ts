@@ -29,11 +29,13 @@ function clickhouseBinary(): string {
  * A ClickHouse server in a temporary directory, on loopback ports, with small caches. Debian's
  * 18.16 runs as root too (it does not refuse it), so it runs as whoever runs the tests.
  */
-export async function startClickHouse(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+export async function startClickHouse(
+  options: { ports?: { http: number; tcp: number }; config?: string } = {},
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const binary = clickhouseBinary();
   const dir = mkdtempSync(path.join(tmpdir(), 'rampart-ch-'));
   for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(path.join(dir, sub));
-  const [httpPort, tcpPort] = [await freePort(), await freePort()];
+  const { http: httpPort, tcp: tcpPort } = options.ports ?? { http: await freePort(), tcp: await freePort() };
   writeFileSync(
     path.join(dir, 'config.xml'),
     `<?xml version="1.0"?>
@@ -58,6 +60,7 @@ export async function startClickHouse(): Promise<{ url: string; pid: number; sto
   <mark_cache_size>67108864</mark_cache_size>
   <uncompressed_cache_size>67108864</uncompressed_cache_size>
   <max_concurrent_queries>50</max_concurrent_queries>
+${options.config ?? ''}
 </yandex>
 `,
   );
@@ -123,4 +126,37 @@ export async function startClickHouse(): Promise<{ url: string; pid: number; sto
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** The cluster's name in the servers' `remote_servers` (startClickHouseCluster). */
+export const TEST_CLUSTER = 'rampart_test';
+
+/**
+ * Two ClickHouse servers (startClickHouse) whose `remote_servers` name both as the two shards of
+ * TEST_CLUSTER, one server each, no replicas and no ZooKeeper (the store makes its schema on each
+ * shard itself). Answers each shard's `http://user:password@host:port/`.
+ */
+export async function startClickHouseCluster(): Promise<{ urls: string[]; stop: () => Promise<void> }> {
+  const ports = [
+    { http: await freePort(), tcp: await freePort() },
+    { http: await freePort(), tcp: await freePort() },
+  ];
+  const shards = ports
+    .map(
+      (p) =>
+        `<shard><replica><host>127.0.0.1</host><port>${p.tcp}</port><user>default</user><password>${CLICKHOUSE_PASSWORD}</password></replica></shard>`,
+    )
+    .join('');
+  const config = `<remote_servers><${TEST_CLUSTER}>${shards}</${TEST_CLUSTER}></remote_servers>`;
+  const started: { url: string; stop: () => Promise<void> }[] = [];
+  const stop = async () => {
+    for (const server of started.reverse()) await server.stop();
+  };
+  try {
+    for (const p of ports) started.push(await startClickHouse({ ports: p, config }));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { urls: started.map((s) => s.url), stop };
 }

@@ -10,9 +10,10 @@ import { DuckDbStore } from './duckdb-store.js';
 export async function openAnalyticsStore(config: {
   dataDir: string;
   clickhouseUrl: string | undefined;
+  clickhouseCluster?: { name: string; shards: string[] } | undefined;
 }): Promise<AnalyticsStore> {
   const store = config.clickhouseUrl
-    ? new ClickHouseStore(config.clickhouseUrl)
+    ? new ClickHouseStore(config.clickhouseUrl, { cluster: config.clickhouseCluster })
     : new DuckDbStore(path.join(config.dataDir, 'analytics'));
   await store.open();
   return store;
