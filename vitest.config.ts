@@ -91,7 +91,7 @@ export default defineConfig({
           include: CLUSTER_TESTS,
           env: { RAMPART_TEST_DB: 'postgres', RAMPART_TEST_CLICKHOUSE: 'cluster' },
           // Every read fans out to both servers, on the same two cores: the analytics store's file
-          // took 304 s here against about half that on one server (2026-11-29).
+          // took 404 s here against 214 s on one server (2026-11-29, on a loaded machine).
           testTimeout: 120_000,
           isolate: false,
         },
