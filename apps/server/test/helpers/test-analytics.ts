@@ -101,7 +101,13 @@ export async function clickhouseRequest(
 ): Promise<string> {
   const shards = inject('clickhouseShards');
   if (shards.length > 0 && /^DROP DATABASE /.test(sql)) {
-    for (const shard of shards.slice(1)) await clickhouseRequestTo(shard, sql, options);
+    const [first] = await Promise.all([
+      clickhouseRequestTo(inject('clickhouseUrl'), sql, options),
+      ...shards
+        .filter((shard) => shard !== inject('clickhouseUrl'))
+        .map((shard) => clickhouseRequestTo(shard, sql, options)),
+    ]);
+    return first;
   }
   return clickhouseRequestTo(inject('clickhouseUrl'), sql, options);
 }

@@ -195,12 +195,15 @@ export class ClickHouseStore implements AnalyticsStore {
           `CLICKHOUSE_CLUSTER ${cluster.name}: the server knows ${Number(known)} shards, CLICKHOUSE_SHARDS names ${cluster.shards.length}`,
         );
       }
-      for (const shard of cluster.shards) {
-        await shard.http.execute(`CREATE DATABASE IF NOT EXISTS ${this.database}`, null);
-        await this.openShard(shard, async (sql) => {
-          for (const statement of shardStatements(sql, cluster)) await shard.http.execute(statement);
-        });
-      }
+      // The shards at once: each one's statements in order, none of them reading another shard.
+      await Promise.all(
+        cluster.shards.map(async (shard) => {
+          await shard.http.execute(`CREATE DATABASE IF NOT EXISTS ${this.database}`, null);
+          await this.openShard(shard, async (sql) => {
+            for (const statement of shardStatements(sql, cluster)) await shard.http.execute(statement);
+          });
+        }),
+      );
     } else {
       await this.http.execute(`CREATE DATABASE IF NOT EXISTS ${this.database}`, null);
       const [events] = await this.select(
