@@ -50,7 +50,16 @@ function projects(name: string, root: string, include: string[], test: Record<st
 }
 
 const serverTests = ['src/**/*.test.ts', 'test/**/*.test.ts'];
-/** The server files that exercise the analytics store, run on a ClickHouse cluster too. */
+/**
+ * The server files run on a ClickHouse cluster too, each for what the cluster changes of it: the
+ * layout and per-shard upkeep (clickhouse-cluster, analytics-store: rollups by the shards' views,
+ * pruning and compaction per shard, retries of a batch cut between shards), the nodes' aggregates
+ * and layer-4 counters counted once per site across shards (aggregate-ingest, aggregates-api,
+ * l4-analytics-store), reads through the Distributed tables (statistics, l4-statistics, logs'
+ * filters and paging), the log parts listed, dropped and pruned per shard (log-settings), a second
+ * control plane on the same shards (control-planes-serve-alike). Together 163 s on one worker
+ * (2026-11-29, loaded machine).
+ */
 const CLUSTER_TESTS = [
   'test/clickhouse-cluster.test.ts',
   'test/analytics-store.test.ts',
@@ -90,8 +99,8 @@ export default defineConfig({
           root: 'apps/server',
           include: CLUSTER_TESTS,
           env: { RAMPART_TEST_DB: 'postgres', RAMPART_TEST_CLICKHOUSE: 'cluster' },
-          // Every read fans out to both servers, on the same two cores: the analytics store's file
-          // took 404 s here against 214 s on one server (2026-11-29, on a loaded machine).
+          // Every read and INSERT fans out to both servers, on the same two cores (the servers'
+          // data in memory: the analytics store's file 50 s here, 37 s on one server, 2026-11-29).
           testTimeout: 120_000,
           isolate: false,
         },
