@@ -59,6 +59,32 @@ const serverTests = ['src/**/*.test.ts', 'test/**/*.test.ts'];
  * pass's 524–558 s in the last clean-clone runs.
  */
 const postgresTests = postgresPassFiles('apps/server');
+
+/**
+ * The server files run on a ClickHouse cluster too, each for what the cluster changes of it: the
+ * layout and per-shard upkeep (clickhouse-cluster, analytics-store: rollups by the shards' views,
+ * pruning and compaction per shard, retries of a batch cut between shards), the nodes' aggregates
+ * and layer-4 counters counted once per site across shards (aggregate-ingest, aggregates-api,
+ * l4-analytics-store), reads through the Distributed tables (statistics, l4-statistics, logs'
+ * filters and paging), the log parts listed, dropped and pruned per shard (log-settings), a second
+ * control plane on the same shards (control-planes-serve-alike), the tables the aggregates added
+ * (aggregate-sketches, logs-collapsed). Together 163 s on one worker
+ * (2026-11-29, loaded machine).
+ */
+const CLUSTER_TESTS = [
+  'test/clickhouse-cluster.test.ts',
+  'test/analytics-store.test.ts',
+  'test/aggregate-ingest.test.ts',
+  'test/aggregates-api.test.ts',
+  'test/l4-analytics-store.test.ts',
+  'test/statistics.test.ts',
+  'test/l4-statistics.test.ts',
+  'test/logs.test.ts',
+  'test/log-settings.test.ts',
+  'test/control-planes-serve-alike.test.ts',
+  'test/aggregate-sketches.test.ts',
+  'test/logs-collapsed.test.ts',
+];
 const server = {
   environment: 'node',
   globalSetup: ['test/global-setup.ts'],
@@ -78,6 +104,20 @@ export default defineConfig({
       ...projects('contract', 'packages/contract', ['src/**/*.test.ts'], { environment: 'node' }),
       ...projects('server-pglite', 'apps/server', serverTests, { ...server, env: { RAMPART_TEST_DB: 'pglite' } }),
       ...projects('server-postgres', 'apps/server', postgresTests, { ...server, env: { RAMPART_TEST_DB: 'postgres' } }),
+      // The analytics suite again on two ClickHouse shards of one cluster (global-setup.ts).
+      {
+        test: {
+          ...server,
+          name: 'server-clickhouse-cluster',
+          root: 'apps/server',
+          include: CLUSTER_TESTS,
+          env: { RAMPART_TEST_DB: 'postgres', RAMPART_TEST_CLICKHOUSE: 'cluster' },
+          // Every read and INSERT fans out to both servers, on the same two cores (the servers'
+          // data in memory: the analytics store's file 50 s here, 37 s on one server, 2026-11-29).
+          testTimeout: 120_000,
+          isolate: false,
+        },
+      },
       ...projects('edge', 'apps/edge', ['src/**/*.test.ts', 'test/**/*.test.ts'], {
         environment: 'node',
         // An agent a test starts never runs the kernel firewall in the host's own namespace (the

@@ -139,4 +139,30 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_ACCESS_TOKEN_TTL: bad }, dataDir)).toThrow(ConfigError);
     }
   });
+
+  it('takes a ClickHouse cluster with its shards, refusing one without a name, shards or CLICKHOUSE_URL', () => {
+    const dataDir = tempDir();
+    const url = 'http://u:p@ch1:8123/rampart';
+    expect(loadConfig({ DATA_DIR: dataDir, CLICKHOUSE_URL: url }, dataDir).clickhouseCluster).toBeUndefined();
+    expect(
+      loadConfig(
+        {
+          DATA_DIR: dataDir,
+          CLICKHOUSE_URL: url,
+          CLICKHOUSE_CLUSTER: 'c_1',
+          CLICKHOUSE_SHARDS: 'http://ch1:8123, http://ch2:8123',
+        },
+        dataDir,
+      ).clickhouseCluster,
+    ).toEqual({ name: 'c_1', shards: ['http://ch1:8123', 'http://ch2:8123'] });
+    for (const bad of [
+      { CLICKHOUSE_URL: url, CLICKHOUSE_CLUSTER: 'c_1' },
+      { CLICKHOUSE_URL: url, CLICKHOUSE_SHARDS: 'http://ch1:8123' },
+      { CLICKHOUSE_URL: url, CLICKHOUSE_CLUSTER: 'c-1;', CLICKHOUSE_SHARDS: 'http://ch1:8123' },
+      { CLICKHOUSE_URL: url, CLICKHOUSE_CLUSTER: 'c_1', CLICKHOUSE_SHARDS: 'ch1:8123' },
+      { CLICKHOUSE_CLUSTER: 'c_1', CLICKHOUSE_SHARDS: 'http://ch1:8123' },
+    ]) {
+      expect(() => loadConfig({ DATA_DIR: dataDir, ...bad }, dataDir)).toThrow(ConfigError);
+    }
+  });
 });

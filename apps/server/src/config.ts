@@ -21,6 +21,12 @@ export interface Config {
    * unset means the embedded DuckDB store in `dataDir/analytics`.
    */
   readonly clickhouseUrl: string | undefined;
+  /**
+   * A ClickHouse cluster behind `clickhouseUrl` (`CLICKHOUSE_CLUSTER`, its name in the servers'
+   * `remote_servers`, and `CLICKHOUSE_SHARDS`, one server's HTTP address per shard, comma
+   * separated): the store makes its tables on every shard (docs/operator-guide.md "Scaling out").
+   */
+  readonly clickhouseCluster: { name: string; shards: string[] } | undefined;
   /** PostgreSQL connection string; unset means the embedded PGlite database in `dataDir`. */
   readonly databaseUrl: string | undefined;
   /** Secret for signing tokens: `RAMPART_SECRET`, or a random one kept in `dataDir/secret.key`. */
@@ -277,6 +283,28 @@ function parseProofInterval(raw: string | undefined): number {
   return n;
 }
 
+function parseClickHouseCluster(env: NodeJS.ProcessEnv): Config['clickhouseCluster'] {
+  const name = env.CLICKHOUSE_CLUSTER || '';
+  const shards = (env.CLICKHOUSE_SHARDS || '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (name === '' && shards.length === 0) return undefined;
+  if (!env.CLICKHOUSE_URL) throw new ConfigError('CLICKHOUSE_CLUSTER and CLICKHOUSE_SHARDS need CLICKHOUSE_URL');
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new ConfigError(`CLICKHOUSE_CLUSTER must be letters, digits and _ (the cluster's name), got "${name}"`);
+  if (shards.length === 0) throw new ConfigError('CLICKHOUSE_SHARDS must name one HTTP address per shard');
+  for (const shard of shards) {
+    let url: URL | null = null;
+    try {
+      url = new URL(shard);
+    } catch {}
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      throw new ConfigError(`CLICKHOUSE_SHARDS: "${shard}" is not an http:// or https:// address`);
+  }
+  return { name, shards };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.meta.dirname): Config {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -287,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     clickhouseUrl: env.CLICKHOUSE_URL || undefined,
+    clickhouseCluster: parseClickHouseCluster(env),
     secret,
     tokenSecrets: loadTokenSecrets(env, secret),
     logLevel: env.LOG_LEVEL || 'info',

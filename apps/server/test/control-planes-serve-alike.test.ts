@@ -23,7 +23,7 @@ import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { edgeEvent, shipBatch } from './helpers/events.js';
 import { operatorCalls, webProduct } from './helpers/operators.js';
 import { type Running, start, startRefused, stop } from './helpers/server-process.js';
-import { clickhouseRequest } from './helpers/test-analytics.js';
+import { clickhouseRequest, testClickHouseOptions } from './helpers/test-analytics.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { TEST_DB_KIND } from './helpers/test-db.js';
 
@@ -67,7 +67,7 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('several control planes serve nodes
     analyticsDb = `rampart_t_${randomBytes(6).toString('hex')}`;
     const clickhouseUrl = new URL(inject('clickhouseUrl'));
     clickhouseUrl.pathname = `/${analyticsDb}`;
-    const store = new ClickHouseStore(clickhouseUrl.toString());
+    const store = new ClickHouseStore(clickhouseUrl.toString(), testClickHouseOptions());
     await store.open();
     a = await createTestApp({ analytics: store });
     client = await signIn(a.app, 'client');
@@ -90,6 +90,9 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('several control planes serve nodes
       DATA_DIR: dataDirB,
       DATABASE_URL: a.db.url ?? '',
       CLICKHOUSE_URL: clickhouseUrl.toString(),
+      ...(inject('clickhouseCluster')
+        ? { CLICKHOUSE_CLUSTER: inject('clickhouseCluster'), CLICKHOUSE_SHARDS: inject('clickhouseShards').join(',') }
+        : {}),
       RAMPART_SECRET: SECRET,
       RAMPART_DOMAIN_PROOF: 'off',
     });

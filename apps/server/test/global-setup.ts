@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../src/platform/db/database.js';
-import { startClickHouse } from './helpers/clickhouse-server.js';
+import { startClickHouse, startClickHouseCluster, TEST_CLUSTER } from './helpers/clickhouse-server.js';
 import { startCluster } from './helpers/pg-cluster.js';
 
 /**
@@ -16,6 +16,8 @@ import { startCluster } from './helpers/pg-cluster.js';
  * The analytics store pairs with the project: the PGlite project runs it on DuckDB in memory, the
  * PostgreSQL project on ClickHouse — a throw-away server started here on loopback ports (or the
  * server in RAMPART_TEST_CLICKHOUSE_URL), a database per store (tests/helpers/test-analytics.ts).
+ * With RAMPART_TEST_CLICKHOUSE=cluster (the project server-clickhouse-cluster) two servers are
+ * started instead, the two shards of one cluster, and the stores take the cluster's layout.
  */
 
 declare module 'vitest' {
@@ -24,6 +26,9 @@ declare module 'vitest' {
     pgliteTemplate: string;
     /** `http://user:password@host:port/` of the ClickHouse server (PostgreSQL project), else "". */
     clickhouseUrl: string;
+    /** On a cluster: its name and each shard's `http://user:password@host:port/`, else "" and []. */
+    clickhouseCluster: string;
+    clickhouseShards: string[];
   }
 }
 
@@ -50,6 +55,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('pgAdminUrl', adminUrl);
     project.provide('pgliteTemplate', '');
     let clickhouseUrl = process.env.RAMPART_TEST_CLICKHOUSE_URL;
+    let shards: string[] = [];
+    if (project.config.env?.RAMPART_TEST_CLICKHOUSE === 'cluster') {
+      try {
+        const cluster = await startClickHouseCluster();
+        cleanups.push(cluster.stop);
+        shards = cluster.urls;
+        clickhouseUrl = cluster.urls[0];
+      } catch (error) {
+        for (const fn of cleanups.reverse()) await fn();
+        throw error;
+      }
+    }
     if (!clickhouseUrl) {
       try {
         const clickhouse = await startClickHouse();
@@ -62,6 +79,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       }
     }
     project.provide('clickhouseUrl', clickhouseUrl);
+    project.provide('clickhouseCluster', shards.length > 0 ? TEST_CLUSTER : '');
+    project.provide('clickhouseShards', shards);
   } else {
     const client = await PGlite.create();
     const db = openPglite(client);
@@ -74,6 +93,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('pgliteTemplate', file);
     project.provide('pgAdminUrl', '');
     project.provide('clickhouseUrl', '');
+    project.provide('clickhouseCluster', '');
+    project.provide('clickhouseShards', []);
   }
 
   return async () => {

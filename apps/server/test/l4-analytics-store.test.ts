@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsStore, L4CounterRow } from '../src/modules/analytics/analytics-store.js';
-import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
+import { batchKey } from '../src/modules/analytics/clickhouse-store.js';
+import { clickhouseRequest, createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
 
 /**
  * The layer-4 counters in the analytics store, on DuckDB (server-pglite) and ClickHouse
@@ -85,4 +86,40 @@ describe(`layer-4 counters in the analytics store (${TEST_ANALYTICS_KIND})`, () 
       { site_id: 5, outcome: 'drop', dim: 'protocol', value: 'tcp', packets: 10, bytes: 600 },
     ]);
   });
+
+  it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
+    "completes a batch whose first attempt left one site's rows and not another's: each row once",
+    async () => {
+      const rows = [row(), row({ siteId: 6, packets: 7, bytes: 420 }), row({ siteId: 6, outcome: 'pass' })];
+      // On a cluster the INSERT is one block per shard, a site's rows on one: a cut may leave site
+      // 5's rows stored (here written behind the store's back) and not site 6's.
+      const db = (store as unknown as { databaseName: string }).databaseName;
+      const [first] = rows;
+      await clickhouseRequest('INSERT INTO l4_counters FORMAT JSONEachRow', {
+        database: db,
+        data: JSON.stringify({
+          bucket: T0,
+          site_id: first?.siteId,
+          node_id: first?.nodeId,
+          port_id: first?.portId,
+          outcome: first?.outcome,
+          dim: first?.dim,
+          value: first?.value,
+          packets: first?.packets,
+          bytes: first?.bytes,
+          batch_key: batchKey('1-c-1'),
+        }),
+      });
+      expect(await store.ingestL4({ batchId: '1-c-1', nodeId: 1, receivedAt: T0, rows })).toEqual({
+        stored: 2,
+        duplicate: false,
+      });
+      expect((await store.ingestL4({ batchId: '1-c-1', nodeId: 1, receivedAt: T0, rows })).duplicate).toBe(true);
+      expect(await sums()).toEqual([
+        { site_id: 5, outcome: 'drop', dim: 'protocol', value: 'tcp', packets: 10, bytes: 600 },
+        { site_id: 6, outcome: 'drop', dim: 'protocol', value: 'tcp', packets: 7, bytes: 420 },
+        { site_id: 6, outcome: 'pass', dim: 'protocol', value: 'tcp', packets: 10, bytes: 600 },
+      ]);
+    },
+  );
 });

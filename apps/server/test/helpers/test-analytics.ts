@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import type { AnalyticsStore } from '../../src/modules/analytics/analytics-store.js';
-import { ClickHouseStore } from '../../src/modules/analytics/clickhouse-store.js';
+import { type ClickHouseOptions, ClickHouseStore } from '../../src/modules/analytics/clickhouse-store.js';
 import { DuckDbStore } from '../../src/modules/analytics/duckdb-store.js';
 
 /**
@@ -13,6 +13,15 @@ import { DuckDbStore } from '../../src/modules/analytics/duckdb-store.js';
  * (`rampart_t_<random>`), dropped when the store is closed. Open when returned.
  */
 export const TEST_ANALYTICS_KIND = process.env.RAMPART_TEST_DB === 'postgres' ? 'clickhouse' : 'duckdb';
+
+/** Whether the run's ClickHouse is two shards of a cluster (project server-clickhouse-cluster). */
+export const TEST_CLICKHOUSE_CLUSTER = process.env.RAMPART_TEST_CLICKHOUSE === 'cluster';
+
+/** The store's options for the run's ClickHouse: its cluster, when it is one. */
+export function testClickHouseOptions(): ClickHouseOptions {
+  const name = inject('clickhouseCluster');
+  return name ? { cluster: { name, shards: inject('clickhouseShards') } } : {};
+}
 
 /**
  * A store on disk (DuckDB: a temporary directory) or in a database of its own (ClickHouse), with
@@ -35,7 +44,7 @@ export async function createReopenableAnalyticsStore(): Promise<{
     cleanup = () => rm(dir, { recursive: true, force: true });
   } else {
     const name = `rampart_t_${randomBytes(6).toString('hex')}`;
-    make = () => new ClickHouseStore(withDatabase(inject('clickhouseUrl'), name));
+    make = () => new ClickHouseStore(withDatabase(inject('clickhouseUrl'), name), testClickHouseOptions());
     cleanup = async () => {
       await clickhouseRequest(`DROP DATABASE IF EXISTS ${name}`);
     };
@@ -64,7 +73,7 @@ export async function createTestAnalyticsStore(): Promise<AnalyticsStore> {
     return store;
   }
   const name = `rampart_t_${randomBytes(6).toString('hex')}`;
-  const store = new ClickHouseStore(withDatabase(inject('clickhouseUrl'), name));
+  const store = new ClickHouseStore(withDatabase(inject('clickhouseUrl'), name), testClickHouseOptions());
   await store.open();
   const close = store.close.bind(store);
   store.close = async () => {
@@ -82,14 +91,35 @@ function withDatabase(url: string, database: string): string {
 
 /**
  * A statement straight to the test ClickHouse server (what the store does not offer: the tests'
- * own writes and reads behind its back). `data` is the body of an INSERT given in `sql`.
+ * own writes and reads behind its back). `data` is the body of an INSERT given in `sql`. On a
+ * cluster it goes to the first shard, an INSERT through a Distributed table written to the shards
+ * before it answers; a DROP DATABASE goes to every shard.
  */
 export async function clickhouseRequest(
   sql: string,
   options: { database?: string; data?: string } = {},
 ): Promise<string> {
-  const u = new URL(inject('clickhouseUrl'));
+  const shards = inject('clickhouseShards');
+  if (shards.length > 0 && /^DROP DATABASE /.test(sql)) {
+    const [first] = await Promise.all([
+      clickhouseRequestTo(inject('clickhouseUrl'), sql, options),
+      ...shards
+        .filter((shard) => shard !== inject('clickhouseUrl'))
+        .map((shard) => clickhouseRequestTo(shard, sql, options)),
+    ]);
+    return first;
+  }
+  return clickhouseRequestTo(inject('clickhouseUrl'), sql, options);
+}
+
+async function clickhouseRequestTo(
+  server: string,
+  sql: string,
+  options: { database?: string; data?: string },
+): Promise<string> {
+  const u = new URL(server);
   const params = new URLSearchParams();
+  if (inject('clickhouseCluster')) params.set('insert_distributed_sync', '1');
   if (options.database) params.set('database', options.database);
   if (options.data !== undefined) params.set('query', sql);
   const headers: Record<string, string> = {};

@@ -10,8 +10,10 @@ import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
  * INSERT (one block: all its rows or none), and materialized views over that table write them into
  * the time rollups (SummingMergeTree: partial rows that sum with the events' own); then the batch
  * goes into its ledger `agg_batches`. A batch whose ledger row is there is a duplicate; one whose
- * rows are in `agg_counters` without a ledger row (an attempt cut short after its INSERT) only
- * gets its ledger row, so its counters count once. Its low-cardinality dimensions go the same way
+ * rows are in `agg_counters` without a ledger row (an attempt cut short after its INSERT) gets
+ * only the rows of the sites not there yet, then its ledger row, so its counters count once — on
+ * a cluster the INSERT through the Distributed table is one block per shard, a site's rows on one
+ * shard (clickhouse-layout.ts), so a cut may leave some sites' rows and not others'. Its low-cardinality dimensions go the same way
  * into `agg_lowdims` (aggregate-lowdims-store.ts) and by a view into lowdims_1h, checked apart (a
  * cut between the two INSERTs leaves the second to the retry). Its collapsed floods go into
  * `collapsed_blocks` (collapsed-store.ts), checked apart likewise.
@@ -63,6 +65,24 @@ export interface ClickHouseIo {
   insert(target: string, rows: readonly string[]): Promise<unknown>;
 }
 
+/**
+ * The sites whose rows of the batch keyed `key` are in `table` already, read within the batch's
+ * times (`column` from `from` to `to`, so within its partitions).
+ */
+export async function storedSites(
+  io: ClickHouseIo,
+  table: string,
+  column: string,
+  from: number,
+  to: number,
+  key: string,
+): Promise<Set<number>> {
+  const rows = await io.select(
+    `SELECT DISTINCT site_id FROM ${table} WHERE ${column} >= ${from} AND ${column} <= ${to} AND batch_key = ${key}`,
+  );
+  return new Set(rows.map((r) => Number(r.site_id)));
+}
+
 /** Takes a batch once (`key`: its batch id's batchKey). */
 export async function ingestAggregatesClickHouse(
   io: ClickHouseIo,
@@ -84,29 +104,24 @@ export async function ingestAggregatesClickHouse(
   }
   const taken = await io.select(`SELECT batch_id FROM agg_batches WHERE batch_key = ${key}`);
   if (taken.some((r) => r.batch_id === batch.batchId)) return { stored: 0, duplicate: true };
-  let stored = batch.counters.length;
-  const there = async (table: string) => {
-    const [n] = await io.select(
-      `SELECT count() AS n FROM ${table} WHERE minute >= ${from} AND minute <= ${to} AND batch_key = ${key}`,
-    );
-    return Number(n?.n ?? 0) > 0;
-  };
+  const there = (table: string) => storedSites(io, table, 'minute', from, to, key);
+  const storedCounters = batch.counters.length > 0 ? await there('agg_counters') : new Set<number>();
+  const counters = batch.counters.filter((r) => !storedCounters.has(r.siteId));
+  const stored = counters.length;
   if (stored > 0) {
-    if (await there('agg_counters')) stored = 0;
-    else
-      await io.insert(
-        'agg_counters',
-        batch.counters.map((r) =>
-          JSON.stringify({
-            minute: r.minute,
-            site_id: r.siteId,
-            domain_id: r.domainId,
-            zone_id: r.zoneId,
-            ...Object.fromEntries(ROLLUP_COUNTERS.map((c, i) => [c, r.counters[i]])),
-            batch_key: key,
-          }),
-        ),
-      );
+    await io.insert(
+      'agg_counters',
+      counters.map((r) =>
+        JSON.stringify({
+          minute: r.minute,
+          site_id: r.siteId,
+          domain_id: r.domainId,
+          zone_id: r.zoneId,
+          ...Object.fromEntries(ROLLUP_COUNTERS.map((c, i) => [c, r.counters[i]])),
+          batch_key: key,
+        }),
+      ),
+    );
   }
   for (const r of batch.lowDims) {
     for (const n of [r.minute, r.siteId, r.domainId, r.zoneId, ...r.counts]) {
@@ -114,20 +129,22 @@ export async function ingestAggregatesClickHouse(
     }
     if (r.minute < from || r.minute > to) throw new Error('ingest: a dimension row of no minute record');
   }
-  if (batch.lowDims.length > 0 && !(await there('agg_lowdims'))) {
+  const storedDims = batch.lowDims.length > 0 ? await there('agg_lowdims') : new Set<number>();
+  const lowDims = batch.lowDims.filter((r) => !storedDims.has(r.siteId));
+  if (lowDims.length > 0) {
     await io.insert(
       'agg_lowdims',
-      batch.lowDims.map((r) => JSON.stringify({ ...lowDimValues(r), batch_key: key })),
+      lowDims.map((r) => JSON.stringify({ ...lowDimValues(r), batch_key: key })),
     );
   }
   // The heavy hitters, sketches and peaks (aggregate-sketch-clickhouse-store.ts), before the ledger row.
-  await ingestSketchesClickHouse(io, batch, key);
+  await ingestSketchesClickHouse(io, batch, key, there);
   for (const r of batch.collapsed) {
     if (!(r.minute >= from && r.minute <= to)) throw new Error('ingest: a collapsed record of no minute record');
   }
-  if (batch.collapsed.length > 0 && !(await there('collapsed_blocks'))) {
-    await io.insert('collapsed_blocks', collapsedJsonRows(batch.collapsed, key));
-  }
+  const storedCollapsed = batch.collapsed.length > 0 ? await there('collapsed_blocks') : new Set<number>();
+  const collapsed = batch.collapsed.filter((r) => !storedCollapsed.has(r.siteId));
+  if (collapsed.length > 0) await io.insert('collapsed_blocks', collapsedJsonRows(collapsed, key));
   await io.insert('agg_batches', [
     JSON.stringify({
       batch_key: key,

@@ -42,34 +42,36 @@ interface Io {
   insert(target: string, rows: readonly string[]): Promise<unknown>;
 }
 
-/** A batch's heavy hitters and sketches (`key`: its batch key), once: called before its ledger row. */
-export async function ingestSketchesClickHouse(io: Io, batch: StoredAggregateBatch, key: string) {
+/**
+ * A batch's heavy hitters and sketches (`key`: its batch key), once: called before its ledger row.
+ * `storedSites`: the sites of a table already holding the batch's rows (a retry after a cut; on a
+ * cluster a cut may leave some shards' sites written and not others'), whose rows are not sent again.
+ */
+export async function ingestSketchesClickHouse(
+  io: Io,
+  batch: StoredAggregateBatch,
+  key: string,
+  storedSites: (table: string) => Promise<ReadonlySet<number>>,
+) {
   for (const r of [...batch.highDims, ...batch.sketches]) {
     const numbers = 'counts' in r ? [...r.counts, r.error] : [r.requests, r.bytesOut, r.peakRequests, r.peakBytes];
     for (const n of [r.minute, r.siteId, r.domainId, r.zoneId, ...numbers]) {
       if (!Number.isSafeInteger(n)) throw new Error('ingest: aggregate rows hold integers');
     }
   }
-  const minutes = batch.sketches.map((r) => r.minute);
-  if (minutes.length === 0) return;
-  const from = Math.min(...minutes);
-  const to = Math.max(...minutes);
-  const there = async (table: string) => {
-    const [n] = await io.select(
-      `SELECT count() AS n FROM ${table} WHERE minute >= ${from} AND minute <= ${to} AND batch_key = ${key}`,
-    );
-    return Number(n?.n ?? 0) > 0;
-  };
+  if (batch.sketches.length === 0) return;
   const place = (r: { minute: number; siteId: number; domainId: number; zoneId: number }) => ({
     minute: r.minute,
     site_id: r.siteId,
     domain_id: r.domainId,
     zone_id: r.zoneId,
   });
-  if (batch.highDims.length > 0 && !(await there('agg_highdims'))) {
+  const highSites = batch.highDims.length > 0 ? await storedSites('agg_highdims') : new Set<number>();
+  const highDims = batch.highDims.filter((r) => !highSites.has(r.siteId));
+  if (highDims.length > 0) {
     await io.insert(
       'agg_highdims',
-      batch.highDims.map((r) =>
+      highDims.map((r) =>
         JSON.stringify({
           ...place(r),
           dim: r.dim,
@@ -81,10 +83,12 @@ export async function ingestSketchesClickHouse(io: Io, batch: StoredAggregateBat
       ),
     );
   }
-  if (!(await there('agg_sketches'))) {
+  const sketchSites = await storedSites('agg_sketches');
+  const sketches = batch.sketches.filter((r) => !sketchSites.has(r.siteId));
+  if (sketches.length > 0) {
     await io.insert(
       'agg_sketches',
-      batch.sketches.map((r) =>
+      sketches.map((r) =>
         JSON.stringify({
           ...place(r),
           requests: r.requests,

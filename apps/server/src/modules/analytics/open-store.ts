@@ -4,15 +4,17 @@ import { ClickHouseStore } from './clickhouse-store.js';
 import { DuckDbStore } from './duckdb-store.js';
 
 /**
- * The analytics store the configuration names, opened: ClickHouse when `CLICKHOUSE_URL` is set,
- * else DuckDB in `DATA_DIR/analytics` (locked for this process, as the embedded database is).
+ * The analytics store the configuration names, opened: ClickHouse when `CLICKHOUSE_URL` is set
+ * (laid over the shards of `CLICKHOUSE_CLUSTER` when that is set too), else DuckDB in
+ * `DATA_DIR/analytics` (locked for this process, as the embedded database is).
  */
 export async function openAnalyticsStore(config: {
   dataDir: string;
   clickhouseUrl: string | undefined;
+  clickhouseCluster?: { name: string; shards: string[] } | undefined;
 }): Promise<AnalyticsStore> {
   const store = config.clickhouseUrl
-    ? new ClickHouseStore(config.clickhouseUrl)
+    ? new ClickHouseStore(config.clickhouseUrl, { cluster: config.clickhouseCluster })
     : new DuckDbStore(path.join(config.dataDir, 'analytics'));
   await store.open();
   return store;
