@@ -89,13 +89,15 @@ export interface AgentOptions extends PlaneOriginOptions {
   eventCutMs?: number;
   /**
    * Ship the statistics as minute aggregates (POST /aggregates, aggregate-feed.ts) and the request
-   * events for the logs only. Off until the control plane merges aggregates into its rollups.
+   * events for the logs only. On unless false: the control plane merges the aggregates' counters,
+   * dimensions, heavy hitters, address sketches and peaks into what the statistics read.
    */
   eventAggregates?: boolean;
   /**
    * With eventAggregates: nginx counts a flood's repeated refusals instead of logging each
-   * (rampart.refusals) and the events' process drains them into the aggregates. A tally drained
-   * but not yet spooled is lost if that process is killed (a log line would be read again).
+   * (rampart.refusals) and the events' process drains them into the aggregates. On unless false.
+   * A tally drained but not yet spooled is lost if that process is killed (a log line would be
+   * read again).
    */
   refusalTallies?: boolean;
   /** How the request events' process is started (event-process.ts): this bundle unless given (tests run the sources). */
@@ -258,7 +260,7 @@ export class Agent {
       portMap: config.portMap,
       listenAddress: config.listenAddress,
       workerProcesses: config.workerProcesses,
-      refusalTallies: config.eventAggregates === true && config.refusalTallies === true,
+      refusalTallies: config.eventAggregates !== false && config.refusalTallies !== false,
       nodeId: () => this.credentials?.nodeId ?? null,
       geo: { dir: this.state.geoDir, files: geoFiles },
       l4: this.l4 ?? undefined,
@@ -339,8 +341,8 @@ export class Agent {
         eventsDir: this.state.eventsDir,
         spoolBytes: (config.eventSpoolMegabytes ?? SPOOL_DEFAULT_MEGABYTES) * 1024 * 1024,
         ...(config.eventCutMs !== undefined ? { cutMs: config.eventCutMs } : {}),
-        ...(config.eventAggregates ? { aggregates: true } : {}),
-        ...(config.eventAggregates && config.refusalTallies
+        ...(config.eventAggregates !== false ? { aggregates: true } : {}),
+        ...(config.eventAggregates !== false && config.refusalTallies !== false
           ? { refusals: { socketPath: this.state.adminSocketPath, secretFile: this.state.adminSecretPath } }
           : {}),
         nice: config.eventsNice ?? EVENTS_NICE_DEFAULT,
