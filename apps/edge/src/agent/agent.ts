@@ -88,16 +88,14 @@ export interface AgentOptions extends PlaneOriginOptions {
   /** How long a batch of request events collects before it is cut (event-collector.ts; tests shorten it). */
   eventCutMs?: number;
   /**
-   * Ship the statistics as minute aggregates (POST /aggregates, aggregate-feed.ts) and the request
-   * events for the logs only. On unless false: the control plane merges the aggregates' counters,
-   * dimensions, heavy hitters, address sketches and peaks into what the statistics read.
+   * Ship the statistics as minute aggregates (POST /aggregates, aggregate-feed.ts), the events for
+   * the logs only; on unless false (the control plane merges them into what the statistics read).
    */
   eventAggregates?: boolean;
   /**
    * With eventAggregates: nginx counts a flood's repeated refusals instead of logging each
-   * (rampart.refusals) and the events' process drains them into the aggregates. On unless false.
-   * A tally drained but not yet spooled is lost if that process is killed (a log line would be
-   * read again).
+   * (rampart.refusals) and the events' process drains them into the aggregates; on unless false.
+   * A tally drained, not yet spooled, is lost if that process is killed (a log line is read again).
    */
   refusalTallies?: boolean;
   /** How the request events' process is started (event-process.ts): this bundle unless given (tests run the sources). */
