@@ -126,10 +126,12 @@ export class ClickHouseStore implements AnalyticsStore {
     const timeoutMs = options.timeoutMs ?? 60_000;
     // The views of an INSERT run at once (docs/decisions.md "The views in parallel"); on a cluster
     // an INSERT through a Distributed table is acknowledged once the shards wrote it (else it waits
-    // in a queue on the server, and a retry would not find its rows): unless the URL says otherwise.
+    // in a queue on the server, and a retry would not find its rows); a subquery over a Distributed
+    // table inside a query over another (the log search's collapsed records) is read once and sent
+    // to the shards (GLOBAL IN), not refused: unless the URL says otherwise.
     const settings = {
       parallel_view_processing: '1',
-      ...(options.cluster ? { insert_distributed_sync: '1' } : {}),
+      ...(options.cluster ? { insert_distributed_sync: '1', distributed_product_mode: 'global' } : {}),
       ...Object.fromEntries(parsed.searchParams),
     };
     this.http = new ClickHouseHttp(parsed, database, settings, timeoutMs);
