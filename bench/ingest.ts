@@ -14,7 +14,7 @@
  *   all), of which BENCH_FLOOD_SHARE (default 0.2) is a blacklisted flood on three sites, the rest
  *   browsing over every site (generateTraffic: Zipf-like sites, addresses, URLs). Their payloads
  *   are the agent's own aggregate feed over those requests (bench/ingest/traffic.ts), prepared
- *   before the window for BENCH_PROFILES distinct traffic profiles (default 10; node n ships
+ *   before the window for BENCH_PROFILES distinct traffic profiles (default 4; node n ships
  *   profile n % profiles: the same aggregates, each node its own batches), and shipped on the
  *   agents' schedule with the agent's shipper (bench/ingest/nodes.ts): a minute's group once it
  *   closed (its end and the 5 s grace), the nodes spread over a second.
@@ -56,7 +56,7 @@ import { get, log, round, startNginx, treeTicks } from './edge/load.js';
 import { accessLogRecords, card, compareSites } from './ingest/check.js';
 import { liveTraffic, startLiveNode } from './ingest/live.js';
 import { registerNodes, shipOnSchedule } from './ingest/nodes.js';
-import { prepareTraffic } from './ingest/traffic.js';
+import { calibrate, prepareTraffic } from './ingest/traffic.js';
 
 const num = (name: string, fallback: number) => {
   const v = Number(process.env[name] ?? fallback);
@@ -67,7 +67,7 @@ const NODES = num('BENCH_NODES', 100);
 const SITES = num('BENCH_SITES', 1000);
 const RPS = num('BENCH_RPS', 1_000_000);
 const FLOOD_SHARE = Number(process.env.BENCH_FLOOD_SHARE ?? 0.2);
-const PROFILES = Math.min(NODES, num('BENCH_PROFILES', 10));
+const PROFILES = Math.min(NODES, num('BENCH_PROFILES', 4));
 const MINUTES = num('BENCH_MINUTES', 1);
 const LIVE_RPS = num('BENCH_LIVE_RPS', 100);
 const STORE = process.env.BENCH_STORE === 'clickhouse' ? 'clickhouse' : 'duckdb';
@@ -78,9 +78,24 @@ const nodeRps = Math.round(RPS / NODES);
 const floodRps = Math.round(nodeRps * FLOOD_SHARE);
 const browseRps = nodeRps - floodRps;
 
+/** What was started, stopped in reverse at the end (or on SIGINT / SIGTERM). */
+const stops: (() => Promise<void>)[] = [];
+const stopAll = async () => {
+  for (const stop of stops.splice(0).reverse()) await stop().catch((err) => log(`stopping: ${String(err)}`));
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping what the bench started`);
+    void stopAll().finally(() => process.exit(130));
+  });
+}
+
 async function main() {
   const work = await mkdtemp(path.join(tmpdir(), 'rampart-bench-ingest-'));
-  const stops: (() => Promise<void>)[] = [];
+  stops.push(async () => {
+    if (process.env.BENCH_KEEP) log(`kept ${work}`);
+    else await removeDir(work);
+  });
   try {
     // What one node's aggregation costs against per-event shipping (not timed with the control plane).
     log(`edge cost: one node's minute, ${browseRps} + ${floodRps} requests/s`);
@@ -137,23 +152,28 @@ async function main() {
     log(`registering ${NODES} simulated nodes`);
     const nodes = await registerNodes(cp.url, setup, NODES, PROFILES);
 
-    // The window starts at a minute the preparation leaves time for (the aggregator's wall rate
-    // just measured, the generator about as much again, and the copies of the spools).
-    const perProfile = (60 * nodeRps * 2.5) / edgeCost.aggregator.events_per_wall_s;
-    const ready = Date.now() + (perProfile * PROFILES * MINUTES + 30) * 1000;
+    const traffic = {
+      rps: browseRps,
+      floodRps,
+      domainIds: sites.map((s) => s.domainId),
+      floodDomains: [3, 17, 250].filter((d) => d <= SITES),
+    };
+    // The window starts at a minute the preparation leaves time for: a profile's minute as long as
+    // a calibration just measured it, half as long again (the machine is shared), the spools' copies.
+    const perProfile = await calibrate(traffic, work);
+    const ready = Date.now() + (perProfile * 1.5 * PROFILES * MINUTES + 30) * 1000;
     const start = Math.ceil(ready / 60_000) * 60_000;
     const windowEnd = start + MINUTES * 60_000;
-    log(`preparing ${PROFILES} profiles for the window ${new Date(start).toISOString()} (+${MINUTES} min)`);
+    log(
+      `preparing ${PROFILES} profiles (~${Math.round(perProfile)} s each) for the window ${new Date(start).toISOString()} (+${MINUTES} min)`,
+    );
     const prepared = await prepareTraffic(
       {
+        ...traffic,
         profiles: PROFILES,
         nodesOf: (p) => nodes.filter((n) => n.profile === p).length,
         minutes: MINUTES,
         start,
-        rps: browseRps,
-        floodRps,
-        domainIds: sites.map((s) => s.domainId),
-        floodDomains: [3, 17, 250].filter((d) => d <= SITES),
       },
       work,
       log,
@@ -264,9 +284,7 @@ async function main() {
       })}\n`,
     );
   } finally {
-    for (const stop of stops.reverse()) await stop().catch((err) => log(`stopping: ${String(err)}`));
-    if (process.env.BENCH_KEEP) log(`kept ${work}`);
-    else await removeDir(work);
+    await stopAll();
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { addCounters, type EdgeEvent, eventFlags, ROLLUP_COUNTERS } from '@rampart/contract';
+import { addCounters, type EdgeEvent, type EventFlags, eventFlagsInto, ROLLUP_COUNTERS } from '@rampart/contract';
 import { generateTraffic } from '@rampart/contract/testing';
 import { AggregateFeed } from '../../apps/edge/src/agent/aggregate-feed.js';
 
@@ -126,6 +126,8 @@ export async function prepareTraffic(
   return { spools, expected, perSecond, requests, feedCpuMs, feedRequests };
 }
 
+const flags: EventFlags & Omit<EdgeEvent, keyof EventFlags> = {} as never;
+
 /** Adds a request's counters to its domain's. */
 function count(into: Map<number, number[]>, e: EdgeEvent): void {
   let counters = into.get(e.domainId);
@@ -133,5 +135,35 @@ function count(into: Map<number, number[]>, e: EdgeEvent): void {
     counters = ROLLUP_COUNTERS.map(() => 0);
     into.set(e.domainId, counters);
   }
-  addCounters(counters, { ...eventFlags(e.cacheStatus, e.fwKind, e.fwAction), ...e });
+  addCounters(counters, Object.assign(eventFlagsInto(flags, e.cacheStatus, e.fwKind, e.fwAction), e));
+}
+
+/**
+ * Wall seconds one profile's minute takes to prepare on this machine now: five seconds of one
+ * node's traffic generated, counted by a feed of its own (not kept) and by `count`, times twelve.
+ */
+export async function calibrate(
+  plan: Pick<TrafficPlan, 'rps' | 'floodRps' | 'domainIds' | 'floodDomains'>,
+  dir: string,
+) {
+  const t0 = performance.now();
+  const feed = new AggregateFeed({ dir: path.join(dir, 'calibration') });
+  await feed.open();
+  await feed.start({ inode: '1', offset: 0 });
+  const chunk = generateTraffic({
+    seed: 7,
+    start: Date.UTC(2026, 0, 1),
+    seconds: CHUNK_SECONDS,
+    rps: plan.rps,
+    domains: plan.domainIds.length,
+    addresses: 200_000,
+    jitterMs: 0,
+    flood: plan.floodRps > 0 ? { domains: plan.floodDomains, addresses: 500, rps: plan.floodRps } : undefined,
+  });
+  const mine = new Map<number, number[]>();
+  for (const [i, e] of chunk.entries()) {
+    feed.add(e, { inode: '1', offset: i + 1 });
+    count(mine, e);
+  }
+  return ((performance.now() - t0) / 1000) * (60 / CHUNK_SECONDS);
 }
