@@ -99,7 +99,9 @@ export async function shipOnSchedule(
         },
         signal: stop.signal,
       });
-      await shipper.run();
+      // A group whose last batch was refused for good (discarded: logged below) ends too.
+      const emptied = setInterval(() => spool.waiting === 0 && stop.abort(), 250);
+      await shipper.run().finally(() => clearInterval(emptied));
       if (spool.waiting > 0) throw new Error(`node ${node.nodeId} minute ${m}: ${spool.waiting} batches left`);
       acknowledged[n]![m] = Date.now();
     }),

@@ -121,12 +121,17 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   // parsed batch (tens of MB of objects apiece) while the store takes them one by one.
   const slots = batchSlots(NODE_BATCH_SLOTS);
   const releases = new WeakMap<object, () => void>();
+  /** Requests their client gave up on (a request's stream is destroyed once its body is read: no sign of it). */
+  const aborted = new WeakSet<object>();
   const release = async (request: object) => {
     releases.get(request)?.();
     releases.delete(request);
   };
   app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', release);
+  app.addHook('onRequestAbort', async (request) => {
+    aborted.add(request);
+    await release(request);
+  });
   app.addContentTypeParser(
     EVENT_BATCH_CONTENT_TYPE,
     { parseAs: 'buffer', bodyLimit: EVENT_BATCH_GZIP_MAX_BYTES },
@@ -134,7 +139,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       request.rawBody = body as Buffer;
       void slots.take().then((give) => {
         // Gone while it waited (its abort hook found no slot to release): the slot goes on at once.
-        if (request.raw.destroyed) {
+        if (aborted.has(request)) {
           give();
           done(Object.assign(new Error('the request was aborted'), { statusCode: 400 }));
           return;
