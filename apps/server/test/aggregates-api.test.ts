@@ -100,40 +100,4 @@ describe(`edge.aggregates (${TEST_ANALYTICS_KIND})`, () => {
     } as unknown as AggregateBatch);
     expect(res.statusCode).toBe(400);
   });
-
-  it('takes batches sent at once over sockets, more than are parsed together, refused ones among them, each once', async () => {
-    const before = (await requestsBySite())[siteId] ?? 0;
-    const batchOf = (i: number): AggregateBatch => {
-      const aggregator = new MinuteAggregator();
-      for (let k = 0; k <= i; k++) aggregator.add(edgeEvent({ time: MINUTE + 120_000 + k * 1000, domainId }));
-      aggregator.closeAll();
-      return { batchId: `burst-${i + 1}`, dropped: 0, ...aggregator.take() };
-    };
-    // Real sockets: a request's stream is done once its body is read, while it waits for its turn.
-    const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const url = routeUrl(shipNodeAggregates);
-    const post = async (body: Buffer) => {
-      const res = await fetch(`${base}${url}`, {
-        method: 'POST',
-        body,
-        headers: {
-          'content-type': EVENT_BATCH_CONTENT_TYPE,
-          ...signedNodeHeaders({ nodeId: a.nodeId, nodeSecret: a.secret }, 'POST', url, body, { nowMs: clock.now() }),
-        },
-      });
-      await res.arrayBuffer();
-      return res.status;
-    };
-    const answers = await Promise.all([
-      ...Array.from({ length: 12 }, (_, i) => post(gzipSync(JSON.stringify(batchOf(i))))),
-      // Bytes that are not gzip: refused while inflating, their turn given back.
-      ...Array.from({ length: 6 }, () => post(Buffer.from('not gzip'))),
-      ...Array.from({ length: 6 }, (_, i) =>
-        post(gzipSync(JSON.stringify({ ...batchOf(0), batchId: `bad-${i}`, minutes: [{ minute: 1 }] }))),
-      ),
-    ]);
-    expect(answers).toEqual([...Array(12).fill(200), ...Array(12).fill(400)]);
-    // Batch i held i + 1 requests: 1 + 2 + … + 12.
-    expect(((await requestsBySite())[siteId] ?? 0) - before).toBe(78);
-  });
 });

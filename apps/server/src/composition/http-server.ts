@@ -15,33 +15,6 @@ import { registerSecurityHeaders } from '../platform/http/security-headers.js';
 import { escapeUndecodablePath, parseQueryString } from '../platform/http/url-decoding.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
-/** Node batches (events, aggregates) inflated, parsed and handled at once at most. */
-const NODE_BATCH_SLOTS = 4;
-
-/** `n` slots: `take` resolves with the slot's release (once) when one is free, in the order asked. */
-function batchSlots(n: number): { take: () => Promise<() => void> } {
-  let free = n;
-  const waiting: (() => void)[] = [];
-  const slot = () => {
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
-      const next = waiting.shift();
-      if (next) next();
-      else free++;
-    };
-  };
-  return {
-    take: () => {
-      if (free > 0) {
-        free--;
-        return Promise.resolve(slot());
-      }
-      return new Promise((resolve) => waiting.push(() => resolve(slot())));
-    },
-  };
-}
 
 export interface HttpServerOptions {
   readonly logger: FastifyServerOptions['logger'];
@@ -116,42 +89,17 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
   // The edge's event batches (routes/analytics-events.ts): gzip of JSON, signed over the gzip
   // bytes; inflated with a bound so a small body cannot expand without limit.
-  // A few at a time (NODE_BATCH_SLOTS), from inflating to the answer: the others wait as their
-  // gzip bytes, so the nodes shipping in the same second after a minute closed do not each hold a
-  // parsed batch (tens of MB of objects apiece) while the store takes them one by one.
-  const slots = batchSlots(NODE_BATCH_SLOTS);
-  const releases = new WeakMap<object, () => void>();
-  /** Requests their client gave up on (a request's stream is destroyed once its body is read: no sign of it). */
-  const aborted = new WeakSet<object>();
-  const release = async (request: object) => {
-    releases.get(request)?.();
-    releases.delete(request);
-  };
-  app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', async (request) => {
-    aborted.add(request);
-    await release(request);
-  });
   app.addContentTypeParser(
     EVENT_BATCH_CONTENT_TYPE,
     { parseAs: 'buffer', bodyLimit: EVENT_BATCH_GZIP_MAX_BYTES },
     (request, body, done) => {
       request.rawBody = body as Buffer;
-      void slots.take().then((give) => {
-        // Gone while it waited (its abort hook found no slot to release): the slot goes on at once.
-        if (aborted.has(request)) {
-          give();
-          done(Object.assign(new Error('the request was aborted'), { statusCode: 400 }));
+      gunzip(body as Buffer, { maxOutputLength: EVENT_BATCH_JSON_MAX_BYTES }, (error, json) => {
+        if (error) {
+          done(Object.assign(new Error('the event batch is not gzip within its size limit'), { statusCode: 400 }));
           return;
         }
-        releases.set(request, give);
-        gunzip(body as Buffer, { maxOutputLength: EVENT_BATCH_JSON_MAX_BYTES }, (error, json) => {
-          if (error) {
-            done(Object.assign(new Error('the event batch is not gzip within its size limit'), { statusCode: 400 }));
-            return;
-          }
-          parseJson(request, json.toString('utf8'), done);
-        });
+        parseJson(request, json.toString('utf8'), done);
       });
     },
   );
