@@ -3,6 +3,13 @@ import { HISTOGRAM_BUCKETS } from '../aggregates/histogram.js';
 import { HLL_EXACT_MAX, HLL_PRECISION } from '../aggregates/hyperloglog.js';
 import { dataOf, defineRoute, nodeAccess } from '../route.js';
 import { isIP } from '../validators/ip.js';
+import { isAggregateBatch } from './analytics-aggregates-check.js';
+import {
+  AGGREGATE_BATCH_COLLAPSED_MAX,
+  AGGREGATE_BATCH_MINUTES_MAX,
+  AGGREGATE_LOW_VALUES_MAX,
+  AGGREGATE_TOP_K_MAX,
+} from './analytics-aggregates-limits.js';
 import {
   EVENT_BATCH_CONTENT_TYPE,
   EVENT_DECISION_ACTIONS,
@@ -24,17 +31,14 @@ import {
  * so a correction sent later for a minute is one more partial row.
  */
 
-/** Most minute records (one minute, one domain) in a batch. */
-export const AGGREGATE_BATCH_MINUTES_MAX = 5000;
-/** Most collapsed records in a batch. */
-export const AGGREGATE_BATCH_COLLAPSED_MAX = 5000;
-/** Most bytes of a batch's JSON (the agent splits a larger one; gzip on the wire as events). */
-export const AGGREGATE_BATCH_JSON_MAX_BYTES = 16 * 1024 * 1024;
-/** Capacity of a heavy-hitter summary: the default the agent lists, and the most a summary may list. */
-export const AGGREGATE_TOP_K = 64;
-export const AGGREGATE_TOP_K_MAX = 256;
-/** Most values of one low-cardinality dimension in a minute record (cities are the most numerous). */
-export const AGGREGATE_LOW_VALUES_MAX = 50_000;
+export {
+  AGGREGATE_BATCH_COLLAPSED_MAX,
+  AGGREGATE_BATCH_JSON_MAX_BYTES,
+  AGGREGATE_BATCH_MINUTES_MAX,
+  AGGREGATE_LOW_VALUES_MAX,
+  AGGREGATE_TOP_K,
+  AGGREGATE_TOP_K_MAX,
+} from './analytics-aggregates-limits.js';
 
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const unixMs = z.number().int().min(0).max(4_102_444_800_000);
@@ -206,7 +210,7 @@ export const shipNodeAggregates = defineRoute({
   codes: [],
   summary: `A node ships a batch of per-minute aggregates (${EVENT_BATCH_CONTENT_TYPE}: gzip of the batch's JSON, signed over the gzip bytes); the answer acknowledges it, and a batch sent again counts once`,
   tags: ['edge'],
-  request: { body: aggregateBatchSchema },
+  request: { body: aggregateBatchSchema, bodyCheck: isAggregateBatch },
   response: dataOf(
     z.object({
       /** Minute records and collapsed records merged by this call (0 for a batch already taken). */

@@ -194,7 +194,8 @@ const isInt = (v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): boolean 
   typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
 const isText = (v: unknown, max: number): boolean => typeof v === 'string' && v.length <= max;
 
-function isEdgeEvent(v: unknown): boolean {
+/** {@link edgeEventSchema} as plain checks (see isEdgeEventBatch); an absent WAF field passes, as the schema takes it (its default). */
+export function isEdgeEvent(v: unknown): boolean {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const e = v as Record<string, unknown>;
   let keys = 0;

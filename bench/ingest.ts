@@ -1,0 +1,296 @@
+/**
+ * `npm run bench:ingest`: the control plane taking a hundred nodes' statistics at a million
+ * requests a second. Prints one JSON object:
+ *
+ *   {"nodes", "offered_rps", "accounted_rps", "exact", "lag_p95_s", "cp_cpu_cores", "store",
+ *    "log_events_per_s", "log_sampled_share", "edge_cost", …}
+ *
+ * - The control plane: the built bundle, embedded stores (PGlite, DuckDB) by default;
+ *   BENCH_STORE=clickhouse starts a ClickHouse server on loopback for its analytics (Debian's
+ *   clickhouse-server, as bench:analytics) and reports that server's CPU apart (`ch_cpu_cores`).
+ * - Sites: BENCH_SITES (default 1,000) sites of the root customer with one domain each, through the API.
+ * - Simulated nodes: BENCH_NODES (default 100) join through the node API's registration and are
+ *   placed by the operator. Each offers BENCH_RPS / nodes requests a second (default 1,000,000 in
+ *   all), of which BENCH_FLOOD_SHARE (default 0.2) is a blacklisted flood on three sites, the rest
+ *   browsing over every site (generateTraffic: Zipf-like sites, addresses, URLs). Their payloads
+ *   are the agent's own aggregate feed over those requests (bench/ingest/traffic.ts), prepared
+ *   before the window for BENCH_PROFILES distinct traffic profiles (default 4; node n ships
+ *   profile n % profiles: the same aggregates, each node its own batches), and shipped on the
+ *   agents' schedule with the agent's shipper (bench/ingest/nodes.ts): a minute's group once it
+ *   closed (its end and the 5 s grace), the nodes spread over a second.
+ * - The real node: the agent and its nginx (bench/ingest/live.ts) with aggregates on, serving the
+ *   live site, with BENCH_LIVE_RPS (default 100) requests a second through it over the window.
+ * - The window: BENCH_MINUTES whole UTC minutes (default 1), starting at the first minute the
+ *   preparation leaves time for.
+ *
+ * Figures: `accounted_rps`, the operator's statistics card over every site for the window, per
+ * second; `exact`, every site's card (requests, bytes in and out, cache hits, blocked,
+ * blacklisted, dropped, upstream requests and errors, status classes) equal to what the generator
+ * sent to its domain, and the live site's requests and status classes to what the client got;
+ * `lag_p95_s`, from each request (its second) to the acknowledgement of the node's group holding
+ * its minute (the store has merged it: the statistics show it), the 95th percentile over
+ * requests; `cp_cpu_cores`, the control plane process's CPU (its process tree, /proc) from the
+ * window's start to the last group acknowledged, per second of traffic (the cores it needs to keep
+ * up); `log_events_per_s`, access-log records of the window per second; `log_sampled_share`,
+ * passed requests without a log record (the simulated nodes ship no event batches: only the real
+ * node's requests are logged). `edge_cost`: bench/aggregate-cost.ts over one node's minute
+ * (aggregator against per-event batches, CPU per 1,000 requests), in the same run before the window.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROLLUP_COUNTERS } from '@rampart/contract';
+import { cleanUpAgents } from '../apps/edge/test/helpers/agent.js';
+import { freePort } from '../apps/edge/test/helpers/net.js';
+import {
+  addSiteDomain,
+  initializeFirstNode,
+  removeDir,
+  setUpOperator,
+  startControlPlane,
+  waitUntil,
+} from '../apps/edge/test/helpers/real-control-plane.js';
+import { startClickHouse } from '../apps/server/test/helpers/clickhouse-server.js';
+import { aggregateCost } from './aggregate-cost.js';
+import { get, log, round, startNginx, treeTicks } from './edge/load.js';
+import { accessLogRecords, card, compareSites } from './ingest/check.js';
+import { liveTraffic, startLiveNode } from './ingest/live.js';
+import { registerNodes, shipOnSchedule } from './ingest/nodes.js';
+import { calibrate, prepareTraffic } from './ingest/traffic.js';
+
+const num = (name: string, fallback: number) => {
+  const v = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
+  return v;
+};
+const NODES = num('BENCH_NODES', 100);
+const SITES = num('BENCH_SITES', 1000);
+const RPS = num('BENCH_RPS', 1_000_000);
+const FLOOD_SHARE = Number(process.env.BENCH_FLOOD_SHARE ?? 0.2);
+const PROFILES = Math.min(NODES, num('BENCH_PROFILES', 4));
+const MINUTES = num('BENCH_MINUTES', 1);
+const LIVE_RPS = num('BENCH_LIVE_RPS', 100);
+const STORE = process.env.BENCH_STORE === 'clickhouse' ? 'clickhouse' : 'duckdb';
+const GRACE_MS = 5000;
+const TICKS = 100;
+
+const nodeRps = Math.round(RPS / NODES);
+const floodRps = Math.round(nodeRps * FLOOD_SHARE);
+const browseRps = nodeRps - floodRps;
+
+/** What was started, stopped in reverse at the end (or on SIGINT / SIGTERM). */
+const stops: (() => Promise<void>)[] = [];
+const stopAll = async () => {
+  for (const stop of stops.splice(0).reverse()) await stop().catch((err) => log(`stopping: ${String(err)}`));
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping what the bench started`);
+    void stopAll().finally(() => process.exit(130));
+  });
+}
+
+async function main() {
+  const work = await mkdtemp(path.join(tmpdir(), 'rampart-bench-ingest-'));
+  stops.push(async () => {
+    if (process.env.BENCH_KEEP) log(`kept ${work}`);
+    else await removeDir(work);
+  });
+  try {
+    // What one node's aggregation costs against per-event shipping (not timed with the control plane).
+    log(`edge cost: one node's minute, ${browseRps} + ${floodRps} requests/s`);
+    const edgeCost = aggregateCost({ seconds: 60, rps: browseRps, floodRps, sites: SITES });
+
+    const env: Record<string, string> = {};
+    let chPid: number | null = null;
+    if (STORE === 'clickhouse') {
+      log('starting ClickHouse');
+      const ch = await startClickHouse();
+      stops.push(ch.stop);
+      chPid = ch.pid;
+      const url = new URL(ch.url);
+      url.pathname = '/rampart';
+      env.CLICKHOUSE_URL = url.toString();
+    }
+    const originPort = await freePort();
+    stops.push(
+      await startNginx(
+        path.join(work, 'origin'),
+        1,
+        `  access_log off;
+  server { listen 127.0.0.1:${originPort} reuseport; location / { return 200 "hello from the origin\\n"; } }`,
+      ),
+    );
+    log(`starting the control plane (${STORE})`);
+    const cp = await startControlPlane(path.join(work, 'control-plane'), env);
+    stops.push(() => cp.stop());
+    const setup = await setUpOperator(cp);
+
+    log('starting the real node');
+    const live = await startLiveNode(cp.url, setup.joinToken);
+    // The agent and its nginx, and its state directory.
+    stops.push(cleanUpAgents);
+    await initializeFirstNode(setup);
+    const liveHosts = ['live-a.bench.example', 'live-b.bench.example'];
+    for (const host of liveHosts) await addSiteDomain(setup, host, originPort);
+
+    log(`creating ${SITES} sites with a domain each`);
+    const sites: { siteId: number; domainId: number }[] = [];
+    for (let k = 0; k < SITES; k++) {
+      const made = await setup.operator.call<{ siteID: number }>('POST', 'client/site', {
+        siteName: `bench ${k}`,
+        userID: setup.userId,
+        productID: setup.productId,
+      });
+      const [domain] = await setup.customer.call<{ id: number }[]>('POST', `user/site/${made.siteID}/domains`, {
+        domains: [{ name: `s${k}.bench.example`, upstreams: [{ ip: '127.0.0.1', port: originPort }] }],
+      });
+      sites.push({ siteId: made.siteID, domainId: (domain as { id: number }).id });
+    }
+    await waitUntil(async () => (await get(live.ports.http, liveHosts[1] as string)) === 200, 600_000, 200);
+
+    log(`registering ${NODES} simulated nodes`);
+    const nodes = await registerNodes(cp.url, setup, NODES, PROFILES);
+
+    const traffic = {
+      rps: browseRps,
+      floodRps,
+      domainIds: sites.map((s) => s.domainId),
+      floodDomains: [3, 17, 250].filter((d) => d <= SITES),
+    };
+    // The window starts at a minute the preparation leaves time for: a profile's minute as long as
+    // a calibration just measured it, half as long again (the machine is shared), the spools' copies.
+    const perProfile = await calibrate(traffic, work);
+    const ready = Date.now() + (perProfile * 1.5 * PROFILES * MINUTES + 30) * 1000;
+    const start = Math.ceil(ready / 60_000) * 60_000;
+    const windowEnd = start + MINUTES * 60_000;
+    log(
+      `preparing ${PROFILES} profiles (~${Math.round(perProfile)} s each) for the window ${new Date(start).toISOString()} (+${MINUTES} min)`,
+    );
+    const prepared = await prepareTraffic(
+      {
+        ...traffic,
+        profiles: PROFILES,
+        nodesOf: (p) => nodes.filter((n) => n.profile === p).length,
+        minutes: MINUTES,
+        start,
+      },
+      work,
+      log,
+    );
+    // The nodes ship the first minute at its end and the grace: until half-way through it there is
+    // time to copy the spools (the live traffic then starts late, and counts what it sent).
+    if (Date.now() > start + 30_000)
+      throw new Error('the preparation ran past the window: run again (the machine is busier than measured)');
+
+    log(`waiting for the window, ${Math.round((start - Date.now()) / 1000)} s`);
+    const shipping = shipOnSchedule(nodes, prepared.spools, work, start, GRACE_MS, log);
+    await new Promise((r) => setTimeout(r, Math.max(0, start - Date.now())));
+    const cpu0 = await treeTicks(cp.pid);
+    const ch0 = chPid === null ? 0 : await treeTicks(chPid);
+    log('window open: live traffic, the nodes ship each minute as it closes');
+    const liveSent = await liveTraffic(live.ports.http, liveHosts, LIVE_RPS, start, windowEnd - 1000);
+    const acknowledged = await shipping;
+    const cpuTicks = (await treeTicks(cp.pid)) - cpu0;
+    const chTicks = chPid === null ? null : (await treeTicks(chPid)) - ch0;
+    const lastAck = Math.max(...acknowledged.flat());
+    log(`every group acknowledged ${round((lastAck - windowEnd) / 1000, 1)} s after the window`);
+
+    const range = { startTime: new Date(start).toISOString(), endTime: new Date(windowEnd).toISOString() };
+    // The real node's minutes: shipped once its reader passed them (its log's time and the grace).
+    let liveCard = await card(setup.operator, range, [setup.siteId]);
+    await waitUntil(
+      async () => {
+        liveCard = await card(setup.operator, range, [setup.siteId]);
+        return liveCard.requests >= liveSent.sent;
+      },
+      180_000,
+      1000,
+    ).catch(() => log(`the live site shows ${liveCard.requests} of ${liveSent.sent} requests`));
+    // Every live request answered 200 by the origin: the card's requests and 2xx are all of them.
+    const live200 = liveSent.statuses.get(200) ?? 0;
+    const liveMismatches =
+      liveCard.requests === liveSent.sent && liveCard.s2xx === live200 && live200 === liveSent.sent
+        ? []
+        : [
+            `live site: ${liveCard.requests} requests and ${liveCard.s2xx} 2xx shown; ${liveSent.sent} sent, ${live200} answered 200, ${liveSent.failed} failed`,
+          ];
+
+    log('reading every site card');
+    const sitesChecked = await compareSites(
+      setup.operator,
+      range,
+      sites.map((s) => ({ siteId: s.siteId, expected: prepared.expected.get(s.domainId) ?? [] })),
+    );
+    const all = await card(setup.operator, range);
+    const noDomain = prepared.expected.get(0)?.[0] ?? 0;
+    const seconds = MINUTES * 60;
+    const offered = prepared.requests + liveSent.sent;
+    const blocked = ROLLUP_COUNTERS.indexOf('blocked');
+    let passed = liveSent.sent;
+    for (const counters of prepared.expected.values()) passed += (counters[0] ?? 0) - (counters[blocked] ?? 0);
+    const logRecords = await accessLogRecords(cp.url, range);
+    const mismatches = [...sitesChecked.mismatches, ...liveMismatches];
+    if (all.requests !== offered - noDomain && all.requests !== offered)
+      mismatches.push(`every site: ${all.requests} requests shown, ${offered} sent (${noDomain} for no domain)`);
+
+    // Each request's lag: from its second's middle to its node's group acknowledged.
+    const lags: { lag: number; weight: number }[] = [];
+    for (const [n, node] of nodes.entries()) {
+      for (let m = 0; m < MINUTES; m++) {
+        const seconds = prepared.perSecond[node.profile]?.[m] ?? [];
+        for (const [s, weight] of seconds.entries()) {
+          lags.push({ lag: (acknowledged[n]?.[m] ?? Number.NaN) - (start + m * 60_000 + s * 1000 + 500), weight });
+        }
+      }
+    }
+    lags.sort((a, b) => a.lag - b.lag);
+    const total = lags.reduce((n, l) => n + l.weight, 0);
+    let seen = 0;
+    const p95 = lags.find((l) => {
+      seen += l.weight;
+      return seen >= total * 0.95;
+    })?.lag;
+
+    process.stdout.write(
+      `${JSON.stringify({
+        nodes: NODES + 1,
+        simulated_nodes: NODES,
+        profiles: PROFILES,
+        sites: SITES + 1,
+        minutes: MINUTES,
+        store: STORE,
+        offered_rps: Math.round(offered / seconds),
+        flood_rps: floodRps * NODES,
+        live_rps: round(liveSent.sent / seconds, 1),
+        accounted_rps: Math.round(all.requests / seconds),
+        no_domain_rps: Math.round(noDomain / seconds),
+        exact: mismatches.length === 0,
+        mismatches: mismatches.slice(0, 10),
+        mismatch_count: mismatches.length,
+        lag_p95_s: p95 === undefined ? null : round(p95 / 1000, 1),
+        last_ack_after_window_s: round((lastAck - windowEnd) / 1000, 1),
+        cp_cpu_cores: round(cpuTicks / TICKS / seconds),
+        cp_cpu_s: round(cpuTicks / TICKS, 1),
+        ch_cpu_cores: chTicks === null ? null : round(chTicks / TICKS / seconds),
+        log_events_per_s: round(logRecords / seconds, 1),
+        log_sampled_share: round(1 - logRecords / passed, 4),
+        edge_cost: {
+          aggregated_cpu_ms_per_1000_requests: edgeCost.aggregator.cpu_ms_per_1000_requests,
+          per_event_cpu_ms_per_1000_requests: edgeCost.events_per_minute_today.cpu_ms_per_1000_requests,
+          aggregates_gzip_bytes_per_minute: edgeCost.aggregates_per_minute.gzip_bytes,
+          events_gzip_bytes_per_minute: edgeCost.events_per_minute_today.gzip_bytes,
+          feed_cpu_ms_per_1000_requests: round((prepared.feedCpuMs / prepared.feedRequests) * 1000, 3),
+        },
+        load_average: (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).map(Number),
+      })}\n`,
+    );
+  } finally {
+    await stopAll();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

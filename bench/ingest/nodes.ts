@@ -1,0 +1,112 @@
+/**
+ * bench:ingest's simulated nodes: each joins through the node API's real registration (NodeClient,
+ * signing as the agent does) and is placed by the operator; at a minute's close (its end and the
+ * aggregator's grace, spread over a second as the nodes' readers are) each ships that minute's
+ * group from its own copy of the prepared spool with the agent's own shipper (EventShipper over
+ * an EventSpool: signed POST /aggregates of the gzip bytes, oldest first, retried with backoff).
+ */
+import { setMaxListeners } from 'node:events';
+import { cp } from 'node:fs/promises';
+import path from 'node:path';
+import { EventShipper } from '../../apps/edge/src/agent/event-shipper.js';
+import { EventSpool } from '../../apps/edge/src/agent/event-spool.js';
+import { NodeClient } from '../../apps/edge/src/agent/node-client.js';
+import { AGENT_VERSION } from '../../apps/edge/src/agent/version.js';
+import type { OperatorSetup } from '../../apps/edge/test/helpers/real-control-plane.js';
+
+export interface SimulatedNode {
+  nodeId: number;
+  client: NodeClient;
+  profile: number;
+}
+
+export async function registerNodes(
+  url: string,
+  setup: OperatorSetup,
+  count: number,
+  profiles: number,
+): Promise<SimulatedNode[]> {
+  const nodes: SimulatedNode[] = [];
+  for (let i = 0; i < count; i++) {
+    const client = new NodeClient(url, null, 120_000);
+    const credentials = await client.register({
+      joinToken: setup.joinToken,
+      hostname: `sim-${i}`,
+      ips: [`127.0.${2 + (i >> 8)}.${i & 255}`],
+      version: AGENT_VERSION,
+    });
+    client.setCredentials(credentials);
+    nodes.push({ nodeId: credentials.nodeId, client, profile: i % profiles });
+  }
+  await setup.operator.call('POST', 'client/nodes/initialize', {
+    ids: nodes.map((n) => n.nodeId),
+    zoneID: setup.zoneId,
+    groupID: setup.groupId,
+  });
+  return nodes;
+}
+
+/** When each node's group of each minute was acknowledged whole (unix ms), [node][minute]. */
+export type Acknowledged = number[][];
+
+/**
+ * Ships every node's minutes on the schedule: minute m of node n at start + (m + 1) minutes +
+ * grace + n's share of a second. Resolves when every group is acknowledged.
+ */
+export async function shipOnSchedule(
+  nodes: readonly SimulatedNode[],
+  spools: readonly (readonly string[])[],
+  work: string,
+  start: number,
+  graceMs: number,
+  log: (msg: string) => void,
+): Promise<Acknowledged> {
+  const minutes = spools[0]?.length ?? 0;
+  // Each node its own copy of its profile's spool (a shipper removes what was acknowledged).
+  const copies = await Promise.all(
+    nodes.map((node, n) =>
+      Promise.all(
+        Array.from({ length: minutes }, async (_, m) => {
+          const dir = path.join(work, `node-${n}-minute-${m}`);
+          await cp(spools[node.profile]?.[m] as string, dir, { recursive: true });
+          return dir;
+        }),
+      ),
+    ),
+  );
+  const acknowledged: Acknowledged = nodes.map(() => []);
+  const failures: string[] = [];
+  const ships = nodes.flatMap((node, n) =>
+    Array.from({ length: minutes }, async (_, m) => {
+      const at = start + (m + 1) * 60_000 + graceMs + Math.floor((n * 1000) / nodes.length);
+      await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+      const spool = new EventSpool(copies[n]?.[m] as string, undefined, 'state');
+      await spool.open();
+      const stop = new AbortController();
+      setMaxListeners(0, stop.signal);
+      const shipper = new EventShipper({
+        spool,
+        name: 'aggregates',
+        ship: async (client, bytes, signal) => {
+          const answer = await client.shipAggregates(bytes, signal);
+          // The last of the group acknowledged: the minute is in the statistics.
+          if (spool.waiting <= 1) stop.abort();
+          return answer;
+        },
+        client: () => node.client,
+        log: (level, event, fields) => {
+          if (level !== 'info') failures.push(`node ${node.nodeId} ${event} ${JSON.stringify(fields)}`);
+        },
+        signal: stop.signal,
+      });
+      // A group whose last batch was refused for good (discarded: logged below) ends too.
+      const emptied = setInterval(() => spool.waiting === 0 && stop.abort(), 250);
+      await shipper.run().finally(() => clearInterval(emptied));
+      if (spool.waiting > 0) throw new Error(`node ${node.nodeId} minute ${m}: ${spool.waiting} batches left`);
+      acknowledged[n]![m] = Date.now();
+    }),
+  );
+  await Promise.all(ships);
+  if (failures.length > 0) log(`shipping retried ${failures.length} times, first: ${failures[0]}`);
+  return acknowledged;
+}
