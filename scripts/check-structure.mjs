@@ -19,7 +19,6 @@ export const SIZE_DEBT = {
   'apps/edge/lua/rampart/validate.lua': 424,
   'apps/edge/src/agent/agent.ts': 660,
   'apps/edge/src/agent/node-client.ts': 514,
-  'apps/server/src/modules/analytics/clickhouse-store.ts': 748,
   'apps/server/src/modules/analytics/duckdb-store.ts': 865,
   'apps/server/src/modules/analytics/statistics.queries.ts': 787,
   'bench/analytics.ts': 490,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ClickHouseHttp } from '../src/modules/analytics/clickhouse-http.js';
+import { ClickHouseHttp } from '../src/modules/analytics/clickhouse-http-store.js';
 import { ClickHouseStore } from '../src/modules/analytics/clickhouse-store.js';
 import { makeEvents } from './helpers/analytics-events.js';
 import { clickhouseRequest, TEST_CLICKHOUSE_CLUSTER, testClickHouseOptions } from './helpers/test-analytics.js';

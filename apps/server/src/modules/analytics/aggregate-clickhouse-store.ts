@@ -13,7 +13,7 @@ import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
  * rows are in `agg_counters` without a ledger row (an attempt cut short after its INSERT) gets
  * only the rows of the sites not there yet, then its ledger row, so its counters count once — on
  * a cluster the INSERT through the Distributed table is one block per shard, a site's rows on one
- * shard (clickhouse-layout.ts), so a cut may leave some sites' rows and not others'. Its low-cardinality dimensions go the same way
+ * shard (clickhouse-layout-store.ts), so a cut may leave some sites' rows and not others'. Its low-cardinality dimensions go the same way
  * into `agg_lowdims` (aggregate-lowdims-store.ts) and by a view into lowdims_1h, checked apart (a
  * cut between the two INSERTs leaves the second to the retry). Its collapsed floods go into
  * `collapsed_blocks` (collapsed-store.ts), checked apart likewise.

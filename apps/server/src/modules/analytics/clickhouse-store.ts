@@ -11,10 +11,16 @@ import type {
   StoredL4Batch,
 } from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
-import { ClickHouseHttp } from './clickhouse-http.js';
-import { type ClusterSpec, localName, shardStatements } from './clickhouse-layout.js';
-import { type ClickHouseShard, compactShard, dropPartsOf, partsOf, pruneShard } from './clickhouse-maintenance.js';
-import { eventsNotYetStored } from './clickhouse-retry.js';
+import { ClickHouseHttp } from './clickhouse-http-store.js';
+import { type ClusterSpec, localName, shardStatements } from './clickhouse-layout-store.js';
+import {
+  type ClickHouseShard,
+  compactShard,
+  dropPartsOf,
+  partsOf,
+  pruneShard,
+} from './clickhouse-maintenance-store.js';
+import { eventsNotYetStored } from './clickhouse-retry-store.js';
 import {
   CLICKHOUSE_DIALECT,
   COLUMNS,
@@ -25,7 +31,7 @@ import {
   EVENTS_DDL,
   RETIRED,
   SITES_FROM_DOMAINS,
-} from './clickhouse-schema.js';
+} from './clickhouse-schema-store.js';
 import { eventTsv } from './clickhouse-tsv.js';
 import { ADDED_EVENT_COLUMNS } from './event-columns.js';
 import { ingestL4ClickHouse } from './l4-clickhouse-store.js';
@@ -39,7 +45,7 @@ import { ingestL4ClickHouse } from './l4-clickhouse-store.js';
  * `CLICKHOUSE_URL` names the server and the database: `http[s]://user:password@host:8123/database`
  * (user and password optional, percent-encoded; the database is created when missing; settings may
  * follow as a query string). On a cluster (ClickHouseOptions.cluster) each table below is a
- * Distributed table over the shards' local ones (clickhouse-layout.ts): an INSERT is split by site
+ * Distributed table over the shards' local ones (clickhouse-layout-store.ts): an INSERT is split by site
  * into one block per shard, each written with its views' parts there, and every read below —
  * the ledgers, a retry's look-up — goes through the Distributed tables, so sees every shard.
  *
@@ -89,7 +95,7 @@ export interface ClickHouseOptions {
   /**
    * A cluster (`CLICKHOUSE_CLUSTER`): its name in the servers' `remote_servers`, and the HTTP
    * address of one server of each shard (`CLICKHOUSE_SHARDS`; credentials, when an address has
-   * none, those of the store's URL). The schema is made on each (clickhouse-layout.ts).
+   * none, those of the store's URL). The schema is made on each (clickhouse-layout-store.ts).
    */
   cluster?: { name: string; shards: readonly string[] };
 }
@@ -178,7 +184,7 @@ export class ClickHouseStore implements AnalyticsStore {
 
   /**
    * Creates the layout where it is missing: on the one server, or on every shard of the cluster
-   * (clickhouse-layout.ts; each shard is given the statements itself — `ON CLUSTER` would need
+   * (clickhouse-layout-store.ts; each shard is given the statements itself — `ON CLUSTER` would need
    * ZooKeeper, docs/decisions.md "ClickHouse on a cluster"). Without a cluster, a store whose
    * `events` is a Distributed table is a layout an operator made: nothing is created (a view
    * here over it would count every event a second time beside the shards' own views).

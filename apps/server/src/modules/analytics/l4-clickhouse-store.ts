@@ -6,7 +6,7 @@ import type { IngestResult, StoredL4Batch } from './analytics-store.js';
  * batch id's batchKey): taken when its ledger row is there; otherwise its rows go in with one
  * INSERT (one block per server: all or nothing there) except those of the sites an attempt cut
  * short after that INSERT left there already (looked up by the batch's key within its minutes; on
- * a cluster a site's rows are on one shard, clickhouse-layout.ts), then the ledger row.
+ * a cluster a site's rows are on one shard, clickhouse-layout-store.ts), then the ledger row.
  */
 export async function ingestL4ClickHouse(io: ClickHouseIo, batch: StoredL4Batch, key: string): Promise<IngestResult> {
   for (const n of [batch.nodeId, batch.receivedAt]) {

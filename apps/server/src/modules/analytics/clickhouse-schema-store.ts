@@ -13,7 +13,7 @@ import {
 
 /**
  * The ClickHouse store's schema (clickhouse-store.ts): its SQL dialect, the tables and views of the
- * single-server layout (clickhouse-layout.ts makes a cluster's of them), the statements that bring
+ * single-server layout (clickhouse-layout-store.ts makes a cluster's of them), the statements that bring
  * a store from before up to date, and the tables kept by day.
  */
 

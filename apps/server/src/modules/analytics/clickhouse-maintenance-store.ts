@@ -1,12 +1,12 @@
 import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable } from '@rampart/contract';
-import type { ClickHouseHttp } from './clickhouse-http.js';
-import { DATED_TABLES, DAY_OF, dayName, dayStart, SUMMED_TABLES, UTC_DAY } from './clickhouse-schema.js';
+import type { ClickHouseHttp } from './clickhouse-http-store.js';
+import { DATED_TABLES, DAY_OF, dayName, dayStart, SUMMED_TABLES, UTC_DAY } from './clickhouse-schema-store.js';
 import { checkedParts } from './log-parts.js';
 
 /**
  * The ClickHouse store's upkeep of its parts — retention, merges, the parts' list — done on each
  * server that holds rows: the one server, or every shard of a cluster on its local tables
- * (clickhouse-layout.ts). Partitions and merges are a table's own on each server: a Distributed
+ * (clickhouse-layout-store.ts). Partitions and merges are a table's own on each server: a Distributed
  * table has none.
  */
 export interface ClickHouseShard {

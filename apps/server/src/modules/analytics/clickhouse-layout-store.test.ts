@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { shardingKey, shardStatements } from './clickhouse-layout.js';
-import { DDL, EVENTS_DDL, RETIRED } from './clickhouse-schema.js';
+import { shardingKey, shardStatements } from './clickhouse-layout-store.js';
+import { DDL, EVENTS_DDL, RETIRED } from './clickhouse-schema-store.js';
 
 const CLUSTER = { name: 'c1', database: 'rampart' };
 
