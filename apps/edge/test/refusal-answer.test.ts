@@ -70,16 +70,21 @@ function send(
   });
 }
 
+/** The request id line of an edge page (pages.lua footer): the id is each request's own. */
+const REQUEST_ID_LINE = /(Request ID|请求 ID|請求 ID): <code>[\w.-]+<\/code>/;
+
 /**
  * What a client sees of an edge page: the status, the body and the headers pages.send sets (its
- * framing aside: pages.send's answer is chunked, nginx's direct one has a Content-Length).
+ * framing aside: pages.send's answer is chunked, nginx's direct one has a Content-Length), the
+ * page's request id (present, each request's own) as `<id>`.
  */
 function page(answer: Answer | 'closed') {
   if (answer === 'closed') return 'closed';
   const { status, body, headers } = answer;
+  expect(body, 'the page shows its request id').toMatch(REQUEST_ID_LINE);
   return {
     status,
-    body,
+    body: body.replace(REQUEST_ID_LINE, '$1: <code><id></code>'),
     type: headers['content-type'],
     cacheControl: headers['cache-control'],
     vary: headers.vary,
