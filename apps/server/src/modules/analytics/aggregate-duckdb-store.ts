@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { appendDimRow } from './aggregate-lowdims-store.js';
 import {
   AGGREGATE_HIGH_HOURS,
   ingestSketchesDuckDb,
@@ -121,13 +122,7 @@ export async function ingestAggregatesDuckDb(
     if (batch.lowDims.length > 0) {
       const appender = await db.createAppender('agg_low_staging', null, 'temp');
       for (const r of batch.lowDims) {
-        appender.appendBigInt(BigInt(r.minute));
-        appender.appendInteger(r.siteId);
-        appender.appendInteger(r.domainId);
-        appender.appendInteger(r.zoneId);
-        appender.appendVarchar(r.dim);
-        appender.appendVarchar(r.value);
-        for (let i = 0; i < DIM_COUNTERS.length; i++) appender.appendBigInt(BigInt(r.counts[i] ?? 0));
+        appendDimRow(appender, r);
         appender.endRow();
         if (r.minute < built) lateHours.add(r.minute - (r.minute % 3600));
       }

@@ -1,3 +1,4 @@
+import type { DuckDBAppender } from '@duckdb/node-api';
 import type { AggregateDimRow } from './analytics-store.js';
 import { DIM_COUNTERS } from './rollups.js';
 
@@ -29,4 +30,15 @@ export function lowDimValues(r: AggregateDimRow): Record<string, number | string
   };
   for (const [i, c] of DIM_COUNTERS.entries()) out[c] = r.counts[i] ?? 0;
   return out;
+}
+
+/** Appends a dimension row's place, dimension, value and DIM_COUNTERS (DuckDB's staging tables of low and high dimensions); the row is not ended. */
+export function appendDimRow(appender: DuckDBAppender, r: AggregateDimRow): void {
+  appender.appendBigInt(BigInt(r.minute));
+  appender.appendInteger(r.siteId);
+  appender.appendInteger(r.domainId);
+  appender.appendInteger(r.zoneId);
+  appender.appendVarchar(r.dim);
+  appender.appendVarchar(r.value);
+  for (let i = 0; i < DIM_COUNTERS.length; i++) appender.appendBigInt(BigInt(r.counts[i] ?? 0));
 }

@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { appendDimRow } from './aggregate-lowdims-store.js';
 import type { StoredAggregateBatch } from './analytics-store.js';
 import { DIM_COUNTERS } from './rollups.js';
 
@@ -74,13 +75,7 @@ export async function ingestSketchesDuckDb(
   if (batch.highDims.length > 0) {
     const appender = await db.createAppender('agg_high_staging', null, 'temp');
     for (const r of batch.highDims) {
-      appender.appendBigInt(BigInt(r.minute));
-      appender.appendInteger(r.siteId);
-      appender.appendInteger(r.domainId);
-      appender.appendInteger(r.zoneId);
-      appender.appendVarchar(r.dim);
-      appender.appendVarchar(r.value);
-      for (let i = 0; i < DIM_COUNTERS.length; i++) appender.appendBigInt(BigInt(r.counts[i] ?? 0));
+      appendDimRow(appender, r);
       appender.appendBigInt(BigInt(r.error));
       appender.endRow();
       if (r.minute < hours) lateHours.add(r.minute - (r.minute % 3600));
