@@ -61,7 +61,7 @@ import {
   DuckDbStore,
 } from '../apps/server/src/modules/analytics/duckdb-store.js';
 import { IngestService } from '../apps/server/src/modules/analytics/ingest.service.js';
-import { type Scope, StatisticsQueries } from '../apps/server/src/modules/analytics/statistics.queries.js';
+import { StatisticsReads } from '../apps/server/src/modules/analytics/store/statistics-reads.js';
 import { startClickHouse } from '../apps/server/test/helpers/clickhouse-server.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
@@ -389,15 +389,15 @@ async function run(
   // load of it; a live store, whose week came over a week, has them merged. The queries wait for
   // the merges to end (three quiet readings a second apart, at most 15 minutes), as a live store is.
   const settle = store.kind === 'clickhouse' ? await settled(store) : null;
-  const queries = new StatisticsQueries(store);
+  const queries = new StatisticsReads(store);
   const end = Math.floor(now / 1000);
   const month = { start: end - 30 * 86_400, end };
   const day = { start: end - 86_400, end };
   const hour = { start: end - 3600, end };
-  const busy: Scope = { siteIds: [1], zoneIds: null, domainIds: null };
+  const busy = { siteIds: [1], zoneIds: null, domainIds: null };
   // A small site (one of the many with a few thousand events): what most customers see.
-  const small: Scope = { siteIds: [Math.ceil(SITES * 0.75)], zoneIds: null, domainIds: null };
-  const all: Scope = { siteIds: Array.from({ length: SITES }, (_, i) => i + 1), zoneIds: null, domainIds: null };
+  const small = { siteIds: [Math.ceil(SITES * 0.75)], zoneIds: null, domainIds: null };
+  const all = { siteIds: Array.from({ length: SITES }, (_, i) => i + 1), zoneIds: null, domainIds: null };
   const cases: Record<string, () => Promise<unknown>> = {
     card_requests_30d: () => queries.totals(busy, month),
     card_requests_30d_all_sites: () => queries.totals(all, month),

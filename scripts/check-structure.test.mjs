@@ -88,6 +88,18 @@ describe('SQL outside repositories and stores', () => {
     ]);
   });
 
+  test("the analytics store's folder of typed reads is a home for SQL; the analytics services are not", async () => {
+    const root = tree({
+      'apps/server/src/modules/analytics/store/statistics-reads.ts': query,
+      'apps/server/src/modules/analytics/statistics.service.ts': query,
+      'apps/server/src/modules/other/store/reads.ts': query,
+    });
+    assert.deepEqual(await check(root, ['sql'], none), [
+      'apps/server/src/modules/analytics/statistics.service.ts: 2 SQL text(s) outside a repository or store: move them into a *.repository.ts',
+      'apps/server/src/modules/other/store/reads.ts: 2 SQL text(s) outside a repository or store: move them into a *.repository.ts',
+    ]);
+  });
+
   test('SQL text handed to a store by a string counts too', async () => {
     assert.equal(sqlCount("store.query('SELECT 1 AS ok')"), 1);
     assert.equal(sqlCount('const q = `SELECT count(*) AS n FROM events WHERE day = 1`;'), 1);

@@ -18,6 +18,7 @@ import { composeTraffic } from './composition/traffic.js';
 import { bindNotifySettingRoutes } from './modules/alerts/notify-settings.routes.js';
 import type { AnalyticsJob } from './modules/analytics/analytics.job.js';
 import type { AnalyticsStore } from './modules/analytics/analytics-store.js';
+import { StatisticsReads } from './modules/analytics/store/statistics-reads.js';
 import type { AccountService } from './modules/auth/account.service.js';
 import type { AccountsRepository } from './modules/auth/accounts.repository.js';
 import type { CreatedRoot } from './modules/auth/bootstrap.js';
@@ -174,7 +175,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: (origin) => config.publicUrl ?? origin,
   };
   // Alerts first: any area may raise one (ctx.alerts.emit).
-  const notifications = createNotifications(base, options.analytics);
+  const analyticsReads = new StatisticsReads(options.analytics);
+  const notifications = createNotifications(base, analyticsReads);
   const ctx: AppContext = { ...base, alerts: notifications.alerts };
 
   const { binder, account, createdRoots } = await composeAccounts(ctx, {
@@ -194,7 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindNodeExporterHealthRoutes(
     binder,
     edge.nodeExporter,
-    new SystemHealthService(options.database, options.analytics, repos.systemState, ctx.licenseLimits, clock),
+    new SystemHealthService(options.database, analyticsReads, repos.systemState, ctx.licenseLimits, clock),
   );
   const autoCertificatesJob = composeAutoCertificates(ctx, binder, dnsSettings);
   const { domainProofJob, cnameSettings } = composeSites(ctx, binder, {

@@ -14,7 +14,7 @@ import type { AnalyticsStore, Row, StoredAggregateBatch } from '../src/modules/a
 import { batchKey } from '../src/modules/analytics/clickhouse-store.js';
 import { IngestService } from '../src/modules/analytics/ingest.service.js';
 import { DIM_COUNTERS } from '../src/modules/analytics/rollups.js';
-import { StatisticsQueries } from '../src/modules/analytics/statistics.queries.js';
+import { StatisticsReads } from '../src/modules/analytics/store/statistics-reads.js';
 import { clickhouseRequest, createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
 
 /**
@@ -164,13 +164,7 @@ describe(`aggregates merged into the rollups (${TEST_ANALYTICS_KIND})`, () => {
     const range = { start: T0 / 1000 + 110, end: T0 / 1000 + 230 };
     for (const dim of ['status', 'country', 'method', 'fileType'] as const) {
       const top = (store: AnalyticsStore) =>
-        new StatisticsQueries(store).top(
-          { siteIds: SITES, zoneIds: null, domainIds: null },
-          range,
-          dim,
-          'requests',
-          100,
-        );
+        new StatisticsReads(store).top({ siteIds: SITES, zoneIds: null, domainIds: null }, range, dim, 'requests', 100);
       const want = await top(fromEvents);
       expect(want.length).toBeGreaterThan(1);
       expect(await top(fromAggregates)).toEqual(want);

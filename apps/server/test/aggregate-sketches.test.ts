@@ -11,11 +11,11 @@ import {
 import { generateTraffic } from '@rampart/contract/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AggregateIngestService } from '../src/modules/analytics/aggregate-ingest.service.js';
-import { SketchReads } from '../src/modules/analytics/aggregate-sketch-store.js';
 import type { AnalyticsRepository, DomainPlace } from '../src/modules/analytics/analytics.repository.js';
 import type { AnalyticsStore } from '../src/modules/analytics/analytics-store.js';
 import { IngestService } from '../src/modules/analytics/ingest.service.js';
-import { type Range, StatisticsQueries, scopeWhere } from '../src/modules/analytics/statistics.queries.js';
+import { StatisticsReads } from '../src/modules/analytics/store/statistics-reads.js';
+import type { Range } from '../src/modules/analytics/store/statistics-sql.js';
 import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
 
 /**
@@ -75,10 +75,7 @@ async function ingestAggregates(store: AnalyticsStore, batches: readonly Aggrega
   for (const b of batches) expect((await ingest.ingest(NODE.nodeId, b)).duplicate).toBe(false);
 }
 
-const sketchesOf = (store: AnalyticsStore) => {
-  const queries = new StatisticsQueries(store);
-  return new SketchReads(store, scopeWhere, (scope, range, dim) => queries.dimRows(scope, range, dim));
-};
+const sketchesOf = (store: AnalyticsStore) => new StatisticsReads(store).sketches;
 
 describe(`the statistics read the nodes' sketches (${TEST_ANALYTICS_KIND})`, () => {
   let fromEvents: AnalyticsStore;
@@ -124,13 +121,13 @@ describe(`the statistics read the nodes' sketches (${TEST_ANALYTICS_KIND})`, () 
     ] as const;
     for (const range of [short, long]) {
       for (const [dim, by] of lists) {
-        const top = (store: AnalyticsStore) => new StatisticsQueries(store).top(SCOPE, range, dim, by, 50);
+        const top = (store: AnalyticsStore) => new StatisticsReads(store).top(SCOPE, range, dim, by, 50);
         const want = await top(fromEvents);
         expect(want.length, `${dim} by ${by}`).toBeGreaterThan(1);
         expect(await top(mixed), `${dim} by ${by}`).toEqual(want);
       }
       for (const having of [undefined, 'blocked', 'blacklisted'] as const) {
-        const want = await new StatisticsQueries(fromEvents).distinct(SCOPE, range, 'ip', having);
+        const want = await new StatisticsReads(fromEvents).distinct(SCOPE, range, 'ip', having);
         expect(want).toBeGreaterThan(1);
         // Small sets: the union of the sketches and the raw addresses is exact.
         expect(await sketchesOf(mixed).distinctAddresses(SCOPE, range, having)).toEqual({
@@ -156,7 +153,7 @@ describe(`the statistics read the nodes' sketches (${TEST_ANALYTICS_KIND})`, () 
     const truth = new Map<string, number>();
     for (const e of events) truth.set(pathPart(e.path), (truth.get(pathPart(e.path)) ?? 0) + 1);
     const range = { start: T0 / 1000 - 10, end: T0 / 1000 + 300 };
-    const top = await new StatisticsQueries(mixed).top(SCOPE, range, 'url', 'requests', 10_000);
+    const top = await new StatisticsReads(mixed).top(SCOPE, range, 'url', 'requests', 10_000);
     expect(top.length).toBeGreaterThan(k);
     for (const row of top) expect(Math.abs(row.requests - (truth.get(row.key) ?? 0))).toBeLessThanOrEqual(floor);
     const listed = new Set(top.map((r) => r.key));
@@ -192,7 +189,7 @@ describe(`the statistics read the nodes' sketches (${TEST_ANALYTICS_KIND})`, () 
     expect(peaks?.requests).toBeGreaterThanOrEqual(1000);
     expect(peaks?.bytes).toBeGreaterThanOrEqual(1000 * template.bytesOut);
     // The rollup's mean of that minute: what the card showed before.
-    const totals = await new StatisticsQueries(mixed).totals(SCOPE, range);
+    const totals = await new StatisticsReads(mixed).totals(SCOPE, range);
     expect(totals.peak_requests / totals.peak_seconds).toBe(50);
   }, 60_000);
 });

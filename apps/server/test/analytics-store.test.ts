@@ -17,7 +17,7 @@ import {
   type RollupRow,
   rollupsOf,
 } from '../src/modules/analytics/rollups.js';
-import { StatisticsQueries } from '../src/modules/analytics/statistics.queries.js';
+import { StatisticsReads } from '../src/modules/analytics/store/statistics-reads.js';
 import { CRASH_BATCH_EVENTS, crashBatch, makeEvents } from './helpers/analytics-events.js';
 import { random } from './helpers/random.js';
 import {
@@ -214,7 +214,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     expect(await storedRequestIds(store)).toEqual(all.map((e) => e.requestId).sort());
     // A short range's top reads raw events: the counted ones only.
     const range = { start: T0 - 3600, end: T0 + 3600 };
-    const got = await new StatisticsQueries(store).top(
+    const got = await new StatisticsReads(store).top(
       { siteIds: [1, 2, 3], zoneIds: null, domainIds: null },
       range,
       'url',
@@ -395,7 +395,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     const events = makeEvents('series', 500, T0 - 9 * DAY + 5000, 10 * DAY, 12);
     await store.ingest(batchOf('series', events));
     const { spy, sent } = recording(store);
-    const queries = new StatisticsQueries(spy);
+    const queries = new StatisticsReads(spy);
     const whole = { siteIds: [1, 2, 3], zoneIds: null, domainIds: null };
     const some = { siteIds: [2, 3], zoneIds: [10], domainIds: [201, 302] };
     const range = { start: T0 - 9 * DAY + 777, end: T0 + DAY - 100 };
@@ -590,7 +590,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     await store.ingest(batchOf('cards', events));
     // Every statement the queries send, to see which buckets of the per-minute rollup they read.
     const { spy, sent } = recording(store);
-    const queries = new StatisticsQueries(spy);
+    const queries = new StatisticsReads(spy);
     const scopes = [
       { siteIds: [1, 2, 3], zoneIds: null, domainIds: null },
       { siteIds: [2, 3], zoneIds: [10], domainIds: [201, 302] },
@@ -711,7 +711,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
         ),
       );
     }
-    const queries = new StatisticsQueries(store);
+    const queries = new StatisticsReads(store);
     // Whole sites (their days from sitedims_1d) and some domains in one zone (from dims_1d).
     const scopes = [
       { siteIds: [2, 3], zoneIds: null, domainIds: null },
@@ -809,7 +809,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     // Late: hours and days built already (their dimensions added as partial rows).
     const late = eventsOf('node6-2', T0 - DAY, 91);
     await store.ingest(batchOf('node6-2', late));
-    const queries = new StatisticsQueries(store);
+    const queries = new StatisticsReads(store);
     const range = { start: T0 - 30 * DAY, end: T0 + DAY + 3 * 3600 + 17 };
     for (const scope of [
       { siteIds: [2], zoneIds: null, domainIds: null },
@@ -912,7 +912,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     await store.compact(T0 - 3 * DAY, built);
     // Every statement kept: on ClickHouse, the tops rank hashes first (SqlDialect.hash64).
     const { spy, sent } = recording(store);
-    const queries = new StatisticsQueries(spy);
+    const queries = new StatisticsReads(spy);
     const ranges = [
       { start: T0 - DAY + 5 * 3600 + 7, end: T0 + 3 * DAY },
       { start: T0, end: T0 + DAY },
@@ -1021,7 +1021,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       expect(sites.map((r) => r.site)).toEqual([1, 2, 3]);
       for (const r of sites) expect(r.span).toBe(r.n);
       // And the counts are the events' (the last hour's, not built yet, from raw events).
-      const queries = new StatisticsQueries(store);
+      const queries = new StatisticsReads(store);
       const range = { start: T0 - 20 * 3600, end: T0 + 2 * 3600 };
       for (const site of [1, 2, 3]) {
         const ips = new Set(all.filter((e) => e.siteId === site).map((e) => e.ip));
@@ -1042,7 +1042,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       only('203.0.113.2', 128, 4, 153),
       only('203.0.113.3', 128, 1, 154),
     ];
-    const queries = new StatisticsQueries(store);
+    const queries = new StatisticsReads(store);
     const scope = { siteIds: [7], zoneIds: null, domainIds: null };
     const all: EventRow[] = [];
     for (const [i, events] of batches.entries()) {
@@ -1084,7 +1084,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
         expect(await reopened.query('SELECT * FROM siteips ORDER BY site_id, value')).toEqual(rows);
         // A day of sitedims_1d dropped by hand: the table again from what is left.
         await reopened.dropParts([{ table: 'sitedims_1d', part: logPartOf(T0 - DAY) }]);
-        const queries = new StatisticsQueries(reopened);
+        const queries = new StatisticsReads(reopened);
         const scope = { siteIds: [2], zoneIds: null, domainIds: null };
         const range = { start: T0 - 2 * DAY, end: built };
         const left = events.filter((e) => e.siteId === 2 && e.ts < built && (e.ts < T0 - DAY || e.ts >= T0));
@@ -1121,7 +1121,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
             await count(reopened, `SELECT count(*) AS n FROM ${table} WHERE dim <> 'ip' AND ip4 IS NOT NULL`),
           ).toBe(0);
         }
-        const queries = new StatisticsQueries(reopened);
+        const queries = new StatisticsReads(reopened);
         const range = { start: T0 - 30 * DAY, end: T0 + 2 * DAY };
         expect(await queries.distinct({ siteIds: [1, 2, 3], zoneIds: null, domainIds: null }, range, 'ip')).toBe(3);
       } finally {
@@ -1141,7 +1141,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     await store.ingest(batchOf('node4-3', later));
     const all = [...first, ...late, ...later];
     await expectRollupsOf(store, all);
-    const queries = new StatisticsQueries(store);
+    const queries = new StatisticsReads(store);
     const range = { start: T0 - 2 * DAY, end: T0 + DAY };
     const got = await queries.top(
       { siteIds: [1, 2, 3], zoneIds: null, domainIds: null },
@@ -1289,7 +1289,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
         try {
           const last = Math.max(...events.map((e) => e.ts));
           expect(reopened.dimsRolledTo).toBe(last - (last % 3600));
-          const queries = new StatisticsQueries(reopened);
+          const queries = new StatisticsReads(reopened);
           const range = { start: T0 - DAY, end: T0 + 3600 };
           const scope = { siteIds: [1, 2, 3], zoneIds: null, domainIds: null };
           const want = new Map<string, number>();

@@ -11,9 +11,10 @@ import { bindLogSettingRoutes } from '../modules/analytics/log-settings.routes.j
 import { LogSettingsService } from '../modules/analytics/log-settings.service.js';
 import { bindLogRoutes } from '../modules/analytics/logs.routes.js';
 import { LogsService } from '../modules/analytics/logs.service.js';
-import { StatisticsQueries } from '../modules/analytics/statistics.queries.js';
 import { bindStatisticsRoutes } from '../modules/analytics/statistics.routes.js';
 import { StatisticsService } from '../modules/analytics/statistics.service.js';
+import { L4Reads } from '../modules/analytics/store/l4-reads.js';
+import { StatisticsReads } from '../modules/analytics/store/statistics-reads.js';
 import type { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
 import {
   LOG_EXPORT_MAX_BYTES_DEFAULT,
@@ -46,7 +47,7 @@ import type { AppContext } from './context.js';
 export function composeAnalytics(ctx: AppContext, binder: Binder, store: AnalyticsStore, geo: GeoDatabaseService) {
   const { app, clock, repos } = ctx;
   const repo = repos.analytics;
-  const statistics = new StatisticsService(new StatisticsQueries(store), repo, (operatorId, ids, locale) =>
+  const statistics = new StatisticsService(new StatisticsReads(store), repo, (operatorId, ids, locale) =>
     geo.cityNames(operatorId, ids, locale),
   );
   const ingest = new IngestService(
@@ -67,7 +68,7 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
       (operatorId) => geo.asnLocator(operatorId),
       clock,
     ),
-    new L4StatisticsService(store, repo, (operatorId, asns) => geo.asnNames(operatorId, asns)),
+    new L4StatisticsService(new L4Reads(store), repo, (operatorId, asns) => geo.asnNames(operatorId, asns)),
   );
   bindLogRoutes(binder, new LogsService(store, repo));
   const logSettings: LogSettingsService = new LogSettingsService(

@@ -2,7 +2,7 @@ import { ALERTS_TICK_MS, AlertsJob } from '../modules/alerts/alerts.job.js';
 import { AlertsService } from '../modules/alerts/alerts.service.js';
 import { NotifySettingsService } from '../modules/alerts/notify-settings.service.js';
 import { TELEGRAM_API_URL, TelegramClient } from '../modules/alerts/telegram.client.js';
-import type { AnalyticsStore } from '../modules/analytics/analytics-store.js';
+import type { StatisticsReads } from '../modules/analytics/store/statistics-reads.js';
 import type { AppContext } from './context.js';
 
 /**
@@ -13,7 +13,7 @@ import type { AppContext } from './context.js';
  */
 export function createNotifications(
   ctx: Omit<AppContext, 'alerts'>,
-  analytics: AnalyticsStore,
+  analytics: StatisticsReads,
 ): { alerts: AlertsService; alertsJob: AlertsJob; settings: NotifySettingsService } {
   const { app, repos, clock, transactions } = ctx;
   const telegram = new TelegramClient(ctx.outgoing, ctx.config.telegramApiUrl ?? TELEGRAM_API_URL);

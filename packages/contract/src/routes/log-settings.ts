@@ -32,7 +32,8 @@ export const LOG_ROLLUP_TABLES: readonly LogTable[] = LOG_TABLES.filter((t) => t
 
 /**
  * Days raw events are kept: at least a day (top lists of ranges up to a day read them whole, and
- * the partial hours at their ends; statistics.queries.ts ROUND_START_AFTER_SECONDS), at most a year.
+ * the partial hours at their ends; the server's analytics/store/statistics-sql.ts
+ * ROUND_START_AFTER_SECONDS), at most a year.
  */
 export const RAW_RETENTION_DAYS_DEFAULT = 30;
 export const RAW_RETENTION_DAYS_MIN = 1;

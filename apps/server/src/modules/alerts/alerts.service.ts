@@ -2,7 +2,7 @@ import type { AlertKind, CustomerAlertKind, Locale } from '@rampart/contract';
 import { CUSTOMER_ALERT_KINDS } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
-import type { AnalyticsStore } from '../analytics/analytics-store.js';
+import type { StatisticsReads } from '../analytics/store/statistics-reads.js';
 import type { MonitorStatusRepository } from '../monitoring/monitor-status.repository.js';
 import type { AlertsRepository, NewDelivery } from './alerts.repository.js';
 import type { NotifySettingsService } from './notify-settings.service.js';
@@ -47,7 +47,7 @@ export class AlertsService {
     private readonly repo: AlertsRepository,
     private readonly settings: NotifySettingsService,
     private readonly monitorStatus: MonitorStatusRepository,
-    private readonly analytics: AnalyticsStore,
+    private readonly analytics: Pick<StatisticsReads, 'blockedPerSiteMinute'>,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
     /** Wakes the delivery job once the alert's transaction committed. */
@@ -128,19 +128,15 @@ export class AlertsService {
   async scanSpikes(): Promise<void> {
     const now = Math.floor(this.clock() / 1000);
     // The longest window any operator may choose; each site is then judged by its own operator's.
-    // From the per-minute rollup: it counts the nodes' aggregates (refusals a node tallied or
+    // Per minute from the rollup: it counts the nodes' aggregates (refusals a node tallied or
     // collapsed are no raw events) as well as raw events, each request once.
-    const rows = await this.analytics.query(
-      'SELECT site_id AS site, bucket AS minute, sum(blocked) AS n FROM rollup_1m ' +
-        `WHERE site_id > 0 AND bucket > ${now - 1440 * 60 - 60} AND bucket <= ${now} GROUP BY site_id, bucket`,
-    );
+    const rows = await this.analytics.blockedPerSiteMinute(now - 1440 * 60 - 60, now);
     if (rows.length === 0) return;
     const bySite = new Map<number, { minute: number; n: number }[]>();
     for (const row of rows) {
-      const site = Number(row.site);
-      const list = bySite.get(site) ?? [];
-      list.push({ minute: Number(row.minute), n: Number(row.n) });
-      bySite.set(site, list);
+      const list = bySite.get(row.siteId) ?? [];
+      list.push({ minute: row.minute, n: row.blocked });
+      bySite.set(row.siteId, list);
     }
     for (const site of await this.repo.sitesOf([...bySite.keys()])) {
       const notify = await this.settings.frequency(site.operatorId);

@@ -2,7 +2,7 @@ import type { StatisticsFilter } from '@rampart/contract';
 import type { Caller } from '../../platform/http/bind-route.js';
 import type { SiteScope } from '../sites/sites.repository.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
-import type { Scope } from './statistics.queries.js';
+import type { Scope } from './store/statistics-sql.js';
 
 /**
  * What an analytics call may see (statistics, log search): the caller's sites from the

@@ -4,7 +4,7 @@ import type { LogPart, LogPartRef } from '@rampart/contract';
  * The analytics store (docs/decisions.md "Traffic analytics"): where the edge's request events and
  * their rollups live, behind one interface with two implementations — DuckDB embedded in DATA_DIR
  * (duckdb-store.ts, the default) and ClickHouse for installs that outgrow one machine
- * (clickhouse-store.ts, `CLICKHOUSE_URL`). Both run the same SQL (statistics.queries.ts) but for the few
+ * (clickhouse-store.ts, `CLICKHOUSE_URL`). Both run the same SQL (store/statistics-reads.ts) but for the few
  * functions their dialects spell differently, so one test suite covers both.
  *
  * Values that reach SQL text are integers the services checked (ids, times); strings only travel as
@@ -240,7 +240,7 @@ export interface SqlDialect {
    * A 64-bit hash of a string expression, where ranking a high-cardinality dimension by it first
    * and counting the leaders' values exactly afterwards beats grouping the strings (ClickHouse:
    * `cityHash64`, a fifth of the time of grouping a busy site's month of addresses as strings; a
-   * top stays exact, StatisticsQueries.topByHash); null where the store has its own ways (DuckDB:
+   * top stays exact, TopLists.topByHash); null where the store has its own ways (DuckDB:
    * integer addresses and siteips).
    */
   hash64: ((expr: string) => string) | null;
@@ -290,7 +290,10 @@ export interface AnalyticsStore {
    * the store has none (ClickHouse, or nothing built yet).
    */
   readonly siteAddresses: { from: number; to: number; merged: boolean } | null;
-  /** Runs a read-only query built by statistics.queries.ts. */
+  /**
+   * Runs a read-only statement built by a reader of the store layer (store/: the statistics and
+   * layer-4 reads; the log readers): services ask those typed reads, never this.
+   */
   query(sql: string): Promise<Row[]>;
   /** Deletes raw events older than `rawBefore` and rollups older than `rollupBefore` (unix seconds). */
   prune(rawBefore: number, rollupBefore: number): Promise<void>;

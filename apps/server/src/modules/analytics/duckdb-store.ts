@@ -107,7 +107,7 @@ const SITE_IP_DECISIONS = ['blocked', 'blacklisted', 'waf'] as const;
 /**
  * `siteips`: each address of a site once — `days`, the mask of the days it sent requests in (and
  * `<decision>_days` those it had that decision in), and its counters summed over the days it was
- * ever merged with (an upper bound of any range's: statistics.queries.ts ranks candidates by them
+ * ever merged with (an upper bound of any range's: store/site-address-top.ts ranks candidates by them
  * and counts them exactly from the daily rows); `exact` while no day has left the masks since (the
  * sums are then the masks' days' exactly). Built from dims_1h as hours are built (compact).
  */
@@ -175,7 +175,7 @@ const UPSERT_SITE_IPS = (add: string) => {
 /**
  * siteips replaced by the rows of `select` (a new table rather than its rows deleted: a whole
  * table's blocks are freed at the next checkpoint, deleted rows' stay in the file), merged: no
- * address has two rows (statistics.queries.ts counts rows then).
+ * address has two rows (store/statistics-reads.ts counts rows then).
  */
 const REPLACE_SITE_IPS = (select: string) => [
   'DROP TABLE siteips',
@@ -491,7 +491,7 @@ export class DuckDbStore implements AnalyticsStore {
     const to = this.rolledTo;
     if (to === 0 || (!rebuild && this.siteIpsTo === to && this.siteIpsMerged)) return;
     // Every SITE_IP_SYNC_SECONDS, and when a day starts (the one before whole in the masks): the
-    // hours after are read from dims_1h meanwhile (statistics.queries.ts, addressPlan).
+    // hours after are read from dims_1h meanwhile (store/dim-rows.ts, addressPlan).
     const dayOf = (t: number) => Math.floor((t - 1) / 86_400);
     if (!rebuild && this.siteIpsMerged && this.siteIpsTo > 0) {
       if (to - this.siteIpsTo < SITE_IP_SYNC_SECONDS && dayOf(to) === dayOf(this.siteIpsTo)) return;
@@ -524,7 +524,7 @@ export class DuckDbStore implements AnalyticsStore {
     this.siteIpsMerged = true;
   }
 
-  /** Events before this are in the dimension tables (statistics.queries.ts reads events after it). */
+  /** Events before this are in the dimension tables (store/dim-rows.ts reads events after it). */
   get dimsRolledTo(): number {
     return this.rolledTo;
   }

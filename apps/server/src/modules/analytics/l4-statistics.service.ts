@@ -10,8 +10,9 @@ import {
 import type { Caller } from '../../platform/http/bind-route.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
 import { analyticsScope } from './analytics-scope.js';
-import type { AnalyticsStore, L4StoredDim } from './analytics-store.js';
+import type { L4StoredDim } from './analytics-store.js';
 import { rangeOf } from './statistics.service.js';
+import type { L4Reads, L4Rows } from './store/l4-reads.js';
 
 /** The stored dimension each call's dimension reads (l4_counters.dim). */
 const STORED_DIM: Record<NetworkDimension, L4StoredDim> = {
@@ -31,37 +32,29 @@ const ZERO: NetworkSum = { passBits: 0, dropBits: 0, passPackets: 0, dropPackets
  * "Layer-4 counters") from the layer-4 counters in the analytics store. Every query is limited to
  * the sites the caller may see (analytics-scope.ts): rows of another tenant's ports, of no site
  * (the node's own ICMP and GRE) or of ports a node does not serve for its operator are never read.
- * The SQL holds integers the service computed and constant names only; no value of a request.
+ * The counters are read through L4Reads (store/l4-reads.ts), which writes the SQL.
  */
 export class L4StatisticsService {
   constructor(
-    private readonly store: AnalyticsStore,
+    private readonly reads: L4Reads,
     private readonly repo: AnalyticsRepository,
     /** The organisations the caller's operator's ASN database names for these ASNs. */
     private readonly asnNames: (operatorId: number | null, asns: number[]) => Promise<Map<number, string>>,
   ) {}
 
-  private async where(caller: Caller, filter: Filter, dim: L4StoredDim): Promise<string | null> {
+  /** The counter rows of a dimension the caller may read over the filter's range (whole minutes). */
+  private async rowsOf(caller: Caller, filter: Filter, dim: L4StoredDim): Promise<L4Rows> {
     const scope = await analyticsScope(this.repo, caller, filter);
-    if (scope.siteIds.length === 0) return null;
     const { start, end } = rangeOf(filter);
-    const from = start - (start % 60);
-    for (const n of [...scope.siteIds, from, end]) if (!Number.isSafeInteger(n)) throw new Error('not an integer');
-    return `site_id IN (${scope.siteIds.join(', ')}) AND dim = '${dim}' AND bucket >= ${from} AND bucket < ${end}`;
+    return { siteIds: scope.siteIds, dim, start: start - (start % 60), end };
   }
 
   /** Passed and dropped bits and packets over the range (the per-protocol rows hold every packet). */
   async sum(caller: Caller, filter: Filter): Promise<NetworkSum> {
-    const where = await this.where(caller, filter, 'protocol');
-    if (where === null) return { ...ZERO };
-    const rows = await this.store.query(
-      `SELECT outcome, sum(packets) AS packets, sum(bytes) AS bytes FROM l4_counters WHERE ${where} GROUP BY outcome`,
-    );
     const out = { ...ZERO };
-    for (const r of rows) {
-      const o = r.outcome === 'pass' ? 'pass' : 'drop';
-      out[`${o}Bits`] += Number(r.bytes) * 8;
-      out[`${o}Packets`] += Number(r.packets);
+    for (const r of await this.reads.outcomes(await this.rowsOf(caller, filter, 'protocol'))) {
+      out[`${r.outcome}Bits`] += r.bytes * 8;
+      out[`${r.outcome}Packets`] += r.packets;
     }
     return out;
   }
@@ -71,22 +64,14 @@ export class L4StatisticsService {
    * the protocols, 0 when none), with their passed and dropped bits and packets.
    */
   async tops(caller: Caller, filter: Filter & { top?: number }, dimension: NetworkDimension): Promise<NetworkTopRow[]> {
-    const where = await this.where(caller, filter, STORED_DIM[dimension]);
-    const rows =
-      where === null
-        ? []
-        : await this.store.query(
-            `SELECT value, outcome, sum(packets) AS packets, sum(bytes) AS bytes FROM l4_counters WHERE ${where} GROUP BY value, outcome`,
-          );
+    const rows = await this.reads.valueOutcomes(await this.rowsOf(caller, filter, STORED_DIM[dimension]));
     const byKey = new Map<string, NetworkTopRow>();
     if (dimension === 'ipProtocol') for (const p of L4_IP_PROTOCOLS) byKey.set(p, { key: p, ...ZERO });
     for (const r of rows) {
-      const key = String(r.value);
-      const row = byKey.get(key) ?? { key, ...ZERO };
-      const o = r.outcome === 'pass' ? 'pass' : 'drop';
-      row[`${o}Bits`] += Number(r.bytes) * 8;
-      row[`${o}Packets`] += Number(r.packets);
-      byKey.set(key, row);
+      const row = byKey.get(r.value) ?? { key: r.value, ...ZERO };
+      row[`${r.outcome}Bits`] += r.bytes * 8;
+      row[`${r.outcome}Packets`] += r.packets;
+      byKey.set(r.value, row);
     }
     const list = [...byKey.values()];
     if (dimension === 'ipProtocol') return list;
@@ -124,19 +109,16 @@ export class L4StatisticsService {
     else if (dimension === 'ipProtocol') keys = [...L4_IP_PROTOCOLS];
     else keys = (await this.tops(caller, filter, dimension)).map((r) => r.key);
     const values = new Map<string, number[]>(keys.map((k) => [k, times.map(() => 0)]));
-    const where = await this.where(caller, filter, dimension === null ? 'protocol' : STORED_DIM[dimension]);
-    if (where !== null && keys.length > 0) {
-      const outcome =
-        dimension !== null && filter.outcome ? ` AND outcome = '${filter.outcome === 'pass' ? 'pass' : 'drop'}'` : '';
-      const group = dimension === null ? 'outcome' : 'value';
-      const rows = await this.store.query(
-        `SELECT bucket - bucket % ${seconds} AS t, ${group} AS k, sum(bytes) AS bytes FROM l4_counters ` +
-          `WHERE ${where}${outcome} GROUP BY t, k`,
-      );
-      for (const r of rows) {
-        const series = values.get(String(r.k));
-        const i = (Number(r.t) - first) / seconds;
-        if (series && i >= 0 && i < series.length) series[i] = (series[i] ?? 0) + (Number(r.bytes) * 8) / seconds;
+    if (keys.length > 0) {
+      const rows = await this.rowsOf(caller, filter, dimension === null ? 'protocol' : STORED_DIM[dimension]);
+      const steps =
+        dimension === null
+          ? await this.reads.steps(rows, seconds, 'outcome')
+          : await this.reads.steps(rows, seconds, 'value', filter.outcome);
+      for (const r of steps) {
+        const series = values.get(r.key);
+        const i = (r.time - first) / seconds;
+        if (series && i >= 0 && i < series.length) series[i] = (series[i] ?? 0) + (r.bytes * 8) / seconds;
       }
     }
     return {

@@ -1,5 +1,5 @@
 import type { AnalyticsStore, Row } from './analytics-store.js';
-import { int } from './statistics.queries.js';
+import { int } from './store/statistics-sql.js';
 
 /**
  * The log search's statements (logs.service.ts): the events and the refused floods the nodes

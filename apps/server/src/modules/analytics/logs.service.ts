@@ -4,8 +4,8 @@ import type { AnalyticsRepository } from './analytics.repository.js';
 import { analyticsScope } from './analytics-scope.js';
 import type { AnalyticsStore, Row, SqlDialect } from './analytics-store.js';
 import { searchLogRows } from './log-search-store.js';
-import { int, type Scope, scopeWhere } from './statistics.queries.js';
 import { rangeOf } from './statistics.service.js';
+import { int, type Scope, scopeWhere } from './store/statistics-sql.js';
 
 export type LogKind = 'access' | 'waf';
 

@@ -47,7 +47,7 @@ export {
  *   nodes of a site is one row), which lists over days of whole sites read instead.
  *
  * Top lists read the whole hours of a range from these and the partial hours at its ends from raw
- * events (statistics.queries.ts), so they are exact to the second without a finer table (a
+ * events (store/statistics-reads.ts), so they are exact to the second without a finer table (a
  * five-minute one wrote up to seven rows per event on quiet domains).
  *
  * The stores compute them in SQL — DuckDB the time rollups from each batch in its transaction and

@@ -3,6 +3,7 @@ import {
   geoRegion,
   type Locale,
   SERIES_VALUES,
+  STATISTICS_TOPS,
   type StatisticsCard,
   type StatisticsDomainRow,
   type StatisticsFilter,
@@ -13,12 +14,35 @@ import {
   TRACKED_STATUS_CODES,
 } from '@rampart/contract';
 import type { Caller } from '../../platform/http/bind-route.js';
-import { SketchReads } from './aggregate-sketch-store.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
 import { analyticsScope } from './analytics-scope.js';
-import { type Range, type Scope, type StatisticsQueries, scopeWhere, TOP_SOURCES } from './statistics.queries.js';
+import type { Dim } from './rollups.js';
+import type { StatisticsReads } from './store/statistics-reads.js';
+import type { Range, Scope, TopOrder } from './store/statistics-sql.js';
 
 const TRACKED = new Set<number>(TRACKED_STATUS_CODES);
+
+/** What each top-list id counts: the dimension and what orders it. */
+export const TOP_SOURCES: Readonly<Record<StatisticsTopId, { dim: Dim | 'domain'; by: TopOrder }>> = {
+  [STATISTICS_TOPS.country]: { dim: 'country', by: 'requests' },
+  [STATISTICS_TOPS.city]: { dim: 'city', by: 'requests' },
+  [STATISTICS_TOPS.referer]: { dim: 'referer', by: 'requests' },
+  [STATISTICS_TOPS.blacklist]: { dim: 'ip', by: 'blacklisted' },
+  [STATISTICS_TOPS.url]: { dim: 'url', by: 'requests' },
+  [STATISTICS_TOPS.userAgent]: { dim: 'userAgent', by: 'requests' },
+  [STATISTICS_TOPS.blockCountry]: { dim: 'country', by: 'blocked' },
+  [STATISTICS_TOPS.blockCity]: { dim: 'city', by: 'blocked' },
+  [STATISTICS_TOPS.attackMethods]: { dim: 'method', by: 'waf' },
+  [STATISTICS_TOPS.attackDomains]: { dim: 'domain', by: 'waf' },
+  [STATISTICS_TOPS.attackIPs]: { dim: 'ip', by: 'waf' },
+  [STATISTICS_TOPS.status]: { dim: 'status', by: 'requests' },
+  [STATISTICS_TOPS.method]: { dim: 'method', by: 'requests' },
+  [STATISTICS_TOPS.httpVersion]: { dim: 'httpVersion', by: 'requests' },
+  [STATISTICS_TOPS.scheme]: { dim: 'scheme', by: 'requests' },
+  [STATISTICS_TOPS.fileType]: { dim: 'fileType', by: 'requests' },
+  [STATISTICS_TOPS.ip]: { dim: 'ip', by: 'requests' },
+  [STATISTICS_TOPS.domain]: { dim: 'domain', by: 'requests' },
+};
 
 /** The whole-second range of a filter's ISO times. */
 export function rangeOf(filter: { startTime: string; endTime: string }): Range {
@@ -31,26 +55,19 @@ export type DomainSort = 'requests' | 'bytesOut' | 'blocked' | 'domain';
  * The statistics calls (routes/statistics.ts; docs/decisions.md "Traffic analytics"). The caller's
  * sites come from the configuration database first — a customer's own and granted sites, an
  * operator's sites (of one customer when asked), narrowed to the sites and domains the filter names
- * — and every analytics query carries them (statistics.queries.ts); an operator's zone-restricted
+ * — and every analytics read carries them (store/statistics-reads.ts); an operator's zone-restricted
  * sub-account counts only the traffic of the nodes in its zones.
  */
 export class StatisticsService {
-  /** The nodes' distinct-address sketches and per-second peaks (aggregate-sketch-store.ts). */
-  private readonly sketches: SketchReads;
-
   constructor(
-    private readonly queries: StatisticsQueries,
+    private readonly reads: StatisticsReads,
     private readonly repo: AnalyticsRepository,
     private readonly cityNames: (
       operatorId: number | null,
       ids: number[],
       locale: Locale,
     ) => Promise<Map<number, string>>,
-  ) {
-    this.sketches = new SketchReads(queries.store, scopeWhere, (scope, range, dim) =>
-      queries.dimRows(scope, range, dim),
-    );
-  }
+  ) {}
 
   private scopeOf(caller: Caller, filter: Partial<StatisticsFilter>): Promise<Scope> {
     return analyticsScope(this.repo, caller, filter);
@@ -59,7 +76,7 @@ export class StatisticsService {
   async card(caller: Caller, filter: StatisticsFilter & { type: number }): Promise<StatisticsCard> {
     const scope = await this.scopeOf(caller, filter);
     const range = rangeOf(filter);
-    const t = await this.queries.totals(scope, range);
+    const t = await this.reads.totals(scope, range);
     const card: StatisticsCard = {
       type: filter.type,
       requests: t.requests,
@@ -85,34 +102,34 @@ export class StatisticsService {
       droppedEvents: 0,
     };
     // Where nodes counted their own seconds, the busiest second from their maxima (not a minute's mean).
-    const peaks = await this.sketches.peaks(scope, range, t.peak_seconds === 60 ? 60 : 300);
+    const peaks = await this.reads.sketches.peaks(scope, range, t.peak_seconds === 60 ? 60 : 300);
     if (peaks) {
       card.peakQps = Math.max(card.peakQps, peaks.requests);
       card.peakBandwidth = Math.max(card.peakBandwidth, peaks.bytes * 8);
     }
     const ids = DASHBOARD_CARD_IDS;
     const addresses = async (having?: 'blocked' | 'blacklisted') => {
-      const sketched = await this.sketches.distinctAddresses(scope, range, having);
-      card.uniqueIPs = sketched ? sketched.count : await this.queries.distinct(scope, range, 'ip', having);
+      const sketched = await this.reads.sketches.distinctAddresses(scope, range, having);
+      card.uniqueIPs = sketched ? sketched.count : await this.reads.distinct(scope, range, 'ip', having);
       card.uniqueIPsError = sketched ? sketched.standardError : 0;
     };
     if (filter.type === ids.ipInfo) {
       await addresses();
-      card.countries = await this.queries.distinct(scope, range, 'country');
+      card.countries = await this.reads.distinct(scope, range, 'country');
     } else if (filter.type === ids.blacklistInfo) {
       await addresses('blacklisted');
     } else if (filter.type === ids.blockInfo) {
       await addresses('blocked');
     } else if (filter.type === ids.statusInfo) {
       const codes: Record<string, number> = {};
-      for (const row of await this.queries.top(scope, range, 'status', 'requests', 1000)) {
+      for (const row of await this.reads.top(scope, range, 'status', 'requests', 1000)) {
         const key = TRACKED.has(Number(row.key)) ? row.key : 'other';
         codes[key] = (codes[key] ?? 0) + row.requests;
       }
       card.statusCodes = codes;
     }
     if (caller.tier === 'client' && caller.operatorId !== null) {
-      card.droppedEvents = await this.queries.droppedEvents(
+      card.droppedEvents = await this.reads.droppedEvents(
         await this.repo.nodeIds(caller.operatorId, scope.zoneIds),
         range,
       );
@@ -130,7 +147,7 @@ export class StatisticsService {
     const source = TOP_SOURCES[filter.type as StatisticsTopId];
     if (source.dim === 'domain') {
       const by = source.by === 'waf' ? 'blocked' : 'requests';
-      const { rows } = await this.queries.perDomain(scope, range, { by, desc: true }, { offset: 0, limit: filter.top });
+      const { rows } = await this.reads.perDomain(scope, range, { by, desc: true }, { offset: 0, limit: filter.top });
       const names = await this.repo.domainNames(rows.map((r) => Number(r.domain_id)));
       return rows
         .filter((r) => source.by !== 'waf' || Number(r.blocked) > 0)
@@ -146,7 +163,7 @@ export class StatisticsService {
           };
         });
     }
-    const rows = await this.queries.top(scope, range, source.dim, source.by, filter.top);
+    const rows = await this.reads.top(scope, range, source.dim, source.by, filter.top);
     let names: Map<string, string> = new Map();
     if (source.dim === 'country') {
       names = new Map(rows.map((r) => [r.key, geoRegion(r.key)?.names[locale] ?? r.key]));
@@ -167,7 +184,7 @@ export class StatisticsService {
   ): Promise<StatisticsSeries> {
     const scope = await this.scopeOf(caller, filter);
     const type = filter.type as StatisticsSeriesType;
-    const points = await this.queries.series(scope, rangeOf(filter), type, filter.minutesStep);
+    const points = await this.reads.series(scope, rangeOf(filter), type, filter.minutesStep);
     return {
       type,
       minutesStep: filter.minutesStep,
@@ -186,7 +203,7 @@ export class StatisticsService {
     const byName = filter.sortBy === 'domain';
     const by = filter.sortBy === 'bytesOut' ? 'bytes_out' : filter.sortBy === 'blocked' ? 'blocked' : 'requests';
     const paged = !all && !byName ? { offset: (filter.page - 1) * filter.pageSize, limit: filter.pageSize } : null;
-    const { rows, total } = await this.queries.perDomain(scope, range, { by, desc: filter.orderBy === 'desc' }, paged);
+    const { rows, total } = await this.reads.perDomain(scope, range, { by, desc: filter.orderBy === 'desc' }, paged);
     const names = await this.repo.domainNames(rows.map((r) => Number(r.domain_id)));
     let data: StatisticsDomainRow[] = rows.map((r) => {
       const id = Number(r.domain_id);
@@ -218,7 +235,7 @@ export class StatisticsService {
   monthBytesBySite(siteIds: readonly number[], year: number, month: number): Promise<Map<number, number>> {
     const start = Date.UTC(year, month - 1, 1) / 1000;
     const end = Date.UTC(year, month, 1) / 1000;
-    return this.queries.bytesOutBySite(siteIds, { start, end });
+    return this.reads.bytesOutBySite(siteIds, { start, end });
   }
 
   /** Bytes served for the customer's sites this calendar month and the last (UTC). */
@@ -229,8 +246,8 @@ export class StatisticsService {
     const lastMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1) / 1000;
     const nextMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000;
     const [current, last] = await Promise.all([
-      this.queries.bytesOut(siteIds, { start: thisMonth, end: nextMonth }),
-      this.queries.bytesOut(siteIds, { start: lastMonth, end: thisMonth }),
+      this.reads.bytesOut(siteIds, { start: thisMonth, end: nextMonth }),
+      this.reads.bytesOut(siteIds, { start: lastMonth, end: thisMonth }),
     ]);
     return { current, last };
   }

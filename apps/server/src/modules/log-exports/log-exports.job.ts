@@ -10,7 +10,7 @@ import { analyticsScope } from '../analytics/analytics-scope.js';
 import type { AnalyticsStore } from '../analytics/analytics-store.js';
 import type { LogExportLimitsInForce } from '../analytics/log-settings.service.js';
 import { LOG_COLUMNS, logConditions, recordOf } from '../analytics/logs.service.js';
-import { int } from '../analytics/statistics.queries.js';
+import { int } from '../analytics/store/statistics-sql.js';
 import type { LogExportFiles } from './log-export-files.js';
 import { csvHeader, csvLine, jsonLine } from './log-exports.presenter.js';
 import type { LogExportRow, LogExportsRepository } from './log-exports.repository.js';

@@ -1,7 +1,7 @@
 import type { LogPushFilters, LogPushType } from '@rampart/contract';
 import type { AnalyticsStore, SqlDialect } from '../analytics/analytics-store.js';
 import { LOG_COLUMNS, recordOf } from '../analytics/logs.service.js';
-import { int } from '../analytics/statistics.queries.js';
+import { int } from '../analytics/store/statistics-sql.js';
 import type { LogPushRepository } from './log-push.repository.js';
 
 /**
