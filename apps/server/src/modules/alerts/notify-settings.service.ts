@@ -29,7 +29,7 @@ import {
   smtpDestination,
   smtpSettingsSchema,
 } from '../../platform/mail/mailer.js';
-import type { SettingsRepository } from '../system/settings.repository.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 import { type TelegramClient, TelegramError } from './telegram.client.js';
 
 const tgKey = (operatorId: number) => `telegram:${operatorId}`;

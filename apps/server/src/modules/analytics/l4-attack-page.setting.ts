@@ -1,6 +1,6 @@
 import type { L4AttackPageSetting } from '@rampart/contract';
 import { z } from 'zod';
-import type { SettingsRepository } from '../system/settings.repository.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 
 const storedSchema = z.object({ enabled: z.boolean() });
 const keyOf = (operatorId: number) => `l4AttackPage:${operatorId}`;

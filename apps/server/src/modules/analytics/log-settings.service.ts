@@ -11,7 +11,7 @@ import {
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ClientCaller } from '../../platform/http/bind-route.js';
-import type { SettingsRepository } from '../system/settings.repository.js';
+import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 import { DEFAULT_RETENTION } from './analytics.job.js';
 import type { AnalyticsStore } from './analytics-store.js';
 
