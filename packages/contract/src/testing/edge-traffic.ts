@@ -1,5 +1,10 @@
 import { EDGE_RULE_ACTIONS } from '../edge/challenge.js';
-import type { EdgeEvent, EventDecisionAction, EventDecisionKind } from '../routes/analytics-events.js';
+import {
+  type EdgeEvent,
+  EVENT_DECISION_KINDS,
+  type EventDecisionAction,
+  type EventDecisionKind,
+} from '../routes/analytics-events.js';
 
 /**
  * Generated request events as a node's access log has them, for the aggregation tests and the
@@ -86,25 +91,8 @@ const CACHE: EdgeEvent['cacheStatus'][] = [
   'REVALIDATED',
 ];
 const EXTENSIONS = ['', '.html', '.css', '.js', '.png', '.jpg', '.mp4', '.apk', '.php', '.woff2'];
-const KINDS: EventDecisionKind[] = [
-  'whitelist',
-  'blacklist',
-  'blockList',
-  'reputation',
-  'geo',
-  'header',
-  'antiReferer',
-  'antiHeader',
-  'userAgent',
-  'intervalLimit',
-  'secondLimit',
-  'antiCC',
-  'challenge',
-  'waf',
-  'acl',
-  'tokenAuth',
-  'auth',
-];
+/** Every decision kind (EVENT_DECISION_KINDS but the empty one), in its order. */
+const KINDS = EVENT_DECISION_KINDS.filter((kind) => kind !== '');
 const ACTIONS: EventDecisionAction[] = ['allow', 'pass', 'fail', ...EDGE_RULE_ACTIONS, 'detect'];
 
 /** The address of index `i`: IPv4 mostly, every 17th IPv6. */
