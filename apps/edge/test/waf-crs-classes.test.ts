@@ -36,6 +36,33 @@ const PLACES: WafPlace[] = ['query', 'form', 'json', 'xml', 'multipart', 'cookie
 const CLASSES: { shape: string; attacks: string[]; benign: string[] }[] = [
   {
     shape:
+      'traversal: a backslash climb, a climb to a hidden file, credential folders; PHP: a callable spelt in fragments',
+    attacks: [
+      '..\\pineapple',
+      'file=..\\..\\boot.ini',
+      '../.history',
+      '../../.bash_profile',
+      '/path/to/.docker/secrets',
+      '~/.aws/credentials',
+      '/home/app/.kube/config',
+      "define('z', [['sys' .'tem']]);(z)[0][0]('uname');",
+      "$f = 'pass'.'thru'; $f('id');",
+      "('sh'.'ell'.'_exec')('id')",
+    ],
+    benign: [
+      '../images/logo.png',
+      'C:\\Users\\marie\\report.docx',
+      'go up (..) then open the history',
+      '../docs/intro.md',
+      'the .docker folder and .aws settings',
+      '~/projects/notes.txt',
+      "'sys' and 'tem' are fragments",
+      "echo 'hello' . 'world'",
+      "'file'.'name'",
+    ],
+  },
+  {
+    shape:
       'shell: Windows IF, alias with options, commands by their bin path, expansions, here-strings, history, Shellshock',
     attacks: [
       'IF "%1"=="/?" echo help',

@@ -126,6 +126,10 @@ _M.RULES = {
     { id = 103006, score = 5, re = [=[\.\.(?:%00|\x00|%2500)|(?:\.{3,}[/\\]){2}]=] },
     -- A climb to an application's own secrets (Java's WEB-INF, dotfiles, framework configuration).
     { id = 103008, score = 8, re = [=[\.\.[/\\](?:(?:web-inf|meta-inf)[/\\]|\.env\b|\.git[/\\]|\.htpasswd|\.htaccess|\.aws[/\\]|\.docker[/\\]|wp-config\.php|(?:config|configuration|settings|local_settings|database|parameters)\.(?:php|py|ya?ml|json|inc)|application\.(?:properties|ya?ml)|appsettings\.json|web\.config|id_[rd]sa)]=] },
+    -- A climb written with a backslash (Windows, IIS), a climb to a hidden file, and the folders
+    -- where tools keep credentials named in a path.
+    { id = 103009, score = 5, re = [=[(?:^|[\s=/:])\.\.\\[\w.$%-]|(?:^|[/\\=])\.\.[/\\]\.[\w-][\w.-]{1,40}$]=] },
+    { id = 103010, score = 8, re = [=[(?:^|[/\\~])\.(?:docker|aws|kube|gnupg|azure|gcloud)[/\\][\w.-]{1,40}]=] },
   },
   rfi = {
     -- A URL whose query is left open ("?" at the end) so the application's suffix is ignored.
@@ -283,6 +287,7 @@ _M.GUARDS = {
   [103003] = { "etc", "proc", "windows", "winnt", "boot.ini", "win.ini", "ntuser", "sam", "system32", "inetpub", "usr",
     "var", "root", "home", ".ssh" },
   [103006] = { ".." }, [103007] = { ".ssh", "/sys/", "/proc/" }, [103008] = { ".." },
+  [103009] = { ".." }, [103010] = { ".docker", ".aws", ".kube", ".gnupg", ".azure", ".gcloud" },
   [105001] = { "<?", "php]", "{/php}" }, [105002] = { "://" }, [105003] = { "//", "#" }, [105004] = { "$", "php_self" },
   [105005] = { ":{" }, [105006] = { "$", "\"", "'" }, [105007] = { "=" }, [105008] = { "php", "get_defined", "get_loaded" },
   [105009] = { "include", "require" }, [105010] = { ")" }, [105012] = { "(" }, [105013] = { "[" },
@@ -328,7 +333,19 @@ for w in ([[apache_child_terminate assert_options base64_decode bzdecompress bzo
 local byte, sub = string.byte, string.sub
 local function ident_char(c) return c and (c == 95 or (c >= 48 and c <= 57) or (c >= 97 and c <= 122)) end
 
+-- A callable spelt from quoted fragments ("'sys' . 'tem'", "'ex'.\"ec\""): the joined word looked up
+-- like a call's name.
+local function php_spelt(l, hit)
+  for a, b in l:gmatch("['\"]([%w_]+)['\"]%s*%.%s*['\"]([%w_]+)['\"]") do
+    if PHP_CALLS[a .. b] and #a + #b > 3 then hit(105003, 8, 1) return true end
+  end
+  for a, b, c in l:gmatch("['\"]([%w_]+)['\"]%s*%.%s*['\"]([%w_]+)['\"]%s*%.%s*['\"]([%w_]+)['\"]") do
+    if PHP_CALLS[a .. b .. c] then hit(105003, 8, 1) return true end
+  end
+end
+
 function _M.php_calls(l, hit)
+  if find(l, "['\"]%s*%.%s*['\"]") and php_spelt(l, hit) then return end
   local pos, n = 1, 0
   while n < 4096 do
     local p = find(l, "(", pos, true)
