@@ -238,6 +238,24 @@ describe('WAF: headers a request has no use for, and an Accept asking for an exo
   });
 });
 
+describe('WAF: scanners by their default User-Agent', () => {
+  it("ffuf's and OpenVAS's own User-Agents are blocked; browsers and names that only share a word pass", async () => {
+    const wrong: string[] = [];
+    const ua = (v: string) => sender.send({ method: 'GET', path: '/', headers: { 'user-agent': v } });
+    for (const v of ['Fuzz Faster U Fool v2.0.0', 'Microsoft WinRM Client OpenVASVT']) {
+      if (!blocked(await ua(v))) wrong.push(`attack ${v}`);
+    }
+    for (const v of [
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',
+      'FasterFoolproof/1.2 (fuzzy search app)',
+      'Microsoft WinRM Client',
+    ]) {
+      if (!passed(await ua(v))) wrong.push(`benign ${v}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('WAF: uploads named in headers and RFC 2109 cookies', () => {
   it("a web shell's or a credential file's name in a file-name header is blocked, also under a name nginx ignores", async () => {
     const wrong: string[] = [];
