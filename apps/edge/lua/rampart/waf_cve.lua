@@ -36,7 +36,8 @@ local PHP_CGI = [=[^(?:-|%2[dD]|%[aA][dD]|\xad)(?:[dsncrhivq]|-(?:define|no-php-
 local PATH_BYPASS = [=[(?:^|/)(?:\.|%2e){0,2}(?:;|%3b)[^/]{0,64}/|(?:^|/)(?:\.|%2e){1,2}(?:;|%3b)|/(?:%2e){1,2}(?:/|%2f|%5c|$)|(?:\.\.|%2e%2e)(?:%2f|%5c)|(?:%2f|%5c)(?:\.\.|%2e%2e)(?:/|%2f|%5c|$)]=]
 local CITRIX = [=[/vpns?/(?:\.\.|%2e%2e)(?:/|%2f)|/vpns/cfg/smb\.conf|/vpns/portal/scripts/\w{1,20}\.pl]=]
 local PATH_OGNL = [=[\$\{\s{0,4}(?:\(\s{0,4})?[#@]|\$\{[^}]{0,200}@java\.lang\.]=]
-local JNDI = [=[\$\{\s{0,4}jndi\s{0,4}:]=]
+-- (a dotless "ı" is the "I" Java's toUpperCase makes of it: "${upper:ı}" folds to it)
+local JNDI = [=[\$\{\s{0,4}jnd(?:i|\xc4[\xb0\xb1])\s{0,4}:]=]
 local HEADER_SPEL = [=[\bt\s{0,4}\(\s{0,4}(?:java|javax|org\.springframework)\.[\w.]{1,80}\)]=]
 local SETUP_WALK = [=[(?:^|&)bootstrapstatusprovider\.|applicationconfig\.setupcomplete(?:=|%3d)]=]
 -- (Struts' S2-045 in the Content-Type, or an OGNL expression in any other header)

@@ -172,6 +172,8 @@ _M.RULES = {
   java = {
     -- Log4Shell and other lookups (after ${lower:j}-style obfuscation is folded, rampart.waf).
     { id = 106001, score = 8, re = [=[\$\{\s{0,4}jndi\s{0,4}:|\$\{\s{0,4}(?:ldaps?|rmi|dns|iiop|corba|nds|nis)\s{0,4}://|jndi:(?:ldaps?|rmi|dns|iiop|corba|nds|nis|http)s?:]=] },
+    -- Java upper-cases a dotless "ı" to "I": "${upper:ı}" spells jndi's i (left as "ı" once folded).
+    { id = 106009, score = 8, re = [=[\$\{\s{0,4}jnd(?:\xc4[\xb0\xb1]|i\xcc\x87)\s{0,4}:]=] },
     { id = 106002, score = 5, re = [=[\$\{\s{0,4}(?:env|sys|java|ctx|main|date|bundle|k8s|docker|log4j|spring|web|marker|jvmrunargs|sd|base64|upper|lower|event|map|script):[^}]{0,80}\}]=] },
     -- Java serialisation streams (hex, base64, or the gzipped base64 form).
     { id = 106003, score = 8, re = [=[\xac\xed\x00\x05|\baced0005|\bro0ab[a-z0-9+/]|\bh4sia{3}]=] },
@@ -293,7 +295,7 @@ _M.GUARDS = {
   [105001] = { "<?", "php]", "{/php}" }, [105002] = { "://" }, [105003] = { "//", "#" }, [105004] = { "$", "php_self" },
   [105005] = { ":{" }, [105006] = { "$", "\"", "'" }, [105007] = { "=" }, [105008] = { "php", "get_defined", "get_loaded" },
   [105009] = { "include", "require" }, [105010] = { ")" }, [105012] = { "(" }, [105013] = { "[" },
-  [106001] = { "jndi", "${" }, [106002] = { "${" }, [106003] = { "\172\237\0\5", "aced0005", "ro0ab", "h4siaaa" },
+  [106001] = { "jndi", "${" }, [106009] = { "jnd" }, [106002] = { "${" }, [106003] = { "\172\237\0\5", "aced0005", "ro0ab", "h4siaaa" },
   [106004] = { "java", "org.", "com.", "bsh.", "freemarker.", "ognl.", "net.sf", "weblogic.", "clojure." },
   [106005] = { "getruntime", "processbuilder", "getclass", "forname", "classloader", "newinstance", "getmethod", "invoke" },
   [106006] = { "%{", "#", "@java", "@ognl", "java.", "xwork", "allowstatic" },

