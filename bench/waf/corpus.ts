@@ -31,7 +31,8 @@ export interface CorpusFile {
   info: number;
 }
 
-export async function readCorpora(): Promise<CorpusFile[]> {
+/** The shared corpora selected (`BENCH_CORPORA`), then `extra` (generated ones) when given. */
+export async function readCorpora(extra?: CorpusFile): Promise<CorpusFile[]> {
   const wanted = process.env.BENCH_CORPORA?.split(',').map((s) => s.trim().replace(/\.jsonl$/, ''));
   const names = (await readdir(CORPUS_DIR)).filter((n) => n.endsWith('.jsonl')).sort();
   const files: CorpusFile[] = [];
@@ -71,6 +72,7 @@ export async function readCorpora(): Promise<CorpusFile[]> {
     }
     files.push(corpus);
   }
+  if (extra) files.push(extra);
   if (files.length === 0) throw new Error(`no corpus selected in ${CORPUS_DIR}`);
   return files;
 }

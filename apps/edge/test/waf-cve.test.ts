@@ -82,6 +82,23 @@ const EXPLOITS: [string, Req][] = [
   ],
   ['Spring4Shell (CVE-2022-22965)', form('class.module.classLoader.resources.context.parent.pipeline.first.pattern=x')],
   ['Spring4Shell in brackets', get('/app?class%5Bmodule%5D%5BclassLoader%5D.URLs%5B0%5D=0')],
+  ['a segment of only a path parameter', get('/;/admin/console')],
+  ['a named path parameter as a segment', get('/;x=1/manager/html')],
+  ['an encoded path parameter as a segment', get('/%3b/admin')],
+  // (headers the other groups skip)
+  [
+    'SpEL type reference in X-Request-Id (CVE-2022-22963)',
+    get('/', { 'x-request-id': 'T(java.lang.Runtime).getRuntime().exec("id")' }),
+  ],
+  [
+    'SpEL type reference in Accept-Language',
+    get('/', { 'accept-language': 'en, t (org.springframework.util.StreamUtils)' }),
+  ],
+  [
+    'Confluence setup flag (CVE-2023-22515)',
+    get('/server-info.action?bootstrapStatusProvider.applicationConfig.setupComplete=false'),
+  ],
+  ['Confluence setup flag, encoded', get('/setup/x.action?applicationConfig.setupComplete%3Dfalse')],
 ];
 
 const ORDINARY: [string, Req][] = [
@@ -94,6 +111,15 @@ const ORDINARY: [string, Req][] = [
   ['an ordinary Accept-Language', get('/', { 'accept-language': 'en-US,en;q=0.9,zh-CN;q=0.8' })],
   ['a template in a header', get('/', { 'x-template': `Hello ${D}{name}` })],
   ['class and module fields', form('class=economy&module=3&loader=fast')],
+  ['a session path parameter at the root', get('/;jsessionid=1A2B3C4D')],
+  ['a session path parameter after a folder', get('/shop/;jsessionid=1A2B3C4D?item=7')],
+  [
+    'a browser User-Agent',
+    get('/', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)' }),
+  ],
+  ['a T( in a header', get('/', { 'x-note': 'Type T(4) for javascript help' })],
+  ['application settings in a query', get('/settings?applicationConfig.theme=dark&bootstrap=5')],
+  ['the public security.txt (RFC 9116)', get('/.well-known/security.txt')],
 ];
 
 const failures = async (

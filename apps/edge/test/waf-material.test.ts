@@ -36,12 +36,15 @@ afterAll(async () => {
   await origin?.close();
 });
 
-const label = (c: MaterialCase) => `${c.place} ${c.name}=${JSON.stringify(c.value)} (${c.how})`;
+const label = (c: MaterialCase) =>
+  c.request
+    ? `${c.request.method} ${c.request.path} (${c.how})`
+    : `${c.place} ${c.name}=${JSON.stringify(c.value)} (${c.how})`;
 
 async function judge(cases: MaterialCase[], want: 'blocked' | 'passed') {
   const wrong: string[] = [];
   for (const c of cases) {
-    const r = await sender.sendIn(c.place, c.value, c.name || 'v');
+    const r = c.request ? await sender.send(c.request) : await sender.sendIn(c.place, c.value, c.name || 'v');
     const ok = want === 'blocked' ? blocked(r) : passed(r);
     if (!ok) wrong.push(`${label(c)}: ${r.status}${r.origin ? ' from the origin' : ''}`);
   }

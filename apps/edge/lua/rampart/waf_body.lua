@@ -9,6 +9,7 @@ local cjson = require "cjson.safe"
 local waf_re = require "rampart.waf_re"
 local charset = require "rampart.waf_charset"
 local graphql = require "rampart.waf_graphql"
+local redirect = require "rampart.waf_redirect"
 local session = require "rampart.waf_session"
 
 local _M = {}
@@ -53,6 +54,8 @@ local function inspect_xml(body)
       if from then hit(r.id, r.score, from) end
     end
   end
+  if S.done then return end
+  if groups.redirect then redirect.xml(body, hit) end
   if S.done then return end
   -- text nodes and attribute values, decoded as an XML parser would (entities)
   local n = 0

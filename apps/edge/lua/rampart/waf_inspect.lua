@@ -34,7 +34,7 @@ local WORDS_RE = [=[(?:[^A-Za-z0-9_]|^)(?:(?i:]=] .. waf_re.by_first_letter(WORD
 -- (a path segment of shell wildcards, "/???/c?t", "/e??/": no special byte, words or stars, but a
 -- shell spells a system path with it; WILDCARD_SEGMENT, added after the pre-change prefilter)
 local WILDCARD_SEGMENT = [=[/[\w?]{0,10}\?[\w?]{0,10}/]=]
-local SPECIAL = "|" .. WILDCARD_SEGMENT .. [=[|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:/bin/|/sys/|\.ssh/|\+adw-|\.internal\b|\.svc\b|(?<=lvh|localtest)\.me|(?<=nip|sslip)\.io)|(?<![\d\s])\*|\*(?![\d\s])|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)|\xe2\x80[\xa4\xa5]|\xe2(?:\x88\x95|\x81\x84|\xa7\xb5)|\xef\xb9\x92|(?i:::(?:int[248]?|integer|text|varchar|bigint|numeric|regclass|oid|bytea|jsonb?|inet|uuid)\b)]=]
+local SPECIAL = "|" .. WILDCARD_SEGMENT .. [=[|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp|inetpub)\b|(?i:/bin/|/sys/|\.ssh/|\+adw-|\.internal\b|\.svc\b|(?<=lvh|localtest)\.me|(?<=nip|sslip)\.io)|(?<![\d\s])\*|\*(?![\d\s])|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)|\xe2\x80[\xa4\xa5]|\xe2(?:\x88\x95|\x81\x84|\xa7\xb5)|\xef\xb9\x92|(?i:::(?:int[248]?|integer|text|varchar|bigint|numeric|regclass|oid|bytea|jsonb?|inet|uuid)\b)]=]
 local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=#!^~\r\n\x00]]=] .. SPECIAL
 -- The same without the argument separators ("=", "&"), for a whole query string or form body.
 local ARGS_PREFILTER = [=[[<>'"`;(){}\[\]$|\\%#!^~\r\n\x00]]=] .. SPECIAL

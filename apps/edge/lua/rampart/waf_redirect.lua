@@ -6,7 +6,10 @@
 --   "//evil.example", "/\evil.example", "\\evil.example", "/%09/evil.example" (a browser reads a
 --   backslash as a slash and drops tabs and line breaks); "https:evil.example", "https:/\evil" (a
 --   scheme without its two slashes); "https://trusted.example@evil.example" (userinfo);
---   "javascript:"/"data:" schemes (also the xss group's); a leading "@" or "." glued to a host.
+--   "javascript:"/"data:" schemes (also the xss group's); a leading "@" or "." glued to a host;
+--   a backslash inside the authority before an "@" ("https://evil.example\@trusted.example": a
+--   browser ends the host at the backslash, a validator that splits at "@" sees trusted.example).
+-- In an XML body, an element whose name is a destination's ("<returnUrl>//evil</returnUrl>").
 -- The value is the decoded one (URL, double URL, HTML entities, overlong UTF-8, full-width forms:
 -- rampart.waf_decode), control characters and spaces dropped, backslashes read as slashes.
 -- A same-site path ("/account", "/a//b") and a full URL without those tricks are not judged here.
@@ -17,7 +20,7 @@ local _M = {}
 local find, lower, gsub = string.find, string.lower, string.gsub
 
 local R = { protocol_relative = 116001, scheme_trick = 116002, userinfo = 116003, script = 116004, raw_scheme = 116005,
-  protocol_relative_path = 116006 }
+  protocol_relative_path = 116006, authority_backslash = 116007, xml_name = 116008 }
 _M.RULES = R
 
 -- Names (lower-cased; the last word of "a[b]" or "a.b" too) of parameters that hold a destination.
@@ -68,6 +71,8 @@ local SCRIPT = [=[^(?:javascript|vbscript|data|livescript):]=]
 -- A scheme followed by a backslash or an encoded slash, as sent (before decoding).
 local RAW_SCHEME_TRICK = [=[^\s{0,4}(?:https?|ftp):\s{0,4}(?:[/\\]{0,2}\\|%(?:2f|5c|25))]=]
 
+local AUTHORITY_BACKSLASH = [=[^\s{0,4}(?:(?:https?|ftp):)?[/\\]{2}[^/?#@\\\s]{1,253}\\[^/?#]{0,256}@]=]
+
 -- `v`: the decoded value of a parameter `is_name` accepted; `raw` as sent.
 function _M.check(v, hit, raw)
   if #v < 2 or #v > 4096 then return end
@@ -76,6 +81,10 @@ function _M.check(v, hit, raw)
     return
   end
   local s = v
+  if find(s, "\\", 1, true) and find(s, "@", 1, true) and re_find(s, AUTHORITY_BACKSLASH, "joi") then
+    hit(R.authority_backslash, 8, 1)
+    return
+  end
   -- what a browser drops or reads as a slash
   if find(s, "[%z\1-\32\127\\]") then s = gsub(gsub(s, "[%z\1-\32\127]", ""), "\\", "/") end
   if raw == nil or raw == v then
@@ -105,12 +114,35 @@ function _M.check(v, hit, raw)
   if re_find(s, SCRIPT, "jo") then hit(R.script, 8, 1) end
 end
 
+-- An XML body's elements named as a destination, their text read as check() reads a parameter's
+-- (where the hit is goes to rampart.waf_state).
+local NAME_IN_XML = [=[(?i)<(?:[\w.-]{1,40}:)?(?:]=] .. LIST .. [=[)\s{0,4}>]=]
+function _M.xml(body, hit)
+  local S, decode = require("rampart.waf_state"), require("rampart.waf_decode").decode
+  if not re_find(body, NAME_IN_XML, "jo") then return end
+  local n = 0
+  for tag, text in body:gmatch("<([%w_.:-]+)%s*>([^<]*)</") do
+    local name = tag:match("[^:]+$")
+    if _M.is_name(name) then
+      local v = find(text, "[%%&\\\192\193\224\239]") and decode(text) or text
+      S.part, S.name, S.value = "body", name, text
+      _M.check(v, hit, text)
+      if S.done then return end
+    end
+    n = n + 1
+    if n > 2048 then return end
+  end
+end
+
 -- Every pattern with its rule id and group (test/waf-patterns.test.ts checks them like the rules').
 _M.PATTERNS = {
   { id = R.protocol_relative, group = "redirect", re = PROTOCOL_RELATIVE },
   { id = R.protocol_relative_path, group = "redirect", re = PROTOCOL_RELATIVE_PATH },
   { id = R.scheme_trick, group = "redirect", re = SCHEME_TRICK }, { id = R.userinfo, group = "redirect", re = USERINFO },
   { id = R.script, group = "redirect", re = SCRIPT }, { id = R.raw_scheme, group = "redirect", re = RAW_SCHEME_TRICK },
+  { id = R.authority_backslash, group = "redirect", re = AUTHORITY_BACKSLASH },
+  -- (the pre-check of xml(): its id names no hit)
+  { id = R.xml_name, group = "redirect", re = NAME_IN_XML },
 }
 
 return _M

@@ -70,6 +70,8 @@ _M.RULES = {
       re = [=[^\s{0,4}(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:wget|curl|nc|ncat|netcat|bash|zsh|ksh|csh|dash|python[\d.]{0,5}|perl|ruby|php|nslookup|getent|chmod|chown|powershell|pwsh|certutil|bitsadmin|xargs|gawk|crontab|useradd|passwd|sudo|mkfifo|nohup|wmic|mshta|rundll32|regsvr32|cscript|wscript|iwr|irm|iex|invoke-webrequest|invoke-expression|start-process|cmd|socat|openssl|busybox|systemctl|aptitude|apt-get|yum|dnf|kubectl|docker|uname|hostname|ifconfig|ipconfig|tasklist|taskkill|systeminfo|whoami|schtasks|msiexec|bcdboot|bcdedit|diskpart|iwmi|gwmi|invoke-wmimethod|fsutil|icacls|cacls|findstr|forfiles|robocopy|xcopy|unxz|gunzip|bzip2|zcat|xxd|hexdump|nmap|masscan|c89|c99|gcc|lsof|dmesg|lsmod|insmod|modprobe|iptables|traceroute|strace|ltrace|gdb|telnet|tftp|netstat|pkill|base64|sh|ssh|scp|rsync|ansible[\w-]{0,20}|apt|pip3?|npm|node|lua|java|awk|sed|perl5|tclsh|wish|expect|rev|tac|nl|od)(?:\.exe)?\s{1,8}(?:-{1,2}\w|/|\$|https?:|['"`])]=] },
     -- Command substitution and redirections typical of exploits.
     { id = 102003, score = 8, re = [=[`\s{0,4}/(?:usr/|s?bin/|tmp/|dev/|etc/|var/)[\w./-]{1,40}(?:\s[^`]{0,100})?`]=] },
+    -- /dev/tcp behind a variable ("d=/dev;sh>$d/tcp/..."), a command escaped past an alias ("\ls").
+    { id = 102025, score = 8, re = [=[>\s{0,4}\$\{?\w{1,20}\}?/(?:tcp|udp)/|^\\(?:ls|id|cat|whoami|uname|wget|curl|nc|bash|sh)(?:\s|$)]=] },
     { id = 102004, score = 8, re = [=[/dev/(?:tcp|udp)/|\$\{?ifs\b|\bbash\s+-[ic]\b|\bsh\s+-c\b|\bnc(?:at)?\s+(?:-[a-z]{1,3}\s+){0,4}-e\b|/bin/(?:ba|z|k|c|da)?sh\b|\bcmd(?:\.exe)?\s+/[ck]\b|\bpowershell(?:\.exe)?\s+-|\bpython[23]?\s+-c\b|\bperl\s+-e\b|\bruby\s+-e\b|\bphp\s+-r\b|\$\{?shell\}?\s+-c\b]=] },
     -- Server-side includes.
     { id = 102005, score = 8, re = [=[<!--\s{0,4}#\s{0,4}(?:exec|include|echo|config|printenv|fsize|flastmod|set|if)\b]=] },
@@ -126,6 +128,10 @@ _M.RULES = {
     { id = 103006, score = 5, re = [=[\.\.(?:%00|\x00|%2500)|(?:\.{3,}[/\\]){2}]=] },
     -- A climb to an application's own secrets (Java's WEB-INF, dotfiles, framework configuration).
     { id = 103008, score = 8, re = [=[\.\.[/\\](?:(?:web-inf|meta-inf)[/\\]|\.env\b|\.git[/\\]|\.htpasswd|\.htaccess|\.aws[/\\]|\.docker[/\\]|wp-config\.php|(?:config|configuration|settings|local_settings|database|parameters)\.(?:php|py|ya?ml|json|inc)|application\.(?:properties|ya?ml)|appsettings\.json|web\.config|id_[rd]sa)]=] },
+    -- A climb written with a backslash (Windows, IIS), a climb to a hidden file, and the folders
+    -- where tools keep credentials named in a path.
+    { id = 103009, score = 5, re = [=[(?:^|[\s=/:])\.\.\\[\w.$%-]|(?:^|[/\\=])\.\.[/\\]\.[\w-][\w.-]{1,40}$]=] },
+    { id = 103010, score = 8, re = [=[(?:^|[/\\~])\.(?:docker|aws|kube|gnupg|azure|gcloud)[/\\][\w.-]{1,40}]=] },
   },
   rfi = {
     -- A URL whose query is left open ("?" at the end) so the application's suffix is ignored.
@@ -166,6 +172,8 @@ _M.RULES = {
   java = {
     -- Log4Shell and other lookups (after ${lower:j}-style obfuscation is folded, rampart.waf).
     { id = 106001, score = 8, re = [=[\$\{\s{0,4}jndi\s{0,4}:|\$\{\s{0,4}(?:ldaps?|rmi|dns|iiop|corba|nds|nis)\s{0,4}://|jndi:(?:ldaps?|rmi|dns|iiop|corba|nds|nis|http)s?:]=] },
+    -- Java upper-cases a dotless "ı" to "I": "${upper:ı}" spells jndi's i (left as "ı" once folded).
+    { id = 106009, score = 8, re = [=[\$\{\s{0,4}jnd(?:\xc4[\xb0\xb1]|i\xcc\x87)\s{0,4}:]=] },
     { id = 106002, score = 5, re = [=[\$\{\s{0,4}(?:env|sys|java|ctx|main|date|bundle|k8s|docker|log4j|spring|web|marker|jvmrunargs|sd|base64|upper|lower|event|map|script):[^}]{0,80}\}]=] },
     -- Java serialisation streams (hex, base64, or the gzipped base64 form).
     { id = 106003, score = 8, re = [=[\xac\xed\x00\x05|\baced0005|\bro0ab[a-z0-9+/]|\bh4sia{3}]=] },
@@ -238,7 +246,7 @@ _M.SPECIAL = {
   -- The request path: sensitive files.
   path = {
     { id = 111001, group = "sensitiveFiles", score = 8,
-      re = [=[/\.(?:git|svn|hg|bzr|cvs|darcs)(?:/|$)|/\.(?:env|htaccess|htpasswd|htdigest|ds_store|npmrc|pypirc|netrc|pgpass|my\.cnf|bash_history|zsh_history|bashrc|profile|dockercfg|dockerenv|git-credentials|gitconfig|gitignore|travis\.yml|gitlab-ci\.yml|aws|ssh|gnupg|idea|vscode|cursor\w{0,20}|rovodev|claude\w{0,20}|config|kube|terraform\w{0,12}|s3cfg|boto|sqlite_history|mysql_history|psql_history|viminfo|python_history|rediscli_history|lesshst|wget-hsts|composer|docker|well-known/security)(?:[/.\w-]{0,40})?$|/(?:web-inf|meta-inf)(?:/|$)|/(?:id_rsa|id_dsa|id_ecdsa|id_ed25519|authorized_keys|known_hosts)(?:\.pub)?$|/(?:wp-config|config|configuration|settings|database|db|local\.settings|web|app|appsettings|parameters|secrets?|credentials?)\.(?:php|inc|json|ya?ml|xml|ini|config|conf|cfg|py|rb|js|env)\.(?:bak|old|orig|save|swp|swo|tmp|temp|backup|dist|copy|txt|\d)$|/(?:phpinfo|info|test|i)\.php$|/server-(?:status|info)$|/(?:\.?env|\.env\.(?:local|dev|development|prod|production|staging|test|backup|bak|old))$|/(?:docker-compose|compose)\.ya?ml$|/(?:web\.config|php\.ini|\.user\.ini|httpd\.conf|nginx\.conf|wp-config\.php~|sftp-config\.json|filezilla\.xml|credentials\.json|secrets\.ya?ml|database\.yml|master\.key|\.travis\.yml)$]=] },
+      re = [=[/\.(?:git|svn|hg|bzr|cvs|darcs)(?:/|$)|/\.(?:env|htaccess|htpasswd|htdigest|ds_store|npmrc|pypirc|netrc|pgpass|my\.cnf|bash_history|zsh_history|bashrc|profile|dockercfg|dockerenv|git-credentials|gitconfig|gitignore|travis\.yml|gitlab-ci\.yml|aws|ssh|gnupg|idea|vscode|cursor\w{0,20}|rovodev|claude\w{0,20}|config|kube|terraform\w{0,12}|s3cfg|boto|sqlite_history|mysql_history|psql_history|viminfo|python_history|rediscli_history|lesshst|wget-hsts|composer|docker)(?:[/.\w-]{0,40})?$|/(?:web-inf|meta-inf)(?:/|$)|/(?:id_rsa|id_dsa|id_ecdsa|id_ed25519|authorized_keys|known_hosts)(?:\.pub)?$|/(?:wp-config|config|configuration|settings|database|db|local\.settings|web|app|appsettings|parameters|secrets?|credentials?)\.(?:php|inc|json|ya?ml|xml|ini|config|conf|cfg|py|rb|js|env)\.(?:bak|old|orig|save|swp|swo|tmp|temp|backup|dist|copy|txt|\d)$|/(?:phpinfo|info|test|i)\.php$|/server-(?:status|info)$|/(?:\.?env|\.env\.(?:local|dev|development|prod|production|staging|test|backup|bak|old))$|/(?:docker-compose|compose)\.ya?ml$|/(?:web\.config|php\.ini|\.user\.ini|httpd\.conf|nginx\.conf|wp-config\.php~|sftp-config\.json|filezilla\.xml|credentials\.json|secrets\.ya?ml|database\.yml|master\.key|\.travis\.yml)$]=] },
     { id = 111002, group = "sensitiveFiles", score = 8,
       re = [=[\.(?:bak|old|orig|save|swp|swo|sql|sqlite|sqlite3|db|mdb|dump|backup|bkp|tmp|temp|log|conf|cfg|ini|inc|pem|key|p12|pfx|jks|kdbx|tfstate|tfvars|lock|rdb)$|~$|\.(?:php\d?|phtml|asp|aspx|jsp|inc|conf|config|py|rb|pl|sh|sql|env)~/|\.(?:sql|tar|tgz|zip|rar|7z|gz|bz2|xz)\.(?:gz|bz2|zip|xz|\d)$|/(?:backup|backups|dump|db|database|site|www|htdocs|public_html|wwwroot|web|data|old|new|src|source)\.(?:zip|tar|tgz|tar\.gz|rar|7z|sql|gz|bz2)$]=] },
     -- Any other hidden file or folder (tools keep their settings and secrets in them).
@@ -249,7 +257,7 @@ _M.SPECIAL = {
   -- The User-Agent (and other identifying headers): scanners and attack tools.
   ua = {
     { id = 112001, group = "scanner", score = 8,
-      re = [=[\b(?:sqlmap|nikto|nmap|masscan|zgrab|nuclei|acunetix|netsparker|invicti|wpscan|dirbuster|gobuster|dirb|wfuzz|ffuf|burp\s?(?:suite|collaborator)|owasp[\s_-]?zap|zaproxy|w3af|arachni|skipfish|openvas|nessus|qualys|havij|jaeles|commix|whatweb|fimap|xsser|hydra|medusa|appscan|webinspect|paros|grabber|httprint|morfeus|zmeu|jorgee|sqlninja|pangolin|bsqlbf|dotdotpwn|nsauditor|brutus|grendel-scan|webshag|wapiti|vega|webvulnscan|netlab360|l9explore|l9tcpid|zgrab|censysinspect|masscan-ng|xray|goby|afrog|tsunami|fuxi|dirsearch|feroxbuster|joomscan|droopescan|cmsmap|blackwidow|sitelockspider|teh\s?forest|mysqloit|crimscanner|bfac|metis|security\s?scan|scan\s?bot|pmafind|cgichk|webtrends\s?security|floodgate|n-stealth|ecairn-grabber|muieblackcat|internet\s?ninja|nasl|absinthe|sf\d?|mozilla/4\.0\s\(compatible;\s?msie\s?6\.0;\s?win32\)|fhscan|gootkit|jbrofuzz|toata|datacha0s|zeus|prowebwalker)\b]=] },
+      re = [=[\b(?:sqlmap|nikto|nmap|masscan|zgrab|nuclei|acunetix|netsparker|invicti|wpscan|dirbuster|gobuster|dirb|wfuzz|ffuf|burp\s?(?:suite|collaborator)|owasp[\s_-]?zap|zaproxy|w3af|arachni|skipfish|openvas(?:vt)?|fuzz\sfaster\su\sfool|nessus|qualys|havij|jaeles|commix|whatweb|fimap|xsser|hydra|medusa|appscan|webinspect|paros|grabber|httprint|morfeus|zmeu|jorgee|sqlninja|pangolin|bsqlbf|dotdotpwn|nsauditor|brutus|grendel-scan|webshag|wapiti|vega|webvulnscan|netlab360|l9explore|l9tcpid|zgrab|censysinspect|masscan-ng|xray|goby|afrog|tsunami|fuxi|dirsearch|feroxbuster|joomscan|droopescan|cmsmap|blackwidow|sitelockspider|teh\s?forest|mysqloit|crimscanner|bfac|metis|security\s?scan|scan\s?bot|pmafind|cgichk|webtrends\s?security|floodgate|n-stealth|ecairn-grabber|muieblackcat|internet\s?ninja|nasl|absinthe|sf\d?|mozilla/4\.0\s\(compatible;\s?msie\s?6\.0;\s?win32\)|fhscan|gootkit|jbrofuzz|toata|datacha0s|zeus|prowebwalker)\b]=] },
   },
   -- An upload's file name: web shells.
   filename = {
@@ -283,10 +291,11 @@ _M.GUARDS = {
   [103003] = { "etc", "proc", "windows", "winnt", "boot.ini", "win.ini", "ntuser", "sam", "system32", "inetpub", "usr",
     "var", "root", "home", ".ssh" },
   [103006] = { ".." }, [103007] = { ".ssh", "/sys/", "/proc/" }, [103008] = { ".." },
+  [103009] = { ".." }, [103010] = { ".docker", ".aws", ".kube", ".gnupg", ".azure", ".gcloud" },
   [105001] = { "<?", "php]", "{/php}" }, [105002] = { "://" }, [105003] = { "//", "#" }, [105004] = { "$", "php_self" },
   [105005] = { ":{" }, [105006] = { "$", "\"", "'" }, [105007] = { "=" }, [105008] = { "php", "get_defined", "get_loaded" },
   [105009] = { "include", "require" }, [105010] = { ")" }, [105012] = { "(" }, [105013] = { "[" },
-  [106001] = { "jndi", "${" }, [106002] = { "${" }, [106003] = { "\172\237\0\5", "aced0005", "ro0ab", "h4siaaa" },
+  [106001] = { "jndi", "${" }, [106009] = { "jnd" }, [106002] = { "${" }, [106003] = { "\172\237\0\5", "aced0005", "ro0ab", "h4siaaa" },
   [106004] = { "java", "org.", "com.", "bsh.", "freemarker.", "ognl.", "net.sf", "weblogic.", "clojure." },
   [106005] = { "getruntime", "processbuilder", "getclass", "forname", "classloader", "newinstance", "getmethod", "invoke" },
   [106006] = { "%{", "#", "@java", "@ognl", "java.", "xwork", "allowstatic" },
@@ -328,7 +337,19 @@ for w in ([[apache_child_terminate assert_options base64_decode bzdecompress bzo
 local byte, sub = string.byte, string.sub
 local function ident_char(c) return c and (c == 95 or (c >= 48 and c <= 57) or (c >= 97 and c <= 122)) end
 
+-- A callable spelt from quoted fragments ("'sys' . 'tem'", "'ex'.\"ec\""): the joined word looked up
+-- like a call's name.
+local function php_spelt(l, hit)
+  for a, b in l:gmatch("['\"]([%w_]+)['\"]%s*%.%s*['\"]([%w_]+)['\"]") do
+    if PHP_CALLS[a .. b] and #a + #b > 3 then hit(105003, 8, 1) return true end
+  end
+  for a, b, c in l:gmatch("['\"]([%w_]+)['\"]%s*%.%s*['\"]([%w_]+)['\"]%s*%.%s*['\"]([%w_]+)['\"]") do
+    if PHP_CALLS[a .. b .. c] then hit(105003, 8, 1) return true end
+  end
+end
+
 function _M.php_calls(l, hit)
+  if find(l, "['\"]%s*%.%s*['\"]") and php_spelt(l, hit) then return end
   local pos, n = 1, 0
   while n < 4096 do
     local p = find(l, "(", pos, true)

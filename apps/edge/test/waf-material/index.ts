@@ -1,3 +1,4 @@
+import { cve } from './cve.js';
 import { graphql } from './graphql.js';
 import { ldap } from './ldap.js';
 import { nosql } from './nosql.js';
@@ -10,5 +11,5 @@ import type { Material } from './types.js';
  * generator names its sources): attacks in every encoding and part of a request, and benign
  * values of the same shapes. Used by waf-material.test.ts (and reported by it per category).
  */
-export const MATERIAL: Record<string, Material> = { traversal, nosql, ldap, redirect, graphql };
-export type { Material, MaterialCase } from './types.js';
+export const MATERIAL: Record<string, Material> = { traversal, nosql, ldap, redirect, graphql, cve };
+export type { Material, MaterialCase, MaterialRequest } from './types.js';

@@ -25,6 +25,13 @@ const VALUES: [string, string][] = [
   ['userPassword:2.5.13.18:=secret', 'extensible match with a matching rule'],
   ['cn:dn:=admins', 'extensible match on DN attributes'],
   ['*)(uid:caseExactMatch:=Admin', 'filter break with an extensible match'],
+  ['*)(userPassword=a*', 'blind extraction, prefix'],
+  ['admin)(!(objectClass=void))', 'negation of a false filter'],
+  ['*)(|(cn=*))', 'or-all closed'],
+  ['admin)(|(objectclass=*))%00', 'or-all then a null'],
+  ['%2a%29%28uid%3d%2a', 'URL-encoded filter break (double encoded once sent)'],
+  ['admin)(description=*pass*', 'wildcard search in a description'],
+  ['*)(%26(objectClass=user)(adminCount=1)', 'encoded and, AD admin accounts'],
 ];
 
 const PLACES: { place: WafPlace; name: string }[] = [
@@ -49,6 +56,13 @@ const BENIGN_VALUES = [
   '(1) mix (2) bake',
   'x := 5 (pascal)',
   'time 12:30:=',
+  'John (admin) Smith',
+  'price=(10)*2',
+  'ACME (Europe) Ltd',
+  'a*b*(c)',
+  'cn=John Smith, ou=Sales',
+  // (RFC 4515's escapes are the safe form: "\\29" is a parenthesis as data, not a filter break)
+  '*\\29\\28uid=*',
 ];
 
 export const ldap: Material = {

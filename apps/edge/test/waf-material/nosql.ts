@@ -6,7 +6,23 @@ import type { Material, MaterialCase } from './types.js';
 // application parses as JSON — and JavaScript in $where or mapReduce strings. The benign side:
 // bracketed argument names, prices with "$", prose with "this." and "db.".
 
-const OPERATOR_NAMES = ['$ne', '$gt', '$gte', '$lt', '$regex', '$in', '$nin', '$exists', '$where', '$or', '$expr'];
+const OPERATOR_NAMES = [
+  '$ne',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$regex',
+  '$in',
+  '$nin',
+  '$exists',
+  '$where',
+  '$or',
+  '$expr',
+  '$function',
+  '$jsonSchema',
+  '$not',
+  '$elemMatch',
+];
 
 function bracketed(): MaterialCase[] {
   const out: MaterialCase[] = [];
@@ -20,6 +36,9 @@ function bracketed(): MaterialCase[] {
   }
   out.push({ place: 'query', name: 'filter[password][$regex]', value: '^a', how: 'nested brackets' });
   out.push({ place: 'form', name: 'login[$ne]', value: '1', how: 'form brackets' });
+  out.push({ place: 'query', name: 'username[%24ne]', value: 'x', how: 'encoded dollar in brackets' });
+  out.push({ place: 'query', name: 'password[$regex]', value: '^a.*', how: 'regex prefix in brackets' });
+  out.push({ place: 'form', name: 'filter[$where]', value: 'sleep(100)', how: '$where in brackets' });
   return out;
 }
 
@@ -44,6 +63,11 @@ const VALUES: [string, string][] = [
   ['function() { return this.credits > 0 }', '$where function'],
   [';var d = new Date(); do{c = new Date();}while(c-d<5000)', '$where busy wait'],
   ["1';var t=new Date();do{n=new Date();}while(n-t<3000);'", '$where busy wait after a break'],
+  ['{"$regex": ".*", "$options": "i"}', 'regex with options'],
+  ['{"username": {"$in": ["admin", "root"]}}', 'nested $in'],
+  ['{"$expr": {"$gt": ["$balance", 0]}}', '$expr'],
+  ['{"$function": {"body": "function() { sleep(5000) }", "args": [], "lang": "js"}}', '$function'],
+  ["' && this.password.length > 0 && '1'=='1", '$where length probe'],
 ];
 
 const PLACES: { place: WafPlace; name: string }[] = [
@@ -67,6 +91,25 @@ const JSON_KEYS: MaterialCase[] = [
   { place: 'json', name: '$where', value: 'this.a == 1', how: 'json key $where' },
   { place: 'json', name: '$regex', value: '.*', how: 'json key $regex' },
   { place: 'json', name: '$nin', value: 'x', how: 'json key $nin' },
+  { place: 'json', name: '$or', value: '', how: 'json key $or' },
+  { place: 'json', name: '$exists', value: 'true', how: 'json key $exists' },
+];
+
+/** Whole JSON bodies as an application receives them (top-level operators, JSON's own escapes). */
+const body = (how: string, text: string): MaterialCase => ({
+  place: 'json',
+  name: '',
+  value: text,
+  how,
+  request: { method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json' }, body: text },
+});
+const BODIES: MaterialCase[] = [
+  body('operator objects as login values', '{"username":{"$ne":null},"password":{"$ne":null}}'),
+  body('escaped dollar (\\u0024)', '{"username":"admin","password":{"\\u0024gt":""}}'),
+  body('top-level $where', '{"$where":"this.username == \'admin\'"}'),
+  body('$or at the top', '{"$or":[{"username":"admin"},{"username":"root"}],"password":"x"}'),
+  body('regex on a password', '{"username":"admin","password":{"$regex":"^a"}}'),
+  body('aggregation $lookup', '[{"$lookup":{"from":"users","localField":"a","foreignField":"b","as":"u"}}]'),
 ];
 
 const BENIGN: MaterialCase[] = [
@@ -83,6 +126,11 @@ const BENIGN: MaterialCase[] = [
   { place: 'json', name: 'template', value: 'Hello {{name}}, you owe $12', how: 'template text' },
   { place: 'form', name: 'snippet', value: 'do { i++; } while (i < 10)', how: 'loop in a code snippet' },
   { place: 'query', name: 'q', value: 'new Date() in javascript', how: 'search about dates' },
+  { place: 'json', name: 'price', value: '$10 - $20', how: 'price range' },
+  { place: 'form', name: 'sort[created]', value: 'desc', how: 'bracketed sort' },
+  { place: 'json', name: 'query', value: 'where is my order?', how: 'prose with where' },
+  { place: 'json', name: 'regex', value: '^[a-z]+$', how: 'a regex in a settings form' },
+  { place: 'query', name: 'q', value: 'mongo $where clause vs $ne operator', how: 'search about operators' },
 ];
 
 export const nosql: Material = {
@@ -91,7 +139,8 @@ export const nosql: Material = {
     'swisskyrepo/PayloadsAllTheThings, "NoSQL Injection" (operator injection, $where, blind extraction)',
     'MongoDB manual, "Query and Projection Operators" and "$where" (server-side JavaScript)',
     'HackTricks, "NoSQL injection" (bracket syntax in PHP and Express)',
+    'MongoDB manual, "$function", "$expr" and "$lookup" (server-side code and aggregation stages in a filter)',
   ],
-  attacks: [...bracketed(), ...values(), ...JSON_KEYS],
+  attacks: [...bracketed(), ...values(), ...JSON_KEYS, ...BODIES],
   benign: BENIGN,
 };

@@ -27,6 +27,18 @@ const CLIMBS: Record<string, string> = {
   'dot slash interleaved': '.././',
   'mixed separators': '..\\/',
   'html entities': '&#46;&#46;&#47;',
+  'overlong utf-8, three bytes': '%e0%80%ae%e0%80%ae/',
+  'overlong utf-8 dot, plain slash, mixed': '.%c0%ae/',
+  'double url encoded overlong': '%25c0%25ae%25c0%25ae/',
+  'double url encoded backslash': '..%255c',
+  'mixed: one dot encoded': '.%2e/',
+  'mixed: other dot encoded': '%2e./',
+  'full-width dots as utf-8': '%ef%bc%8e%ef%bc%8e/',
+  'full-width solidus as utf-8': '..%ef%bc%8f',
+  'two dot leader as utf-8': '%e2%80%a5/',
+  'division slash as utf-8': '..%e2%88%95',
+  'null byte before the slash': '..%00/',
+  '%u encoded backslash': '..%u005c',
 };
 
 const TARGETS = [
@@ -38,6 +50,10 @@ const TARGETS = [
   'WEB-INF/web.xml',
   '.env',
   'etc/hosts%00.png',
+  'var/log/apache2/access.log',
+  'root/.ssh/id_rsa',
+  'windows/system32/config/sam',
+  'etc/passwd%2500.jpg',
 ];
 
 const ABSOLUTE = [
@@ -49,6 +65,14 @@ const ABSOLUTE = [
   '/proc/self/cmdline',
   'file:///etc/passwd',
   '\\\\127.0.0.1\\c$\\windows\\win.ini',
+  '/etc/passwd%00.jpg',
+  '/root/.bash_history',
+  'C:/inetpub/wwwroot/web.config',
+  '/var/run/secrets/kubernetes.io/serviceaccount/token',
+  '%2fetc%2fpasswd',
+  '/etc//passwd',
+  '/./etc/./shadow',
+  'file://localhost/etc/passwd',
 ];
 
 const PLACES: { place: WafPlace; name: string }[] = [
@@ -59,6 +83,7 @@ const PLACES: { place: WafPlace; name: string }[] = [
   { place: 'multipart', name: 'attachment' },
   { place: 'cookie', name: 'lang' },
   { place: 'header', name: 'file-path' },
+  { place: 'header', name: 'original-url' },
 ];
 
 /** The query string carries an encoded value once more: a literal "%" must survive the trip. */
@@ -84,6 +109,27 @@ function attacks(): MaterialCase[] {
   for (const [how, climb] of every(proxied, 2)) {
     out.push({ place: 'path', name: '', value: `static/${climb.repeat(4)}etc/passwd`, how: `path, ${how}` });
   }
+  // JSON's own escapes, which the application's parser decodes (the body as sent)
+  const json = (how: string, body: string): MaterialCase => ({
+    place: 'json',
+    name: 'file',
+    value: body,
+    how,
+    request: { method: 'POST', path: '/app', headers: { 'content-type': 'application/json' }, body },
+  });
+  out.push(json('JSON \\u escapes', '{"file":"\\u002e\\u002e\\u002f\\u002e\\u002e\\u002fetc/passwd"}'));
+  out.push(json('JSON \\u escaped slashes', '{"doc":{"path":"..\\u002f..\\u002f..\\u002fetc\\u002fshadow"}}'));
+  out.push(json('JSON escaped slash', '{"a":[{"tpl":"..\\/..\\/..\\/etc\\/passwd"}]}'));
+  // IIS / Symfony path overrides an application reads as the request path
+  for (const header of ['X-Original-URL', 'X-Rewrite-URL']) {
+    out.push({
+      place: 'header',
+      name: header,
+      value: '/static/..%2f..%2f..%2fetc/passwd',
+      how: `${header} override`,
+      request: { method: 'GET', path: '/', headers: { [header]: '/static/..%2f..%2f..%2fetc/passwd' } },
+    });
+  }
   return out;
 }
 
@@ -100,6 +146,14 @@ const BENIGN_VALUES = [
   '1..10',
   'archive.tar.gz',
   './a/./b/',
+  '[see the guide](../guide/intro.md)',
+  '~/Downloads/report.pdf',
+  'C:\\Program Files\\Example\\app.exe',
+  '2024-01..2024-03',
+  'and so on..',
+  '/var/www is where the site lives',
+  'etc. and more',
+  'passwd reset form',
 ];
 
 export const traversal: Material = {
@@ -109,6 +163,8 @@ export const traversal: Material = {
     'wireghoul/dotdotpwn (its list of dot and slash encodings: overlong UTF-8, %u, double URL)',
     'Orange Tsai, "Breaking Parser Logic!" (Black Hat USA 2018): ..;/ through reverse proxies',
     'Unicode TR36 §3 (visually confusable dots and slashes: U+2024, U+2025, U+2215, U+FF0E)',
+    'CAPEC-64 "Using Slashes and URL Encoding Combined to Bypass Validation Logic" and CAPEC-80 "Using UTF-8 Encoding to Bypass Validation Logic" (overlong forms, three-byte overlong dots)',
+    'IIS X-Original-URL / X-Rewrite-URL path overrides (headers an application reads as the path)',
   ],
   attacks: attacks(),
   benign: cross(PLACES, BENIGN_VALUES).map(([where, value]) => ({ ...where, value, how: 'benign' })),

@@ -10,6 +10,19 @@ export interface MaterialCase {
   value: string;
   /** How it was made (technique, encoding), for reports. */
   how: string;
+  /**
+   * A whole request instead, when the technique needs one as sent (a raw path or query string, a
+   * Content-Type header, a route): then `place`/`name`/`value` only describe it.
+   */
+  request?: MaterialRequest;
+}
+
+export interface MaterialRequest {
+  method: string;
+  /** Path and query string, sent as written (no encoding added). */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
 }
 
 export interface Material {
