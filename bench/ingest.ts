@@ -16,8 +16,9 @@
  *   are the agent's own aggregate feed over those requests (bench/ingest/traffic.ts), prepared
  *   before the window for BENCH_PROFILES distinct traffic profiles (default 4; node n ships
  *   profile n % profiles: the same aggregates, each node its own batches), and shipped on the
- *   agents' schedule with the agent's shipper (bench/ingest/nodes.ts): a minute's group once it
- *   closed (its end and the 5 s grace), the nodes spread over a second.
+ *   agents' schedule with the agent's shipper (bench/ingest/nodes.ts): each group when the feed
+ *   cut it — the open minutes' partials every BENCH_PARTIAL_MS of log time (default the agent's
+ *   15 s), a minute's rest once it closed (its end and the 5 s grace) — the nodes spread over a second.
  * - The real node: the agent and its nginx (bench/ingest/live.ts) with aggregates on, serving the
  *   live site, with BENCH_LIVE_RPS (default 100) requests a second through it over the window.
  * - The window: BENCH_MINUTES whole UTC minutes (default 1), starting at the first minute the
@@ -28,7 +29,7 @@
  * blacklisted, dropped, upstream requests and errors, status classes) equal to what the generator
  * sent to its domain, and the live site's requests and status classes to what the client got;
  * `lag_p95_s`, from each request (its second) to the acknowledgement of the node's group holding
- * its minute (the store has merged it: the statistics show it), the 95th percentile over
+ * it (a partial or a close: the store has merged it, the statistics show it), the 95th percentile over
  * requests; `cp_cpu_cores`, the control plane process's CPU (its process tree, /proc) from the
  * window's start to the last group acknowledged, per second of traffic (the cores it needs to keep
  * up); `log_events_per_s`, access-log records of the window per second; `log_sampled_share`,
@@ -39,7 +40,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROLLUP_COUNTERS } from '@rampart/contract';
+import { DEFAULT_PARTIAL_MS, ROLLUP_COUNTERS } from '@rampart/contract';
 import { cleanUpAgents } from '../apps/edge/test/helpers/agent.js';
 import { freePort } from '../apps/edge/test/helpers/net.js';
 import {
@@ -71,7 +72,7 @@ const PROFILES = Math.min(NODES, num('BENCH_PROFILES', 4));
 const MINUTES = num('BENCH_MINUTES', 1);
 const LIVE_RPS = num('BENCH_LIVE_RPS', 100);
 const STORE = process.env.BENCH_STORE === 'clickhouse' ? 'clickhouse' : 'duckdb';
-const GRACE_MS = 5000;
+const PARTIAL_MS = Number(process.env.BENCH_PARTIAL_MS ?? DEFAULT_PARTIAL_MS);
 const TICKS = 100;
 
 const nodeRps = Math.round(RPS / NODES);
@@ -174,17 +175,20 @@ async function main() {
         nodesOf: (p) => nodes.filter((n) => n.profile === p).length,
         minutes: MINUTES,
         start,
+        partialMs: PARTIAL_MS,
       },
       work,
       log,
     );
-    // The nodes ship the first minute at its end and the grace: until half-way through it there is
-    // time to copy the spools (the live traffic then starts late, and counts what it sent).
-    if (Date.now() > start + 30_000)
+    // The nodes ship their first group when the feed cut it (the first partial, ~15 s in; the
+    // minute's close without partials): until then there is time to copy the spools (the live
+    // traffic then starts late, and counts what it sent).
+    const firstCut = Math.min(...prepared.groups.map((g) => g[0]?.at ?? 60_000));
+    if (Date.now() > start + firstCut - 3000)
       throw new Error('the preparation ran past the window: run again (the machine is busier than measured)');
 
     log(`waiting for the window, ${Math.round((start - Date.now()) / 1000)} s`);
-    const shipping = shipOnSchedule(nodes, prepared.spools, work, start, GRACE_MS, log);
+    const shipping = shipOnSchedule(nodes, prepared.groups, work, start, log);
     await new Promise((r) => setTimeout(r, Math.max(0, start - Date.now())));
     const cpu0 = await treeTicks(cp.pid);
     const ch0 = chPid === null ? 0 : await treeTicks(chPid);
@@ -234,14 +238,14 @@ async function main() {
     if (all.requests !== offered - noDomain && all.requests !== offered)
       mismatches.push(`every site: ${all.requests} requests shown, ${offered} sent (${noDomain} for no domain)`);
 
-    // Each request's lag: from its second's middle to its node's group acknowledged.
+    // Each request's lag: from its second's middle to the acknowledgement of its node's group holding it.
     const lags: { lag: number; weight: number }[] = [];
     for (const [n, node] of nodes.entries()) {
-      for (let m = 0; m < MINUTES; m++) {
-        const seconds = prepared.perSecond[node.profile]?.[m] ?? [];
-        for (const [s, weight] of seconds.entries()) {
-          lags.push({ lag: (acknowledged[n]?.[m] ?? Number.NaN) - (start + m * 60_000 + s * 1000 + 500), weight });
-        }
+      const seconds = prepared.perSecond[node.profile] ?? [];
+      const holders = prepared.groupOfSecond[node.profile] ?? [];
+      for (const [s, weight] of seconds.entries()) {
+        const ack = acknowledged[n]?.[holders[s] ?? -1] ?? Number.NaN;
+        lags.push({ lag: ack - (start + s * 1000 + 500), weight });
       }
     }
     lags.sort((a, b) => a.lag - b.lag);
@@ -259,6 +263,7 @@ async function main() {
         profiles: PROFILES,
         sites: SITES + 1,
         minutes: MINUTES,
+        partial_ms: PARTIAL_MS,
         store: STORE,
         offered_rps: Math.round(offered / seconds),
         flood_rps: floodRps * NODES,

@@ -1,8 +1,8 @@
 /**
  * bench:ingest's simulated nodes: each joins through the node API's real registration (NodeClient,
- * signing as the agent does) and is placed by the operator; at a minute's close (its end and the
- * aggregator's grace, spread over a second as the nodes' readers are) each ships that minute's
- * group from its own copy of the prepared spool with the agent's own shipper (EventShipper over
+ * signing as the agent does) and is placed by the operator; when the agent's feed cut each group
+ * (a partial of the open minutes, or minutes closing at their end and the grace; spread over a
+ * second as the nodes' readers are) each ships that group from its own copy of the prepared spool with the agent's own shipper (EventShipper over
  * an EventSpool: signed POST /aggregates of the gzip bytes, oldest first, retried with backoff).
  */
 import { setMaxListeners } from 'node:events';
@@ -13,6 +13,7 @@ import { EventSpool } from '../../apps/edge/src/agent/event-spool.js';
 import { NodeClient } from '../../apps/edge/src/agent/node-client.js';
 import { AGENT_VERSION } from '../../apps/edge/src/agent/version.js';
 import type { OperatorSetup } from '../../apps/edge/test/helpers/real-control-plane.js';
+import type { PreparedGroup } from './traffic.js';
 
 export interface SimulatedNode {
   nodeId: number;
@@ -46,30 +47,28 @@ export async function registerNodes(
   return nodes;
 }
 
-/** When each node's group of each minute was acknowledged whole (unix ms), [node][minute]. */
+/** When each node's group was acknowledged whole (unix ms), [node][group]. */
 export type Acknowledged = number[][];
 
 /**
- * Ships every node's minutes on the schedule: minute m of node n at start + (m + 1) minutes +
- * grace + n's share of a second. Resolves when every group is acknowledged.
+ * Ships every node's groups on the agents' schedule: group g of node n at start + the group's cut
+ * time + n's share of a second. Resolves when every group is acknowledged.
  */
 export async function shipOnSchedule(
   nodes: readonly SimulatedNode[],
-  spools: readonly (readonly string[])[],
+  groups: readonly (readonly PreparedGroup[])[],
   work: string,
   start: number,
-  graceMs: number,
   log: (msg: string) => void,
 ): Promise<Acknowledged> {
-  const minutes = spools[0]?.length ?? 0;
-  // Each node its own copy of its profile's spool (a shipper removes what was acknowledged).
+  // Each node its own copy of its profile's groups (a shipper removes what was acknowledged).
   const copies = await Promise.all(
     nodes.map((node, n) =>
       Promise.all(
-        Array.from({ length: minutes }, async (_, m) => {
-          const dir = path.join(work, `node-${n}-minute-${m}`);
-          await cp(spools[node.profile]?.[m] as string, dir, { recursive: true });
-          return dir;
+        (groups[node.profile] ?? []).map(async (group, g) => {
+          const dir = path.join(work, `node-${n}-group-${g}`);
+          await cp(group.dir, dir, { recursive: true });
+          return { dir, at: group.at };
         }),
       ),
     ),
@@ -77,10 +76,10 @@ export async function shipOnSchedule(
   const acknowledged: Acknowledged = nodes.map(() => []);
   const failures: string[] = [];
   const ships = nodes.flatMap((node, n) =>
-    Array.from({ length: minutes }, async (_, m) => {
-      const at = start + (m + 1) * 60_000 + graceMs + Math.floor((n * 1000) / nodes.length);
+    (copies[n] ?? []).map(async (group, g) => {
+      const at = start + group.at + Math.floor((n * 1000) / nodes.length);
       await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
-      const spool = new EventSpool(copies[n]?.[m] as string, undefined, 'state');
+      const spool = new EventSpool(group.dir, undefined, 'state');
       await spool.open();
       const stop = new AbortController();
       setMaxListeners(0, stop.signal);
@@ -89,7 +88,7 @@ export async function shipOnSchedule(
         name: 'aggregates',
         ship: async (client, bytes, signal) => {
           const answer = await client.shipAggregates(bytes, signal);
-          // The last of the group acknowledged: the minute is in the statistics.
+          // The last of the group acknowledged: its requests are in the statistics.
           if (spool.waiting <= 1) stop.abort();
           return answer;
         },
@@ -102,8 +101,8 @@ export async function shipOnSchedule(
       // A group whose last batch was refused for good (discarded: logged below) ends too.
       const emptied = setInterval(() => spool.waiting === 0 && stop.abort(), 250);
       await shipper.run().finally(() => clearInterval(emptied));
-      if (spool.waiting > 0) throw new Error(`node ${node.nodeId} minute ${m}: ${spool.waiting} batches left`);
-      acknowledged[n]![m] = Date.now();
+      if (spool.waiting > 0) throw new Error(`node ${node.nodeId} group ${g}: ${spool.waiting} batches left`);
+      acknowledged[n]![g] = Date.now();
     }),
   );
   await Promise.all(ships);

@@ -244,6 +244,30 @@ describe('the agent aggregates what it reads', () => {
     expect(new Set(batchIds).size).toBe(batchIds.length);
   });
 
+  it('ships partials of the open minute, and counts once when the worker dies between two partials of a minute', async () => {
+    const lines = traffic(150);
+    const at = (ms: number) => lines.findIndex((e) => e.time >= T0 + ms);
+    const first = await collector();
+    await feedLines(first, lines.slice(0, at(20_000)));
+    // A partial of the first minute is spooled while the minute is open (nothing closed yet).
+    const early = await spooledAggregates();
+    expect(early.some((b) => b.minutes.some((m) => m.minute === T0 && !m.late))).toBe(true);
+    expect(Math.max(...early.map((b) => b.closedThrough))).toBeLessThanOrEqual(T0);
+    // More of the same minute, short of the next partial; then kill -9 (no stop, no last cut).
+    await feedLines(first, lines.slice(at(20_000), at(27_000)));
+    expect((await spooledAggregates()).length).toBe(early.length);
+
+    const second = await collector();
+    await feedLines(second, lines.slice(at(27_000)));
+    await closeEverything(second);
+    const spooled = await spooledAggregates();
+    expect(totals(spooled)).toEqual(truth(lines));
+    // The first minute took several records of one domain (partials, the close), none a correction.
+    const records = spooled.flatMap((b) => b.minutes).filter((m) => m.minute === T0 && m.domainId === 1);
+    expect(records.length).toBeGreaterThanOrEqual(3);
+    expect(records.every((m) => !m.late)).toBe(true);
+  });
+
   it('a crash between a group of batch files and the state that names them counts their lines again, once', async () => {
     const lines = traffic(150);
     const first = await collector();

@@ -192,4 +192,46 @@ describe(`the statistics read the nodes' sketches (${TEST_ANALYTICS_KIND})`, () 
     const totals = await new StatisticsReads(mixed).totals(SCOPE, range);
     expect(totals.peak_requests / totals.peak_seconds).toBe(50);
   }, 60_000);
+
+  it("reads a node's busiest second from a minute shipped in several records (partials, close, correction)", async () => {
+    const [template] = generateTraffic({ seed: 4, start: T0, seconds: 1, rps: 1, domains: 1 });
+    if (!template) throw new Error('no event');
+    const minute = T0 - (T0 % 60_000) + 120_000;
+    let serial = 0;
+    const burst = (second: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        ...template,
+        id: `p-${serial++}`,
+        domainId: 1,
+        time: minute + second * 1000 + i,
+      }));
+    const a = new MinuteAggregator({ locate, partialMs: 15_000 });
+    const batches: AggregateBatch[] = [];
+    const take = (partial: boolean) => {
+      const { minutes } = a.take(partial);
+      batches.push({ batchId: `p-${batches.length}`, dropped: 0, closedThrough: 0, minutes, collapsed: [] });
+    };
+    // Second 14: 100 requests before the first partial and 50 after it (nginx's buffers); second 20:
+    // 80; second 50: 30 before the close; then 10 more of second 14 after it (a correction). The
+    // busiest second is 14 with 160 — the records' own busiest seconds would sum to 220, their max 100.
+    for (const e of burst(14, 100)) a.add(e);
+    take(true);
+    for (const e of [...burst(14, 50), ...burst(20, 80)]) a.add(e);
+    take(true);
+    for (const e of burst(50, 30)) a.add(e);
+    a.advance(minute + 60_000 + 5000);
+    take(false);
+    for (const e of burst(14, 10)) a.add(e);
+    take(false);
+    expect(batches.map((b) => b.minutes.map((m) => [m.late, m.counters[0]]))).toEqual([
+      [[false, 100]],
+      [[false, 130]],
+      [[false, 30]],
+      [[true, 10]],
+    ]);
+    await ingestAggregates(mixed, batches);
+    const range = { start: minute / 1000, end: minute / 1000 + 60 };
+    const peaks = await sketchesOf(mixed).peaks(SCOPE, range, 60);
+    expect(peaks).toEqual({ requests: 160, bytes: 160 * template.bytesOut });
+  }, 60_000);
 });

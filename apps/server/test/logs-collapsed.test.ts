@@ -24,7 +24,9 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
 // Refused floods collapsed in the log search (log-search-store.ts): a node logs a flood's first
 // requests and tallies the rest (the aggregator's collapsed records); the search shows one record
 // per address and decision of a minute with its exact count, in place of the logged requests, on
-// both analytics stores. Filters (address, decision, request id, scope) apply to the records.
+// both analytics stores. Filters (address, decision, request id, scope) apply to the records. The
+// node ships the minute in three records (two partials and the close, each with what came since):
+// the search merges them into one record per address and decision.
 
 const HOUR = Date.UTC(2026, 10, 29, 8, 0, 0);
 const clock = manualClock(HOUR + 3600_000);
@@ -76,7 +78,8 @@ const refused = (id: string, ip: string, ms: number, over: Partial<EdgeEvent> = 
     ...over,
   });
 
-let aggregateBatch: AggregateBatch;
+let aggregateBatches: AggregateBatch[];
+let floodBytes: number;
 
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
@@ -96,14 +99,11 @@ beforeAll(async () => {
     refused('other-1', OTHER_IP, 30_000),
     refused('third-1', THIRD_IP, 31_000),
   ];
-  const aggregator = new MinuteAggregator({ collapseMax: 1 });
-  for (const e of logged) aggregator.add(e);
+  const aggregator = new MinuteAggregator({ collapseMax: 1, partialMs: 15_000 });
+  const add = (id: string) => aggregator.add(logged.find((e) => e.id === id) as EdgeEvent);
+  const taken: Omit<AggregateBatch, 'batchId' | 'dropped'>[] = [];
   // nginx's tallies of the repeats it did not log: 12,397 more from the flood's address.
-  for (const [count, last] of [
-    [4000, MINUTE + 20_000],
-    [4000, MINUTE + 40_000],
-    [4397, MINUTE + 59_000],
-  ] as const) {
+  const tally = (count: number, last: number) =>
     aggregator.addRefusals({
       minute: MINUTE,
       domainId,
@@ -117,10 +117,23 @@ beforeAll(async () => {
       bytesOut: count * 200,
       last,
     });
-  }
+  add('passed-1');
+  add('flood-1');
+  tally(4000, MINUTE + 20_000);
+  taken.push(aggregator.take(true));
+  add('flood-2');
+  tally(4000, MINUTE + 40_000);
+  add('other-1');
+  add('third-1');
+  taken.push(aggregator.take(true));
+  add('flood-3');
+  tally(4397, MINUTE + 59_000);
   aggregator.closeAll();
-  const taken = aggregator.take();
-  aggregateBatch = { batchId: 'agg-1', dropped: 0, ...taken };
+  taken.push(aggregator.take());
+  aggregateBatches = taken.map((t, i) => ({ batchId: `agg-${i + 1}`, dropped: 0, ...t }));
+  const floodRecords = taken.flatMap((t) => t.collapsed).filter((c) => c.ip === FLOOD_IP);
+  expect(floodRecords.map((c) => c.count)).toEqual([4001, 4001, 4398]);
+  floodBytes = floodRecords.reduce((n, c) => n + c.bytesOut, 0);
   const res = await shipBatch(
     t.app,
     a,
@@ -128,9 +141,9 @@ beforeAll(async () => {
     { nowMs: clock.now() },
   );
   expect(res.statusCode, res.body).toBe(200);
-  await shipAggregates(a, aggregateBatch);
+  for (const batch of aggregateBatches) await shipAggregates(a, batch);
   // Sent again (an acknowledgement lost): counted once.
-  await shipAggregates(a, aggregateBatch);
+  await shipAggregates(a, aggregateBatches[0] as AggregateBatch);
 });
 afterAll(async () => t?.close());
 
@@ -149,6 +162,7 @@ describe('collapsed floods in the log search', () => {
     });
     expect(record).toMatchObject({ fwRule: 4, fwAction: 'deny', status: 403, url: '/wp-login.php?flood-1' });
     expect(record?.reqID).toBe('flood-1');
+    expect(record?.bytesOut).toBe(floodBytes);
     // The two addresses past the cap: one record of the decision with no address (its sample the first).
     const overflow = page.data.filter((r) => r.collapsed !== undefined && r.ip === '');
     expect(overflow.map((r) => [r.reqID, r.collapsed?.count])).toEqual([['other-1', 2]]);

@@ -3,6 +3,7 @@ import type { EdgeCommand } from '@rampart/contract';
 import { PoolKeeper } from '../challenge-pool/pool.js';
 import type { AdminEndpoint } from '../data-plane/admin-client.js';
 import { NginxProcess } from '../nginx/nginx-process.js';
+import { type AggregateOptions, aggregateSettings } from './aggregate-settings.js';
 import { SnapshotApplier } from './apply.js';
 import { BlockReporter } from './block-list.js';
 import { type CommandOutcome, runCommandLoop } from './command-loop.js';
@@ -50,7 +51,8 @@ export { autoNft, type KernelPushDown, kernelPushDown } from './kernel-push-down
  * restart by the supervisor, the operator's commands (reboot, reset, log rotation) and the shutdown.
  */
 
-export interface AgentOptions extends PlaneOriginOptions {
+/** The aggregate options (eventAggregates, refusalTallies, aggregatePartialSeconds): aggregate-settings.ts. */
+export interface AgentOptions extends PlaneOriginOptions, AggregateOptions {
   /** Control plane URL; null = the one stored with the credentials. */
   controlPlane: string | null;
   /** Operator's join token; needed only before the first registration. */
@@ -87,17 +89,6 @@ export interface AgentOptions extends PlaneOriginOptions {
   eventSpoolMegabytes?: number;
   /** How long a batch of request events collects before it is cut (event-collector.ts; tests shorten it). */
   eventCutMs?: number;
-  /**
-   * Ship the statistics as minute aggregates (POST /aggregates, aggregate-feed.ts), the events for
-   * the logs only; on unless false (the control plane merges them into what the statistics read).
-   */
-  eventAggregates?: boolean;
-  /**
-   * With eventAggregates: nginx counts a flood's repeated refusals instead of logging each
-   * (rampart.refusals) and the events' process drains them into the aggregates; on unless false.
-   * A tally drained, not yet spooled, is lost if that process is killed (a log line is read again).
-   */
-  refusalTallies?: boolean;
   /** How the request events' process is started (event-process.ts): this bundle unless given (tests run the sources). */
   eventWorker?: EventWorkerCommand;
   /** The nice value the request events' process runs at (process-priority.ts). */
@@ -339,10 +330,10 @@ export class Agent {
         eventsDir: this.state.eventsDir,
         spoolBytes: (config.eventSpoolMegabytes ?? SPOOL_DEFAULT_MEGABYTES) * 1024 * 1024,
         ...(config.eventCutMs !== undefined ? { cutMs: config.eventCutMs } : {}),
-        ...(config.eventAggregates !== false ? { aggregates: true } : {}),
-        ...(config.eventAggregates !== false && config.refusalTallies !== false
-          ? { refusals: { socketPath: this.state.adminSocketPath, secretFile: this.state.adminSecretPath } }
-          : {}),
+        ...aggregateSettings(config, {
+          socketPath: this.state.adminSocketPath,
+          secretFile: this.state.adminSecretPath,
+        }),
         nice: config.eventsNice ?? EVENTS_NICE_DEFAULT,
         backoffMinMs: this.options.backoffMinMs,
         backoffMaxMs: this.options.backoffMaxMs,

@@ -3,6 +3,7 @@ import { gzip as gzipCallback } from 'node:zlib';
 import {
   AGGREGATE_BATCH_LIMITS,
   type AggregateBatch,
+  DEFAULT_PARTIAL_MS,
   type EdgeEvent,
   EVENT_BATCH_GZIP_MAX_BYTES,
   MinuteAggregator,
@@ -30,12 +31,19 @@ const MINUTE = 60_000;
  * is before `closedThrough`). After a restart the reader starts at `from`, and this feed skips the
  * lines up to `fedThrough` of minutes before `closedThrough` and counts the others again: what a
  * killed worker had in memory is counted once, what was spooled is not counted twice.
+ *
+ * Partial minutes: every `partialMs` of log time (15 s unless configured; 0: off) the open minutes
+ * are cut too, as they are, so that the statistics show a request within seconds rather than after
+ * its minute and the grace. Such a group holds every line read so far, so it starts reading again
+ * after its last line; the lines of a minute that come after a partial make the minute's next record
+ * (the control plane sums them). No partial is cut while lines already spooled are read again.
  */
 
 export interface AggregateFeedOptions {
   dir: string;
   maxBytes?: number;
-  aggregator?: Omit<MinuteAggregatorOptions, 'closedBefore'>;
+  /** `partialMs`: log time between partial cuts of the open minutes (DEFAULT_PARTIAL_MS unless given; 0: none). */
+  aggregator?: MinuteAggregatorOptions;
 }
 
 /** Batches far below the route's gzip bound: gzip never outgrows JSON by more than a few bytes a block. */
@@ -44,6 +52,7 @@ const LIMITS = { ...AGGREGATE_BATCH_LIMITS, maxJsonBytes: EVENT_BATCH_GZIP_MAX_B
 export class AggregateFeed {
   readonly spool: EventSpool;
   private aggregator: MinuteAggregator;
+  private readonly aggregatorOptions: MinuteAggregatorOptions;
   /** While reading again after a restart: the lines already in the spool. */
   private skip: { mark: LogMark; closedThrough: number } | null = null;
   /** The end of the last line counted (or the start). */
@@ -57,7 +66,8 @@ export class AggregateFeed {
 
   constructor(private readonly options: AggregateFeedOptions) {
     this.spool = new EventSpool(options.dir, options.maxBytes, 'state');
-    this.aggregator = new MinuteAggregator(options.aggregator);
+    this.aggregatorOptions = { partialMs: DEFAULT_PARTIAL_MS, ...options.aggregator };
+    this.aggregator = new MinuteAggregator(this.aggregatorOptions);
   }
 
   /**
@@ -68,7 +78,7 @@ export class AggregateFeed {
     await this.spool.open();
     const replay = this.spool.replay;
     if (replay === null) return null;
-    this.aggregator = new MinuteAggregator(this.options.aggregator);
+    this.aggregator = new MinuteAggregator(this.aggregatorOptions);
     // Closed as they were when the group was cut: later lines of those minutes are corrections.
     this.aggregator.advance(replay.closedThrough + (this.options.aggregator?.graceMs ?? 5000));
     this.skip = { mark: new LogMark(replay.from, replay.fedThrough), closedThrough: replay.closedThrough };
@@ -120,10 +130,15 @@ export class AggregateFeed {
     this.aggregator.closeAll();
   }
 
-  /** Whether closed minutes or corrections wait to be cut. */
+  /** Whether closed minutes or corrections wait to be cut, or the open minutes' partials are due. */
   get ready(): boolean {
     const pending = this.aggregator.pending;
-    return this.held.length > 0 || pending.closed > 0 || (pending.late > 0 && pending.open === 0);
+    return (
+      this.held.length > 0 ||
+      pending.closed > 0 ||
+      (pending.late > 0 && pending.open === 0) ||
+      (this.skip === null && this.aggregator.partialDue)
+    );
   }
 
   /**
@@ -131,7 +146,10 @@ export class AggregateFeed {
    * Throws when the spool could not be written (what was taken is held for the next cut).
    */
   async cut(): Promise<{ batches: number; droppedNow: number; boundError?: unknown }> {
-    const taken = this.aggregator.take();
+    // Partials take every line read so far: reading starts again after the last (`from` is `end`).
+    const partials = this.skip === null && this.aggregator.partialDue;
+    const taken = this.aggregator.take(partials);
+    if (partials) this.openFrom.clear();
     for (const minute of this.openFrom.keys()) if (minute < taken.closedThrough) this.openFrom.delete(minute);
     const all = [...this.held, taken];
     this.held = all;

@@ -88,6 +88,35 @@ describe('rampart-edge command line', () => {
       expect(() => run(['--ips', '10.0.0.1', '--origin-dns', bad]), bad).toThrow(UsageError);
   });
 
+  it("takes the aggregates' switches and partial interval, from flags or the environment", () => {
+    const base = ['--ips', '10.0.0.1'];
+    const defaults = run(base);
+    expect([defaults.eventAggregates, defaults.refusalTallies, defaults.aggregatePartialSeconds]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(
+      run([...base, '--event-aggregates', 'off', '--refusal-tallies', 'on', '--aggregate-partial-s', '0']),
+    ).toMatchObject({ eventAggregates: false, refusalTallies: true, aggregatePartialSeconds: 0 });
+    expect(
+      run(base, {
+        RAMPART_EDGE_EVENT_AGGREGATES: 'on',
+        RAMPART_EDGE_REFUSAL_TALLIES: 'off',
+        RAMPART_EDGE_AGGREGATE_PARTIAL_S: '30',
+      }),
+    ).toMatchObject({ eventAggregates: true, refusalTallies: false, aggregatePartialSeconds: 30 });
+    for (const bad of [
+      ['--event-aggregates', 'yes'],
+      ['--refusal-tallies', 'true'],
+      ['--aggregate-partial-s', '61'],
+      ['--aggregate-partial-s', '-1'],
+      ['--aggregate-partial-s', '1.5'],
+    ]) {
+      expect(() => run([...base, ...bad]), bad.join(' ')).toThrow(UsageError);
+    }
+  });
+
   it('reports a host name the contract accepts', () => {
     expect(reportedHostname('edge_01.example.com')).toBe('edge-01.example.com');
     expect(reportedHostname('-weird-')).toBe('weird');

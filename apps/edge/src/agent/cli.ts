@@ -30,6 +30,12 @@ Options (each also read from the environment variable shown):
   --worker-processes <n>     nginx worker_processes: auto or 1-64 (auto)  RAMPART_EDGE_WORKER_PROCESSES
   --event-spool-mb <n>       disk for request events not yet shipped; the oldest
                              batches are dropped (and counted) beyond it (512)  RAMPART_EDGE_EVENT_SPOOL_MB
+  --event-aggregates <on|off>  statistics counted here and shipped as minute
+                             aggregates, request events for the logs only (on)  RAMPART_EDGE_EVENT_AGGREGATES
+  --refusal-tallies <on|off> with the aggregates: nginx counts a flood's repeated
+                             refusals instead of logging each (on)  RAMPART_EDGE_REFUSAL_TALLIES
+  --aggregate-partial-s <n>  with the aggregates: seconds between shipments of the
+                             current minute so far, 0-60; 0 = at its end only (15)  RAMPART_EDGE_AGGREGATE_PARTIAL_S
   --metrics-port <port>      the node's Prometheus metrics (who may scrape: the
                              operator's node exporter setting); 0 = none (9145)  RAMPART_EDGE_METRICS_PORT
   --l4-firewall <auto|off>   the layer-4 rules in the kernel (nftables): auto runs
@@ -160,6 +166,20 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     throw new UsageError(`--event-spool-mb: 1-1048576 megabytes, not ${spoolText}`);
   }
 
+  const onOff = (flag: string, name: string): boolean | undefined => {
+    const text = pick(values[flag as 'event-aggregates'], name);
+    if (text === undefined) return undefined;
+    if (text !== 'on' && text !== 'off') throw new UsageError(`--${flag}: on or off, not ${text}`);
+    return text === 'on';
+  };
+  const eventAggregates = onOff('event-aggregates', 'RAMPART_EDGE_EVENT_AGGREGATES');
+  const refusalTallies = onOff('refusal-tallies', 'RAMPART_EDGE_REFUSAL_TALLIES');
+  const partialText = pick(values['aggregate-partial-s'], 'RAMPART_EDGE_AGGREGATE_PARTIAL_S');
+  const aggregatePartialSeconds = partialText === undefined ? undefined : Number(partialText);
+  if (partialText !== undefined && (!/^\d+$/.test(partialText) || (aggregatePartialSeconds as number) > 60)) {
+    throw new UsageError(`--aggregate-partial-s: 0-60 seconds, not ${partialText}`);
+  }
+
   const metricsText = pick(values['metrics-port'], 'RAMPART_EDGE_METRICS_PORT');
   const metricsPort =
     metricsText === undefined ? NODE_EXPORTER_PORT : metricsText === '0' ? null : port(metricsText, '--metrics-port');
@@ -209,6 +229,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       l4Firewall,
       metricsPort,
       ...(eventSpoolMegabytes !== undefined ? { eventSpoolMegabytes } : {}),
+      ...(eventAggregates !== undefined ? { eventAggregates } : {}),
+      ...(refusalTallies !== undefined ? { refusalTallies } : {}),
+      ...(aggregatePartialSeconds !== undefined ? { aggregatePartialSeconds } : {}),
       origins: { ...(originDns.length > 0 ? { servers: originDns } : {}), allowPrivate: allowPrivateOrigins },
     },
   };
@@ -233,6 +256,9 @@ function parse(argv: string[]) {
       ips: { type: 'string' },
       'worker-processes': { type: 'string' },
       'event-spool-mb': { type: 'string' },
+      'event-aggregates': { type: 'string' },
+      'refusal-tallies': { type: 'string' },
+      'aggregate-partial-s': { type: 'string' },
       'self-restart': { type: 'boolean' },
       'origin-dns': { type: 'string' },
       'allow-private-origins': { type: 'boolean' },

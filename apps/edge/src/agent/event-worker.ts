@@ -46,6 +46,8 @@ export interface EventWorkerSettings {
    * drains into them (the secret is read from its file, as nginx's master reads it).
    */
   refusals?: { socketPath: string; secretFile: string };
+  /** With the aggregates: log time between partial cuts of the open minutes (aggregate-feed.ts; its default unless given; 0: none). */
+  partialMs?: number;
   /** The nice value the worker runs at (0–19). */
   nice: number;
   backoffMinMs: number;
@@ -146,7 +148,11 @@ export async function runEventWorker(): Promise<number> {
     stats.unref();
     signal.addEventListener('abort', () => clearInterval(stats), { once: true });
     const feed = settings.aggregates
-      ? new AggregateFeed({ dir: path.join(settings.eventsDir, 'aggregates'), maxBytes: settings.spoolBytes })
+      ? new AggregateFeed({
+          dir: path.join(settings.eventsDir, 'aggregates'),
+          maxBytes: settings.spoolBytes,
+          ...(settings.partialMs !== undefined ? { aggregator: { partialMs: settings.partialMs } } : {}),
+        })
       : undefined;
     const collector = new EventCollector({
       logFile: settings.logFile,

@@ -44,7 +44,31 @@ export class MinuteValues {
   }
 }
 
-/** One minute of one domain while it is being counted. */
+/**
+ * A node's per-second requests and bytes of one minute and domain, shared by every record of that
+ * minute it ships (partials, the close, corrections), and the busiest second those records carried
+ * so far. Each record carries what the busiest second grew by since the records before it
+ * (`takePeaks`), so the records' peaks of a minute sum to its busiest second: the control plane,
+ * which sums records, reads the true peak however many records a minute took.
+ */
+export class MinuteSeconds {
+  readonly requests = new Array<number>(60).fill(0);
+  readonly bytes = new Array<number>(60).fill(0);
+  private shippedRequests = 0;
+  private shippedBytes = 0;
+
+  /** The busiest second's growth since the last call (requests, bytes out); at least 0. */
+  takePeaks(): [number, number] {
+    const requests = Math.max(...this.requests);
+    const bytes = Math.max(...this.bytes);
+    const grown: [number, number] = [requests - this.shippedRequests, bytes - this.shippedBytes];
+    this.shippedRequests = requests;
+    this.shippedBytes = bytes;
+    return grown;
+  }
+}
+
+/** One minute of one domain while it is being counted (one record: the whole minute, a partial, or a correction). */
 export class DomainMinute {
   readonly counters = new Array<number>(ROLLUP_COUNTERS.length).fill(0);
   /** Per LOW_DIM_NAMES, in its order: value → DIM_COUNTERS. */
@@ -55,8 +79,6 @@ export class DomainMinute {
   blacklistedIps: HyperLogLog | null = null;
   readonly requestMs = new Histogram();
   readonly upstreamMs = new Histogram();
-  readonly secondRequests = new Array<number>(60).fill(0);
-  readonly secondBytes = new Array<number>(60).fill(0);
   readonly collapsed = new Map<string, CollapsedBlocks>();
 
   constructor(
@@ -65,6 +87,8 @@ export class DomainMinute {
     readonly late: boolean,
     k: number,
     readonly values: MinuteValues,
+    /** The minute's seconds, across its records. */
+    readonly seconds: MinuteSeconds = new MinuteSeconds(),
   ) {
     this.top = {
       url: new HeavyHitters(k, AUX, undefined, values.url),
@@ -76,6 +100,7 @@ export class DomainMinute {
     };
   }
 
+  /** The record (taken once: its peaks are what the minute's busiest second grew by since its records before). */
   toRecord(): AggregateMinute {
     const low = Object.fromEntries(
       LOW_DIM_NAMES.map((d, i) => [
@@ -86,6 +111,7 @@ export class DomainMinute {
       ]),
     ) as AggregateMinute['low'];
     const top = this.top;
+    const [peakRequests, peakBytesOut] = this.seconds.takePeaks();
     return {
       minute: this.minute,
       domainId: this.domainId,
@@ -105,8 +131,8 @@ export class DomainMinute {
       ...(this.blacklistedIps ? { blacklistedIps: this.blacklistedIps.toJSON() } : {}),
       requestMs: this.requestMs.toJSON(),
       ...(this.upstreamMs.count > 0 ? { upstreamMs: this.upstreamMs.toJSON() } : {}),
-      peakRequests: Math.max(...this.secondRequests),
-      peakBytesOut: Math.max(...this.secondBytes),
+      peakRequests,
+      peakBytesOut,
     };
   }
 }

@@ -2,7 +2,7 @@ import type { RefusalTally } from '../edge/refusal-tally.js';
 import type { AggregateMinute, CollapsedBlocks } from '../routes/analytics-aggregates.js';
 import { AGGREGATE_TOP_K } from '../routes/analytics-aggregates.js';
 import type { EdgeEvent } from '../routes/analytics-events.js';
-import { addLow, collapseKey, DomainMinute, MinuteValues, statusText } from './domain-minute.js';
+import { addLow, collapseKey, DomainMinute, MinuteSeconds, MinuteValues, statusText } from './domain-minute.js';
 import {
   addCounters,
   type CountedRequest,
@@ -24,9 +24,19 @@ import { HyperLogLog } from './hyperloglog.js';
  * its end (the latest time seen, or a clock the caller advances with `advance` when the log is
  * quiet and read to its end). An event for a minute already closed is not lost: it goes into a
  * correction record for that minute (`late`), shipped with the next minutes taken, which the
- * control plane sums with the rest like any partial row. A correction's peaks are its own
- * seconds' (the control plane keeps the larger peak of a minute's records, so a second split
- * across both can read low). Nothing here reads a clock: the same events give the same records.
+ * control plane sums with the rest like any partial row.
+ *
+ * Partial minutes (`partialMs`): so that a request shows in the statistics well before its minute
+ * closes, every `partialMs` of log time the open minutes are cut as they are (`partialDue`, taken
+ * by `take`) and counted again from nothing: later partials and the close carry only what came
+ * since, so every counter, histogram and low dimension of a minute is the sum of its records, its
+ * address sketches their union (register max), its heavy hitters their sum within the summed floors
+ * of the records (heavy-hitters.ts), its collapsed blocks one per record (the log search merges
+ * them). Per-second peaks are the exception a sum would break: the minute's seconds are kept
+ * across its records (MinuteSeconds) and each record carries what the busiest second grew by, so
+ * the records' peaks sum to the minute's busiest second (corrections too, while their minute's
+ * seconds are kept: SECONDS_KEPT_MS). Nothing here reads a clock: the same events give the same
+ * records.
  */
 
 export interface MinuteAggregatorOptions {
@@ -38,10 +48,16 @@ export interface MinuteAggregatorOptions {
   locate?: (ip: string) => { country: string; city: number };
   /** Most collapsed records per minute and domain; further decisions go to one record per decision with ip "". */
   collapseMax?: number;
+  /** Log time between partial cuts of the open minutes (0, the default: a minute is taken whole at its close). */
+  partialMs?: number;
 }
 
 export const DEFAULT_GRACE_MS = 5000;
 export const DEFAULT_COLLAPSE_MAX = 1000;
+/** The agent's partial interval unless configured (aggregate-feed.ts). */
+export const DEFAULT_PARTIAL_MS = 15_000;
+/** How long after its close a minute's seconds are kept for its corrections' peaks (older ones count their own seconds). */
+const SECONDS_KEPT_MS = 10 * 60_000;
 const MINUTE = 60_000;
 const UNKNOWN = { country: '', city: 0 };
 /** The id of a sample made of a tally alone (no logged request yet): a logged request replaces it. */
@@ -60,6 +76,11 @@ export class MinuteAggregator {
   private readonly k: number;
   private readonly locate: (ip: string) => { country: string; city: number };
   private readonly collapseMax: number;
+  private readonly partialMs: number;
+  /** Per minute and domain, its seconds across its records (partials, close, corrections). */
+  private readonly seconds = new Map<number, Map<number, MinuteSeconds>>();
+  /** The log time at which the open minutes are next cut as partials (0: not yet set). */
+  private nextPartial = 0;
   /** Minutes still open, by minute then domain. */
   private readonly open = new Map<number, Map<number, DomainMinute>>();
   /** Corrections of closed minutes, by minute then domain. */
@@ -89,6 +110,7 @@ export class MinuteAggregator {
     this.k = options.topK ?? AGGREGATE_TOP_K;
     this.locate = options.locate ?? (() => UNKNOWN);
     this.collapseMax = options.collapseMax ?? DEFAULT_COLLAPSE_MAX;
+    this.partialMs = options.partialMs ?? 0;
   }
 
   /** Counts one event. */
@@ -111,10 +133,32 @@ export class MinuteAggregator {
     let m = domains.get(domainId);
     if (m === undefined) {
       const first = domains.values().next().value;
-      m = new DomainMinute(minute, domainId, isLate, this.k, first?.values ?? new MinuteValues());
+      m = new DomainMinute(
+        minute,
+        domainId,
+        isLate,
+        this.k,
+        first?.values ?? new MinuteValues(),
+        this.secondsOf(minute, domainId),
+      );
       domains.set(domainId, m);
     }
     return m;
+  }
+
+  /** The seconds of `domainId` at `minute`, made if new. */
+  private secondsOf(minute: number, domainId: number): MinuteSeconds {
+    let domains = this.seconds.get(minute);
+    if (domains === undefined) {
+      domains = new Map();
+      this.seconds.set(minute, domains);
+    }
+    let s = domains.get(domainId);
+    if (s === undefined) {
+      s = new MinuteSeconds();
+      domains.set(domainId, s);
+    }
+    return s;
   }
 
   /**
@@ -220,8 +264,8 @@ export class MinuteAggregator {
     m.requestMs.add(e.requestMs, n);
     if (e.upstreamMs >= 0) m.upstreamMs.add(e.upstreamMs, n);
     const second = Math.floor((time - m.minute) / 1000);
-    m.secondRequests[second]! += n;
-    m.secondBytes[second]! += bytesOut;
+    m.seconds.requests[second]! += n;
+    m.seconds.bytes[second]! += bytesOut;
   }
 
   /** Blocked requests into their collapsed record (or the minute's overflow record of their decision). */
@@ -269,15 +313,26 @@ export class MinuteAggregator {
   /** Moves the log's time to `time` (unix ms) if later, closing the minutes it has passed by the grace. */
   advance(time: number): void {
     if (time > this.watermark) this.watermark = time;
+    if (this.partialMs > 0 && this.nextPartial === 0) this.nextPartial = this.watermark + this.partialMs;
     const closeBefore = Math.max(0, this.watermark - this.graceMs);
     const bound = closeBefore - (closeBefore % MINUTE);
     if (bound <= this.closedBefore) return;
     this.closedBefore = bound;
+    let closed = false;
     for (const minute of [...this.open.keys()].sort((a, b) => a - b)) {
       if (minute >= bound) continue;
       this.done.push(...(this.open.get(minute) as Map<number, DomainMinute>).values());
       this.open.delete(minute);
+      closed = true;
     }
+    for (const minute of this.seconds.keys()) if (minute < bound - SECONDS_KEPT_MS) this.seconds.delete(minute);
+    // A close ships the closing minutes' last part: the next partial is an interval after it.
+    if (closed && this.partialMs > 0) this.nextPartial = this.watermark + this.partialMs;
+  }
+
+  /** Whether the open minutes are due to be cut as partials (the log has reached the partial interval since the last cut). */
+  get partialDue(): boolean {
+    return this.partialMs > 0 && this.open.size > 0 && this.watermark >= this.nextPartial;
   }
 
   /** Closes every minute (the agent stopping): what is open is taken with the rest. */
@@ -302,10 +357,18 @@ export class MinuteAggregator {
     return { open, closed: this.done.length, late };
   }
 
-  /** The closed minutes and the corrections so far, as records (sorted by minute, then domain); they are forgotten here. */
-  take(): TakenAggregates {
+  /**
+   * The closed minutes and the corrections so far, and with `partials` (by default when due) what
+   * the open minutes hold, as records (sorted by minute, then domain); they are forgotten here.
+   */
+  take(partials = this.partialDue): TakenAggregates {
     const finished = [...this.done];
     this.done.length = 0;
+    if (partials) {
+      for (const domains of this.open.values()) finished.push(...domains.values());
+      this.open.clear();
+      if (this.partialMs > 0) this.nextPartial = this.watermark + this.partialMs;
+    }
     for (const domains of this.late.values()) finished.push(...domains.values());
     this.late.clear();
     finished.sort((a, b) => a.minute - b.minute || a.domainId - b.domainId || Number(a.late) - Number(b.late));

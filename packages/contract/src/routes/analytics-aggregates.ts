@@ -28,7 +28,9 @@ import {
  * minute-aggregator.ts) and spools, ships and retries a batch as it does event batches; the
  * control plane places each minute's domain (its site; the node's zone) as it places events, and
  * takes a batch once by its id (its ledger). Everything here sums (or merges) into the rollups,
- * so a correction sent later for a minute is one more partial row.
+ * so a correction sent later for a minute is one more partial row, and so is a partial minute (the
+ * agent cuts its open minutes every ~15 s so that statistics show within seconds; later records of
+ * the minute carry only what came since).
  */
 
 export {
@@ -118,7 +120,7 @@ const histogram = z.strictObject({
     .max(HISTOGRAM_BUCKETS),
 });
 
-/** One minute of one domain at one node. */
+/** One minute of one domain at one node: the whole minute, a partial of it, or a correction (records of a minute sum). */
 export const aggregateMinuteSchema = z.strictObject({
   /** The minute's start, unix milliseconds (UTC). */
   minute: minuteMs,
@@ -152,7 +154,11 @@ export const aggregateMinuteSchema = z.strictObject({
   /** Milliseconds from first byte to last (every request), and the origin's (requests that asked one). */
   requestMs: histogram,
   upstreamMs: histogram.optional(),
-  /** The busiest second of the minute: its requests, and the bytes sent in its busiest second. */
+  /**
+   * The busiest second of the node's minute (its requests, and the bytes of its busiest second by
+   * bytes), as what it grew by since the minute's records before this one (partials, corrections):
+   * the records of a node's minute sum to its busiest second, as every other field sums.
+   */
   peakRequests: count,
   peakBytesOut: count,
 });

@@ -9,6 +9,11 @@ import { int } from './store/statistics-sql.js';
  * address — so a flood's logged first request is not shown beside its record. The conditions come
  * from logConditions (the scope inside), the same for both tables: a record is its sample request
  * with the record's address, summed bytes and last time.
+ *
+ * A node may ship one (node, domain, decision, minute, address) in several records — partial
+ * minutes, a correction, a restart — each with what came since: they are shown as one (`merged`),
+ * their counts and bytes summed, first and last the earliest and latest, the sample that of the
+ * earliest record with a logged request (not a tally's), and the filters apply to that record.
  */
 
 /** The columns of a log record (logs.service.ts LOG_COLUMNS), and what a collapsed record adds. */
@@ -34,6 +39,35 @@ function covered(p: LogSearchParts): string {
   return `(${own} OR ${any})`;
 }
 
+/** The collapsed records' columns a merge sums or recomputes (the others are the chosen record's, or the group's). */
+const MERGED = new Set(['ts', 'ms', 'bytes_in', 'bytes_out']);
+/** What one merged record is: the node, domain, decision, minute and address. */
+const GROUP = ['node_id', 'domain_id', 'fw_kind', 'fw_rule', 'fw_action', 'minute', 'ip'];
+/** Orders a group's records: any with a logged request before those of a tally alone, then the earliest. */
+const RANK = `CASE WHEN request_id = 'tally' THEN 10000000000000 ELSE 0 END + first_ms`;
+
+/**
+ * The scope's collapsed records, those of one GROUP merged into one row of the log columns (plain
+ * GROUP BY and argMin: ClickHouse 18 has no window functions). The columns are read under other
+ * names first (`c_`) so that no result's name is a column an aggregate reads.
+ */
+function merged(p: LogSearchParts, d: AnalyticsStore['dialect']): string {
+  const columns = p.columns.split(',').map((c) => c.trim());
+  const read = [...new Set([...columns, ...GROUP, 'requests', 'first_ms', 'last_ms'])];
+  const parts =
+    `SELECT ${read.map((c) => `${c} AS c_${c}`).join(', ')}, ${RANK} AS c_rank ` +
+    `FROM collapsed_blocks WHERE ${p.collapsedMinutes}`;
+  const kept = columns
+    .filter((c) => !MERGED.has(c))
+    .map((c) => (GROUP.includes(c) ? `c_${c} AS ${c}` : `argMin(c_${c}, c_rank) AS ${c}`));
+  return (
+    `(SELECT ${kept.join(', ')}, ${d.int64(d.idiv('max(c_last_ms)', '1000'))} AS ts, ${d.int64('max(c_last_ms) % 1000')} AS ms, ` +
+    `${d.int64('sum(c_bytes_in)')} AS bytes_in, ${d.int64('sum(c_bytes_out)')} AS bytes_out, ` +
+    `${d.int64('sum(c_requests)')} AS requests, ${d.int64('min(c_first_ms)')} AS first_ms, ` +
+    `${d.int64('max(c_last_ms)')} AS last_ms FROM (${parts}) AS parts GROUP BY ${GROUP.map((c) => `c_${c}`).join(', ')}) AS merged`
+  );
+}
+
 /** One page of log rows (`last_ms` > 0: a collapsed record, `requests` its count) and how many match. */
 export async function searchLogRows(
   store: Pick<AnalyticsStore, 'query' | 'dialect'>,
@@ -41,7 +75,7 @@ export async function searchLogRows(
 ): Promise<{ rows: Row[]; total: number }> {
   const d = store.dialect;
   const events = `FROM events WHERE ${p.where} AND (fw_kind = '' OR NOT ${covered(p)})`;
-  const collapsed = `FROM collapsed_blocks WHERE ${p.where}`;
+  const collapsed = `FROM ${merged(p, d)} WHERE ${p.where}`;
   const [rows, counted] = await Promise.all([
     store.query(
       `SELECT * FROM (SELECT ${p.columns}, ${d.int64('1')} AS requests, ${d.int64('0')} AS first_ms, ` +
