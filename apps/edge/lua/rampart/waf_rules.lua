@@ -96,8 +96,10 @@ _M.RULES = {
     { id = 102020, score = 3, re = [=[\$\{\s{0,4}[a-z_]{2,20}\s{0,4}\}]=] },
     -- Process substitution and command substitution around a bare command word.
     { id = 102015, score = 5, re = [=[(?:^|[\s;|&=])[<>$]\(\s{0,4}[a-z_][\w.-]{0,30}(?:\s{1,4}[^()]{0,80})?\)]=] },
-    -- "cd /" or a command with a path or option argument after a separator.
-    { id = 102016, score = 5, re = [=[(?:^|[;|&\n`])\s{0,4}cd\s{1,4}[/~.]|(?:[|`]|&&|\|\|)\s{0,4}[a-z][\w.-]{1,20}\s{1,4}(?:-{1,2}[a-z][\w-]{0,20}\s{1,4}){0,3}(?:/|~/)[\w.]]=] },
+    -- "cd /" after a separator or chained to a command ("cd /;cd etc;...": alone, as prose and
+    -- READMEs write it, "cd ~/projects" changes nothing), or a command with a path or option
+    -- argument after a separator.
+    { id = 102016, score = 5, re = [=[(?:[;|&`]|\$\()\s{0,4}cd\s{1,4}[/~.]|(?:^|\n)\s{0,4}cd\s{1,4}[/~.][^\s;|&`]{0,80}\s{0,4}(?:;|&&|\|\|?|`)|(?:[|`]|&&|\|\|)\s{0,4}[a-z][\w.-]{1,20}\s{1,4}(?:-{1,2}[a-z][\w-]{0,20}\s{1,4}){0,3}(?:/|~/)[\w.]]=] },
     -- Python/Ruby/Perl one-liners and YAML deserialisation gadgets.
     { id = 102009, score = 8, re = [=[!!python/(?:object|name|module)|\bos\.(?:system|popen|exec[lv]p?e?)\s*\(|\bsubprocess\.(?:call|popen|run|check_output)\s*\(|__import__\s*\(|\bkernel\.(?:exec|system|spawn)\b|\bio\.popen\s*\(]=] },
     -- IMAP/SMTP/POP commands after an injected line break (mail header and command injection).
@@ -199,7 +201,7 @@ _M.GUARDS = {
     "var", "root", "home", ".ssh" },
   [103006] = { ".." }, [103007] = { ".ssh", "/sys/", "/proc/" }, [103008] = { ".." },
   [103009] = { ".." }, [103010] = { ".docker", ".aws", ".kube", ".gnupg", ".azure", ".gcloud" },
-  [105001] = { "<?", "php]", "{/php}" }, [105002] = { "://" }, [105003] = { "//", "#" }, [105004] = { "$", "php_self" },
+  [105001] = { "<?", "php]", "{/php}" }, [105002] = { "://" }, [105003] = { "//", "#" }, [105004] = { "$" },
   [105005] = { ":{" }, [105006] = { "$", "\"", "'" }, [105007] = { "=" }, [105008] = { "php", "get_defined", "get_loaded" },
   [105009] = { "include", "require" }, [105010] = { ")" }, [105012] = { "(" }, [105013] = { "[" },
   [106001] = { "jndi", "${" }, [106009] = { "jnd" }, [106002] = { "${" }, [106003] = { "\172\237\0\5", "aced0005", "ro0ab", "h4siaaa" },

@@ -15,7 +15,9 @@ _M.RULES = {
     -- A parenthesised callee called with a string: (system)('id'), ($f)('ls'), (x)/**/('id').
     { id = 105010, score = 5, re = [=[\(\s{0,4}[\w$.'"()+\s]{1,40}\)\s{0,4}(?:/\*[^*]{0,40}\*/\s{0,4})?\(\s{0,4}['"][^'"]{1,60}['"]\s{0,4}\)]=] },
     { id = 105009, score = 8, re = [=[(?:^|[^\w$>:.@])(?:include|require)(?:_once)?\s*\(?\s*['"$](?:https?:|ftp:|php:|data:|/|\.\.|\$_)]=] },
-    { id = 105004, score = 8, re = [=[\$_(?:get|post|request|cookie|server|files|env|session)\b|\$globals\b|\$http_(?:get|post|raw_post_data)_vars|\bphp_self\b]=] },
+    -- PHP's superglobals in code: after an operator, a tag or a statement word, or read with a
+    -- subscript, called, assigned or concatenated (prose names them: "how to read $_GET").
+    { id = 105004, score = 8, re = [=[(?:[(=.@!{]|<\?(?:php)?|\b(?:echo|print|return|eval|assert|isset|empty|unset|foreach|include|require)\b)\s{0,4}(?:\$_(?:get|post|request|cookie|server|files|env|session)\b|\$globals\b|\$http_(?:get|post|cookie|server|env|post_files)_vars\b|\$http_raw_post_data\b)|(?:\$_(?:get|post|request|cookie|server|files|env|session)\b|\$globals\b|\$http_(?:get|post|cookie|server|env|post_files)_vars\b|\$http_raw_post_data\b)\s{0,4}(?:\[[^\]\[]{0,60}\]\s{0,4}){1,3}(?:[;)(=]|\?>|\.\s{0,4}['"$])|(?:\$_(?:get|post|request|cookie|server|files|env|session)\b|\$globals\b|\$http_(?:get|post|cookie|server|env|post_files)_vars\b|\$http_raw_post_data\b)\s{0,4}(?:\(|=(?!=)|\?>|\.\s{0,4}['"$])]=] },
     -- Serialized PHP objects.
     { id = 105005, score = 8, re = [=[(?:^|[;{])[oc]:\d{1,4}:"[\w\\]{1,128}":\d{1,4}:\{|\ba:\d{1,4}:\{[si]:\d{1,6}[:;]]=] },
     -- Variable functions and obfuscated calls: $x(...), $_[...](...), "sys"."tem"(...), ${'x'}.
@@ -83,8 +85,11 @@ _M.RULES = {
   ssrf = {
     -- Cloud metadata endpoints.
     { id = 108001, score = 8, re = [=[(?:^|[/@=\[])(?:169\.254\.169\.254|169\.254\.170\.2|100\.100\.100\.200|192\.0\.0\.192|fd00:ec2::254|metadata\.google\.internal|metadata\.azure\.com|metadata\.packet\.net|instance-data(?:\.ec2\.internal)?|metadata\.tencentyun\.com|169\.254\.0\.23)\b]=] },
-    -- URL schemes an application should never fetch.
-    { id = 108002, score = 8, re = [=[^(?:gopher|dict|ldap|ldaps|tftp|sftp|jar|netdoc|mailto|telnet|ssh|rmi|dns|iiop|nfs|smb|redis|mysql|postgres|mongodb|memcached|fastcgi|zookeeper|rtsp)://]=] },
+    -- URL schemes an application fetches only to smuggle a protocol (gopher, dict, ...) as a whole
+    -- value; those a settings form also holds (ldap, ssh, redis, postgres, rtsp ...) when they point
+    -- at an internal host or, for LDAP and RMI, at a Java class to load (JNDI: "ldap://host/Exploit";
+    -- a directory's URL has a DN or a search, "ldap://ldap.example.com/dc=example,dc=com").
+    { id = 108002, score = 8, re = [=[^(?:gopher|dict|tftp|jar|netdoc|rmi|iiop|dns|fastcgi)://|^(?:ldaps?|sftp|mailto|telnet|ssh|nfs|smb|redis|mysql|postgres(?:ql)?|mongodb|memcached|zookeeper|rtsp)://(?:[^/@\s]{0,64}@)?(?:localhost|127(?:\.\d{1,3}){3}|0(?:\.0){3}|0|\[?::1?\]?|\[?0:0:0:0:0:0:0:[01]\]?|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|\d{8,10}|0x[0-9a-f]{1,8}(?:\.0x[0-9a-f]{1,2}){0,3}|0[0-7]{1,3}(?:\.[0-7]{1,4}){1,3}|\[::ffff:[0-9a-f.:]{3,40}\]|[\w.-]{0,40}\.(?:nip\.io|xip\.io|sslip\.io|localtest\.me|lvh\.me)|ip6-(?:localhost|loopback)|localhost\.localdomain)(?:[:/?#]|$)|^ldaps?://[^/?#\s]{1,255}/(?![a-z][\w.-]{0,40}=|\?|$)[^\s]]=] },
     -- URLs to loopback, private or encoded addresses.
     { id = 108003, score = 5, re = [=[^(?:https?|ftp|ws|wss):(?://)?(?:[^/@\s]{0,64}@)?(?:localhost|127(?:\.\d{1,3}){3}|0(?:\.0){3}|0|\[?::1?\]?|\[?0:0:0:0:0:0:0:[01]\]?|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|\d{8,10}|0x[0-9a-f]{1,8}(?:\.0x[0-9a-f]{1,2}){0,3}|0[0-7]{1,3}(?:\.[0-7]{1,4}){1,3}|\[::ffff:[0-9a-f.:]{3,40}\]|[\w.-]{0,40}\.(?:nip\.io|xip\.io|sslip\.io|localtest\.me|lvh\.me)|ip6-(?:localhost|loopback)|localhost\.localdomain)(?:[:/?#]|$)]=] },
     { id = 108004, score = 5, re = [=[^(?:ipv?6-(?:localhost|loopback)|localhost[46]?(?:\.localdomain[46]?)?|(?:host|gateway|kubernetes)\.(?:docker|containers)\.internal|kubernetes\.default(?:\.svc(?:\.cluster\.local)?)?|[\w-]{1,63}(?:\.[\w-]{1,63}){0,2}\.svc\.cluster\.local|(?:[\w-]{1,63}\.){0,4}(?:localtest\.me|lvh\.me|nip\.io|sslip\.io|xip\.io))(?:[:/]|$)|^\[?::1\]?(?:[:/]|$)|^data:[a-z]{2,20}/[\w.+-]{1,40}(?:[;,]|$)]=] },
