@@ -45,6 +45,16 @@ function _M.name(name, hit)
   if op and OPERATORS[op] then hit(R.operator, STRONG[op] and 8 or 5, 1) end
 end
 
+-- An argument or cookie named for one of PHP's superglobals ("$_COOKIE=", "_SESSION[admin]=",
+-- "GLOBALS[x]="): register_globals, extract() and parse_str() let it overwrite the superglobal
+-- (group php, rule 105004; a superglobal named inside a value is rampart.waf_rules' 105004).
+local SUPERGLOBALS = set("_get _post _request _cookie _server _files _env _session globals")
+function _M.php_name(name, hit)
+  local key = lower(name)
+  local dollar, word, rest = key:match("^%s*(%$?)([%w_]+)%s*(.?)")
+  if word and SUPERGLOBALS[word] and (dollar == "$" or rest == "[") then hit(105004, 8, 1) end
+end
+
 -- Server-side JavaScript where a string value was expected (a "$where" clause built by
 -- concatenation): a quote or number, then a statement separator or boolean operator, then
 -- JavaScript that only an injection writes.

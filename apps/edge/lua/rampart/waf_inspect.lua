@@ -242,6 +242,7 @@ local function inspect_name(part, name)
   if S.done then return end
   S.part, S.name, S.value = part, name, name
   if S.m.groups.nosql then inject.name(name, hit) end
+  if S.m.groups.php then inject.php_name(name, hit) end
   -- an argument or cookie name never spans lines
   if (part == "query" or part == "cookie") and S.m.groups.protocol and find(name, "[\r\n]") then
     hit(RULE.crlf, 8, 1)

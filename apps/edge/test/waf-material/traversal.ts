@@ -104,10 +104,17 @@ function attacks(): MaterialCase[] {
     out.push({ ...where, value: abs, how: 'absolute path' });
   }
   // in the request path itself (the encodings a proxy passes on)
-  // (not a literal "../" or "./": nginx refuses a path climbing above its root itself, 400)
-  const proxied = Object.entries(CLIMBS).filter(([how]) => how !== 'plain' && how !== 'dot slash interleaved');
+  // (not a climb nginx decodes, "../" or "%2e%2e%2f", nor an invalid escape, "%u002e": nginx refuses
+  // those itself, 400, before the WAF reads the request)
+  const refusedByNginx = (climb: string) =>
+    /%(?![0-9a-f]{2})/i.test(climb) ||
+    /(?:^|\/)\.{1,2}\//.test(climb.replace(/%([0-9a-f]{2})/gi, (_, h) => String.fromCharCode(Number.parseInt(h, 16))));
+  const proxied = Object.entries(CLIMBS).filter(([, climb]) => !refusedByNginx(climb));
+  // (sent as written, encoded once: only bytes a request line cannot carry are escaped)
   for (const [how, climb] of every(proxied, 2)) {
-    out.push({ place: 'path', name: '', value: `static/${climb.repeat(4)}etc/passwd`, how: `path, ${how}` });
+    const value = `static/${climb.repeat(4)}etc/passwd`;
+    const path = `/app/${value.replace(/[^\x21-\x7e]|[#?]/gu, (c) => encodeURIComponent(c))}`;
+    out.push({ place: 'path', name: '', value, how: `path, ${how}`, request: { method: 'GET', path, headers: {} } });
   }
   // JSON's own escapes, which the application's parser decodes (the body as sent)
   const json = (how: string, body: string): MaterialCase => ({
