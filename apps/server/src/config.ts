@@ -113,6 +113,12 @@ export interface Config {
    */
   readonly logPushDeadAfterSeconds?: number;
   readonly logPushSettleMs?: number;
+  /**
+   * Log records a second this control plane hands the analytics store before it samples passed
+   * requests per site (`RAMPART_LOG_CAPACITY`, 1-10,000,000; unset: the store's measured default,
+   * log-sampler.ts LOG_CAPACITY_DEFAULT; docs/operator-guide.md "Log sampling").
+   */
+  readonly logCapacity?: number;
   /** How often the push job looks for work, in ms (default 1000; 0: only when woken or driven, as tests may). */
   readonly logPushTickMs?: number;
   /** The retry backoff's first wait and its cap, in ms (defaults 1000 and 300000; tests shorten them). */
@@ -356,6 +362,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
       2_592_000,
     ),
     logPushSettleMs: parseWhole('RAMPART_LOG_PUSH_SETTLE_MS', env.RAMPART_LOG_PUSH_SETTLE_MS, 5000, 0, 600_000),
+    ...(env.RAMPART_LOG_CAPACITY
+      ? { logCapacity: parseWhole('RAMPART_LOG_CAPACITY', env.RAMPART_LOG_CAPACITY, 0, 1, 10_000_000) }
+      : {}),
     domainProof: !['0', 'false', 'no', 'off'].includes((env.RAMPART_DOMAIN_PROOF ?? '').toLowerCase()),
     domainProofIntervalSeconds: parseProofInterval(env.RAMPART_DOMAIN_PROOF_INTERVAL),
     trafficCheckTickMs: parseWhole(

@@ -74,6 +74,11 @@ export function okPage(data: readonly unknown[], total = data.length): FakeReply
   return { status: 200, body: { data, total } };
 }
 
+/** A 200 reply of a log search: a page of records and the sampled spans (none unless given). */
+export function logPage(data: readonly unknown[], total = data.length, sampled: readonly unknown[] = []): FakeReply {
+  return { status: 200, body: { data, total, sampled } };
+}
+
 /** A 200 reply carrying plain text (a raw route such as `client/node-info`). */
 export function okText(text: string): FakeReply {
   return { status: 200, text };

@@ -7,6 +7,7 @@ import { IngestService } from '../modules/analytics/ingest.service.js';
 import { L4IngestService } from '../modules/analytics/l4-ingest.service.js';
 import { bindL4StatisticsRoutes } from '../modules/analytics/l4-statistics.routes.js';
 import { L4StatisticsService } from '../modules/analytics/l4-statistics.service.js';
+import { LOG_CAPACITY_DEFAULT, LogSampler } from '../modules/analytics/log-sampler.js';
 import { bindLogSettingRoutes } from '../modules/analytics/log-settings.routes.js';
 import { LogSettingsService } from '../modules/analytics/log-settings.service.js';
 import { bindLogRoutes } from '../modules/analytics/logs.routes.js';
@@ -56,6 +57,10 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
     (operatorId) => geo.locator(operatorId),
     clock,
     (outcome) => ctx.metrics.ingested(outcome),
+    {
+      sampler: new LogSampler(ctx.config.logCapacity ?? LOG_CAPACITY_DEFAULT[store.kind], clock),
+      samples: repos.logSamples,
+    },
   );
   bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock);
   bindAggregateRoutes(binder, new AggregateIngestService(store, repo, ingest, clock));
@@ -70,7 +75,7 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
     ),
     new L4StatisticsService(new L4Reads(store), repo, (operatorId, asns) => geo.asnNames(operatorId, asns)),
   );
-  bindLogRoutes(binder, new LogsService(store, repo));
+  bindLogRoutes(binder, new LogsService(store, repo, repos.logSamples));
   const logSettings: LogSettingsService = new LogSettingsService(
     repos.settings,
     store,
@@ -88,6 +93,7 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
     clock,
     (error) => app.log.error({ err: error }, 'analytics upkeep failed'),
     () => logSettings.retention(),
+    (rawBefore) => repos.logSamples.prune(rawBefore),
   );
   job.start();
   // Log export files: the calls, and the job that writes them (started once the app is ready).

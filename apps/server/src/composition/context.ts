@@ -43,6 +43,7 @@ export type AppConfig = Pick<
   | 'logExportTickMs'
   | 'logPushDeadAfterSeconds'
   | 'logPushSettleMs'
+  | 'logCapacity'
   | 'logPushTickMs'
   | 'logPushBackoffMs'
   | 'telegramApiUrl'

@@ -1,6 +1,7 @@
 import { AccountZonesRepository } from '../modules/account-zones/account-zones.repository.js';
 import { AlertsRepository } from '../modules/alerts/alerts.repository.js';
 import { AnalyticsRepository } from '../modules/analytics/analytics.repository.js';
+import { LogSamplesRepository } from '../modules/analytics/log-samples.repository.js';
 import { AnnouncementsRepository } from '../modules/announcements/announcements.repository.js';
 import { ApiTokensRepository } from '../modules/api-tokens/api-tokens.repository.js';
 import { AuditRepository } from '../modules/audit/audit.repository.js';
@@ -65,6 +66,7 @@ export function createRepositories(db: Db) {
     accountZones: new AccountZonesRepository(db),
     accounts: new AccountsRepository(db),
     analytics: new AnalyticsRepository(db),
+    logSamples: new LogSamplesRepository(db),
     announcements: new AnnouncementsRepository(db),
     traffic: new TrafficRepository(db),
     apiTokens: new ApiTokensRepository(db),

@@ -134,6 +134,21 @@ export const logRecordSchema = z.object({
 });
 export type LogRecord = z.infer<typeof logRecordSchema>;
 
+/**
+ * Minutes in which a site's passed requests reached the control plane faster than the log store
+ * keeps up, so its logs kept 1 in `rate` of them (docs/decisions.md "Log sampling"); `start` and
+ * `end` (ISO) bound the minutes. The statistics count every request whatever the logs kept.
+ */
+export const logSampledSchema = z.object({
+  siteID: z.number().int(),
+  rate: z.number().int().min(2),
+  start: z.string(),
+  end: z.string(),
+});
+export type LogSampled = z.infer<typeof logSampledSchema>;
+/** A page of the log search: its records, and the sampled spans of the searched sites and range. */
+const logPage = pageOf(logRecordSchema).extend({ sampled: z.array(logSampledSchema) });
+
 const userLogs = tiers(['user'], 'user.logs.read');
 const clientLogs = tiers(['client'], 'client.logs.read');
 
@@ -146,7 +161,7 @@ export const userAccessLogs = defineRoute({
   summary: "The access log of the caller's sites: requests in the time range matching the filters, newest first, paged",
   tags: ['logs'],
   request: { body: userAccessBody },
-  response: pageOf(logRecordSchema),
+  response: logPage,
 });
 export const userWafLogs = defineRoute({
   id: 'user.logs.waf',
@@ -157,7 +172,7 @@ export const userWafLogs = defineRoute({
   summary: "The WAF log of the caller's sites: requests a WAF module blocked or detected, newest first, paged",
   tags: ['logs'],
   request: { body: userWafBody },
-  response: pageOf(logRecordSchema),
+  response: logPage,
 });
 export const clientAccessLogs = defineRoute({
   id: 'client.logs.access',
@@ -168,7 +183,7 @@ export const clientAccessLogs = defineRoute({
   summary: "The access log of the operator's sites (optionally by zone and customer), newest first, paged",
   tags: ['logs'],
   request: { body: clientAccessBody },
-  response: pageOf(logRecordSchema),
+  response: logPage,
 });
 export const clientWafLogs = defineRoute({
   id: 'client.logs.waf',
@@ -179,7 +194,7 @@ export const clientWafLogs = defineRoute({
   summary: "The WAF log of the operator's sites (optionally by zone and customer), newest first, paged",
   tags: ['logs'],
   request: { body: clientWafBody },
-  response: pageOf(logRecordSchema),
+  response: logPage,
 });
 
 export const logRoutes = { userAccessLogs, userWafLogs, clientAccessLogs, clientWafLogs } as const;

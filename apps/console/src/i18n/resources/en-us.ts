@@ -3250,6 +3250,11 @@ export const enUS = {
       excerpt: 'Matched text',
       node: 'Node ID',
     },
+    sampled: {
+      title: 'Some requests were not logged: they came faster than the log store keeps up',
+      span: '{{site}}: 1 in {{rate}} requests kept between {{start}} and {{end}}',
+      note: 'The statistics count every request; only the log keeps a share of a busy site’s passed requests.',
+    },
     collapsed: {
       summary: '{{count}} requests from {{ip}} refused by {{decision}} in this minute',
       summaryMany: '{{count}} requests from more addresses refused by {{decision}} in this minute',

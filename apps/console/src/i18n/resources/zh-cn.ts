@@ -3185,6 +3185,11 @@ export const zhCN: LocaleResources = {
       excerpt: '匹配内容',
       node: '节点 ID',
     },
+    sampled: {
+      title: '部分请求未记录日志：请求到达速度超过了日志存储的写入能力',
+      span: '{{site}}：{{start}} 至 {{end}} 之间每 {{rate}} 个请求保留 1 个',
+      note: '统计数据计入每一个请求；只有日志对繁忙站点放行的请求按比例保留。',
+    },
     collapsed: {
       summary: '本分钟内来自 {{ip}} 的 {{count}} 个请求被 {{decision}} 拒绝',
       summaryMany: '本分钟内来自更多地址的 {{count}} 个请求被 {{decision}} 拒绝',

@@ -3188,6 +3188,11 @@ export const zhTW: LocaleResources = {
       excerpt: '符合內容',
       node: '節點 ID',
     },
+    sampled: {
+      title: '部分請求未記錄日誌：請求到達速度超過了日誌儲存的寫入能力',
+      span: '{{site}}：{{start}} 至 {{end}} 之間每 {{rate}} 個請求保留 1 個',
+      note: '統計資料計入每一個請求；只有日誌對繁忙網站放行的請求按比例保留。',
+    },
     collapsed: {
       summary: '本分鐘內來自 {{ip}} 的 {{count}} 個請求被 {{decision}} 拒絕',
       summaryMany: '本分鐘內來自更多位址的 {{count}} 個請求被 {{decision}} 拒絕',

@@ -11,6 +11,7 @@ import type { ListSearch } from '../../features/lists/use-list-search';
 import { formatValue } from '../../features/statistics/stat-format';
 import { useWafColumns } from '../../features/waf/waf-columns';
 import { useLocale } from '../../i18n';
+import { LogSampledNotice } from './LogSampledNotice';
 import { type LogKind, type LogSearchKey, logRoutes } from './logger-search';
 
 /** Origin answers the edge passes on as its own error page (the origin's status is the request's). */
@@ -121,6 +122,7 @@ export function LogTable({
   ];
   return (
     <Card size="small" data-testid={`log-${kind}`}>
+      <LogSampledNotice tier={tier} spans={list.data?.sampled ?? []} />
       <ListTable<LogRecord>
         rowKey={(r) => `${r.nodeID}:${r.reqID}`}
         size="small"

@@ -19,7 +19,16 @@ import {
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, okPage, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import {
+  type FakeApi,
+  fail,
+  logPage,
+  ok,
+  okPage,
+  restoreFakeApi,
+  selfInfo,
+  signedInFakeApi,
+} from '../../test/fake-api';
 import { buttonByText, chooseOption, findModal, findPopconfirm, findRow } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -186,8 +195,8 @@ describe('the Logs page export button', () => {
     api.on(metaUserSites, ok([{ id: 3, name: 'shop' }]));
     api.on(userDomainsMeta, ok([{ id: 31, name: 'www.shop.example', siteID: 3 }]));
     api.on(userDomainsTags, ok([]));
-    api.on(userAccessLogs, okPage([], 0));
-    api.on(userWafLogs, okPage([], 0));
+    api.on(userAccessLogs, logPage([], 0));
+    api.on(userWafLogs, logPage([], 0));
   });
 
   it('exports the search on screen in the chosen format, then opens the export list', async () => {
@@ -245,7 +254,7 @@ describe("the operator's log exports", () => {
     api.on(c.clientListLogExports, okPage([done], 1));
     api.on(metaSites, ok([]));
     api.on(metaZones, ok([{ id: 4, name: 'asia' }]));
-    api.on(clientAccessLogs, okPage([], 0));
+    api.on(clientAccessLogs, logPage([], 0));
   });
 
   it("lists the operator's exports on its own calls, in its menu after Logs", async () => {

@@ -13,7 +13,9 @@ import {
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, ok, okPage, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { formatDateTime } from '../../components/DateTime';
+import { i18n } from '../../i18n/i18n';
+import { type FakeApi, logPage, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { buttonByText, chooseOption, findRow } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 import { bodies } from '../../test/statistics';
@@ -71,8 +73,8 @@ beforeEach(() => {
   api.on(metaUserSites, ok([{ id: 3, name: 'shop' }]));
   api.on(userDomainsMeta, ok([{ id: 31, name: 'www.shop.example', siteID: 3 }]));
   api.on(userDomainsTags, ok([]));
-  api.on(userAccessLogs, okPage([record({}), attack], 57));
-  api.on(userWafLogs, okPage([attack], 1));
+  api.on(userAccessLogs, logPage([record({}), attack], 57));
+  api.on(userWafLogs, logPage([attack], 1));
 });
 afterEach(() => restoreFakeApi());
 
@@ -99,7 +101,7 @@ describe('dataAnalysis/logger', () => {
   it("names an origin's failure in the decision column instead of a dash", async () => {
     api.on(
       userAccessLogs,
-      okPage([
+      logPage([
         record({ reqID: 'edge-1-1-1-3', url: '/down', status: 502, upstreamStatus: 502, upstreamMs: 0 }),
         record({ reqID: 'edge-1-1-1-4', url: '/slow', status: 504, upstreamStatus: 504, upstreamMs: 60_000 }),
         // The edge's own 502 with no origin answer behind it is no origin's failure.
@@ -126,7 +128,7 @@ describe('dataAnalysis/logger', () => {
       fwAction: 'deny',
       collapsed: { count: 12_400, first: '2026-11-24T10:02:00.500Z', last: '2026-11-24T10:02:59.000Z' },
     });
-    api.on(userAccessLogs, okPage([flood, record({})], 2));
+    api.on(userAccessLogs, logPage([flood, record({})], 2));
     renderAt(PAGE);
     const text = '12,400 requests from 203.0.113.7 refused by Blacklist #4 · Denied in this minute';
     const row = await findRow(text);
@@ -135,6 +137,49 @@ describe('dataAnalysis/logger', () => {
     expect(drawer.getByText('12,400')).toBeTruthy();
     expect(drawer.getByText('/wp-login.php')).toBeTruthy();
     expect(drawer.getByText('edge-1-1-1-9')).toBeTruthy();
+  });
+
+  it("says which sites' requests were sampled, at what rate and when", async () => {
+    const sampled = [
+      { siteID: 3, rate: 8, start: '2026-11-24T14:02:00.000Z', end: '2026-11-24T14:05:00.000Z' },
+      { siteID: 9, rate: 3, start: '2026-11-24T14:07:00.000Z', end: '2026-11-24T14:08:00.000Z' },
+    ];
+    api.on(userAccessLogs, logPage([record({})], 1, sampled));
+    renderAt(PAGE);
+    await findRow('/index.html');
+    const notice = within(screen.getByTestId('log-sampled'));
+    const at = (iso: string) => formatDateTime(iso, 'en_US');
+    expect(
+      await notice.findByText(`shop: 1 in 8 requests kept between ${at(sampled[0]!.start)} and ${at(sampled[0]!.end)}`),
+    ).toBeTruthy();
+    // A site the caller's list does not name (gone since) by its id.
+    expect(
+      notice.getByText(`#9: 1 in 3 requests kept between ${at(sampled[1]!.start)} and ${at(sampled[1]!.end)}`),
+    ).toBeTruthy();
+  });
+
+  it.each([
+    ['zh_CN', '每 8 个请求保留 1 个'],
+    ['zh_TW', '每 8 個請求保留 1 個'],
+  ] as const)('says the sampling in %s', async (locale, text) => {
+    await i18n.changeLanguage(locale); // the setup file sets English back before each test
+    api.on(
+      userAccessLogs,
+      logPage([record({})], 1, [
+        { siteID: 3, rate: 8, start: '2026-11-24T14:02:00.000Z', end: '2026-11-24T14:05:00.000Z' },
+      ]),
+    );
+    renderAt(PAGE);
+    await findRow('/index.html');
+    const notice = within(screen.getByTestId('log-sampled'));
+    expect(await notice.findByText(new RegExp(`^shop：.*${text}$`))).toBeTruthy();
+  });
+
+  it('shows no sampling notice when every request was logged', async () => {
+    api.on(userAccessLogs, logPage([record({})], 1));
+    renderAt(PAGE);
+    await findRow('/index.html');
+    expect(screen.queryByTestId('log-sampled')).toBeNull();
   });
 
   it('sends the decision filter on the access log only', async () => {
@@ -213,7 +258,7 @@ describe('dataAnalysis/logger', () => {
     api = signedInFakeApi('client');
     api.on(metaSites, ok([]));
     api.on(metaZones, ok([]));
-    api.on(clientAccessLogs, okPage([record({})], 1));
+    api.on(clientAccessLogs, logPage([record({})], 1));
     renderAt('/client/dataAnalysis/logger');
     await findRow('/index.html');
     expect(api.sent(clientAccessLogs).length).toBeGreaterThan(0);

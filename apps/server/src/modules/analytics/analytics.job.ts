@@ -33,6 +33,8 @@ export class AnalyticsJob {
     private readonly onError: (error: unknown) => void,
     /** The retention in force, read at every run. */
     private readonly retention: () => Promise<LogRetention>,
+    /** What else is pruned with the raw events (the log samples' minutes), given their cut-off. */
+    private readonly pruneWithRaw: (before: number) => Promise<void> = async () => {},
   ) {}
 
   start(): void {
@@ -66,5 +68,6 @@ export class AnalyticsJob {
     }
     const { rawRetentionDays, rollupRetentionDays } = await this.retention();
     await this.store.prune(now - rawRetentionDays * 86_400, now - rollupRetentionDays * 86_400);
+    await this.pruneWithRaw(now - rawRetentionDays * 86_400);
   }
 }

@@ -3,6 +3,8 @@ import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { AnalyticsRepository, DomainPlace } from './analytics.repository.js';
 import type { AnalyticsStore, EventRow, IngestResult } from './analytics-store.js';
+import { type LogSampler, sampleRows } from './log-sampler.js';
+import type { LogSamplesRepository } from './log-samples.repository.js';
 
 /** How long a domain's place (site, owner) is remembered between batches. */
 const PLACE_TTL_MS = 60_000;
@@ -28,6 +30,11 @@ export class IngestService {
     private readonly clock: Clock,
     /** Told of each batch taken in or refused (the control plane's metrics). */
     private readonly onBatch: (outcome: IngestOutcome) => void = () => {},
+    /**
+     * Log sampling beyond the log store's capacity (log-sampler.ts), of the batches that feed the
+     * logs only; absent (the benches): every event kept.
+     */
+    private readonly logs?: { sampler: LogSampler; samples: Pick<LogSamplesRepository, 'add'> },
   ) {}
 
   /** The geo lookup of a node's operator (the aggregates' ingest locates its collapsed samples with it). */
@@ -81,6 +88,8 @@ export class IngestService {
       };
       return eventRowOf(e, at, locate(e.ip));
     });
+    // Statistics never depend on the sampling: only batches whose statistics came as aggregates are sampled.
+    const sampled = this.logs && counted === 0 ? sampleRows(this.logs.sampler, rows) : { kept: rows, samples: [] };
     try {
       const result = await this.store.ingest({
         batchId,
@@ -88,8 +97,10 @@ export class IngestService {
         // The spool dropped its events just before these: they count at the batch's first event.
         receivedAt: rows.reduce((min, r) => Math.min(min, r.ts), Math.floor(this.clock() / 1000)),
         dropped: batch.dropped,
-        events: rows,
+        events: sampled.kept,
       });
+      // A batch sent again (its acknowledgement lost) was counted the first time.
+      if (!result.duplicate && sampled.samples.length > 0) await this.logs?.samples.add(sampled.samples);
       this.onBatch({
         events: rows.length,
         dropped: batch.dropped,

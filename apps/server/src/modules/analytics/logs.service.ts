@@ -1,8 +1,9 @@
-import type { LogFilter, LogRecord } from '@rampart/contract';
+import type { LogFilter, LogRecord, LogSampled } from '@rampart/contract';
 import type { Caller } from '../../platform/http/bind-route.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
 import { analyticsScope } from './analytics-scope.js';
 import type { AnalyticsStore, Row, SqlDialect } from './analytics-store.js';
+import type { LogSampleRow, LogSamplesRepository } from './log-samples.repository.js';
 import { searchLogRows } from './log-search-store.js';
 import { rangeOf } from './statistics.service.js';
 import { int, type Scope, scopeWhere } from './store/statistics-sql.js';
@@ -26,12 +27,18 @@ export class LogsService {
   constructor(
     private readonly store: AnalyticsStore,
     private readonly repo: AnalyticsRepository,
+    private readonly samples: Pick<LogSamplesRepository, 'inRange'>,
   ) {}
 
-  async search(caller: Caller, kind: LogKind, filter: LogFilter): Promise<{ data: LogRecord[]; total: number }> {
+  async search(
+    caller: Caller,
+    kind: LogKind,
+    filter: LogFilter,
+  ): Promise<{ data: LogRecord[]; total: number; sampled: LogSampled[] }> {
     const scope = await analyticsScope(this.repo, caller, filter);
-    if (scope.siteIds.length === 0) return { data: [], total: 0 };
+    if (scope.siteIds.length === 0) return { data: [], total: 0, sampled: [] };
     const range = rangeOf(filter);
+    const sampled = this.samples.inRange(scope.siteIds, range.start - (range.start % 60), range.end);
     const { rows, total } = await searchLogRows(this.store, {
       columns: LOG_COLUMNS,
       where: logConditions(this.store.dialect, scope, kind, filter).join(' AND '),
@@ -41,8 +48,24 @@ export class LogsService {
       limit: filter.pageSize,
       offset: (filter.page - 1) * filter.pageSize,
     });
-    return { data: rows.map(searchRecordOf), total };
+    return { data: rows.map(searchRecordOf), total, sampled: sampledSpans(await sampled) };
   }
+}
+
+/**
+ * The sampled minutes (by site, then minute) as spans: a site's consecutive minutes at the same
+ * rate together. A minute's rate is what arrived over what was kept, at least 2 (it was sampled).
+ */
+export function sampledSpans(rows: readonly LogSampleRow[]): LogSampled[] {
+  const spans: { siteID: number; rate: number; from: number; to: number }[] = [];
+  for (const r of rows) {
+    const rate = Math.max(2, Math.round(r.seen / Math.max(1, r.kept)));
+    const last = spans.at(-1);
+    if (last && last.siteID === r.siteId && last.rate === rate && last.to === r.minute) last.to = r.minute + 60;
+    else spans.push({ siteID: r.siteId, rate, from: r.minute, to: r.minute + 60 });
+  }
+  const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+  return spans.map(({ siteID, rate, from, to }) => ({ siteID, rate, start: iso(from), end: iso(to) }));
 }
 
 /** The filter a log search or export is made of (what `where` ANDs): the scope and time range first. */

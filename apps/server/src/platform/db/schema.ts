@@ -1525,6 +1525,26 @@ export const dashboards = pgTable('dashboards', {
 });
 
 /**
+ * Log sampling (docs/decisions.md "Log sampling"): for each minute in which a site's passed
+ * requests were sampled for the logs because they arrived faster than the log store keeps up, how
+ * many arrived and how many were kept (the log search shows "1 in seen/kept"). Summed by every
+ * control plane that sampled them; pruned with the raw events.
+ */
+export const logSamples = pgTable(
+  'log_samples',
+  {
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    /** The minute's start, unix seconds. */
+    minute: bigint('minute', { mode: 'number' }).notNull(),
+    seen: bigint('seen', { mode: 'number' }).notNull(),
+    kept: bigint('kept', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.minute] }), index('log_samples_minute_idx').on(t.minute)],
+);
+
+/**
  * Log export files (packages/contract/src/routes/log-exports.ts; docs/decisions.md "Log export
  * files"): the account that asked, what it covers (the log search's filter) and how the job got on
  * with it. The file is `DATA_DIR/log-exports/<id>` while it is done; `file_name` is the name the
