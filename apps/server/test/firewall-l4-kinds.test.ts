@@ -3,7 +3,9 @@ import {
   addSitePorts,
   buildOpenApiDocument,
   type EdgeStreamPort,
+  L4_RULE_KINDS,
   firewallL4Routes as r,
+  type SiteL4RuleKind,
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
 import { sql } from 'drizzle-orm';
@@ -168,4 +170,46 @@ describe('the layer-4 kinds, byte for byte', () => {
 
     await expect(`${lines.join('\n')}\n`).toMatchFileSnapshot('./__snapshots__/firewall-l4-kinds.txt');
   });
+});
+
+// A row whose `rule` column breaks its kind's stored schema (written around the API) is never
+// answered as a rule (101002, nothing of it in the reply), and the node's layer-4 document leaves
+// the ports' rules out, naming the site, while the zone's rates stay; deleting it brings them back.
+describe('a layer-4 rule whose stored form breaks its kind', () => {
+  it.each(Object.keys(L4_RULE_KINDS) as SiteL4RuleKind[])(
+    '%s: answers 101002 and its ports go without rules',
+    async (kind) => {
+      const { routes } = L4_RULE_KINDS[kind];
+      const params = { siteId: site };
+      const send = (route: AnyRoute, input: object) => sendAs(t.app, user, route, input as never);
+      // On the UDP port, left disabled: the ports' other rules stay as they are.
+      const rule = { ...KINDS[kind].data(ports)[1], portID: ports.udp?.id, enabled: false };
+      const added = await send(routes.add, { params, body: { data: [rule] } });
+      expect(added.statusCode, added.body).toBe(200);
+      const id = (added.json() as unknown as { data: { id: number }[] }).data[0]?.id ?? 0;
+      const repo = new FirewallL4Repository(t.db.database.db);
+      const streamPorts = Object.values(ports).map((p) => p as unknown as EdgeStreamPort);
+      const zone = { guardedPorts: [443], synFlood: { rate: 9, burst: 0 }, newConnections: null, kernelBlocks: false };
+      const edge = () => edgeL4(repo, streamPorts, zone, async () => new Map());
+      expect((await edge()).l4?.ports).toHaveLength(3);
+
+      await t.db.database.db.execute(
+        sql`UPDATE site_l4_rules SET rule = '{"ips": 7, "isBlack": 1, "max": "x", "enabled": "yes"}'::jsonb WHERE id = ${id}`,
+      );
+      const listed = await send(routes.list, { params, query: { page: 1, pageSize: 10 } });
+      expect(listed.statusCode).toBe(500);
+      expect(listed.json()).toMatchObject({ code: 101002 });
+      expect(listed.body).not.toContain('yes');
+      const broken = await edge();
+      expect(broken.l4).toEqual({
+        zone: { guardedPorts: [443], synFlood: { rate: 9, burst: 0 }, newConnections: null },
+        regions: [],
+        ports: [],
+      });
+      expect(broken.leftOut).toEqual([{ siteId: site, reason: expect.stringContaining(`layer-4 rule ${id}`) }]);
+
+      expect((await send(routes.delete, { params, body: { ids: [id] } })).statusCode).toBe(200);
+      expect((await edge()).l4?.ports).toHaveLength(3);
+    },
+  );
 });
