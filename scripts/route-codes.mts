@@ -96,8 +96,10 @@ function targets(call: ts.CallExpression | ts.NewExpression): ts.Node[] {
 const MANY = '(customHeaders|corsSettings|urlRedirects|proxyRewrites)';
 const ONE = '(customHeader|corsSetting|urlRedirect|proxyRewrite)';
 const SECTION = '(worker|http|stream|custom)';
-const KINDS = '(whitelists|blacklists|userAgents|headers|intervalLimits|secondLimits|antiCCs|geos)';
-const KIND = '(whitelist|blacklist|userAgent|header|intervalLimit|secondLimit|antiCC|geo)';
+const KINDS =
+  '(whitelists|blacklists|userAgents|headers|intervalLimits|secondLimits|antiCCs|geos|l4Whitelists|l4Blacklists|positions|limitConns)';
+const KIND =
+  '(whitelist|blacklist|userAgent|header|intervalLimit|secondLimit|antiCC|geo|l4Whitelist|l4Blacklist|position|limitConn)';
 const MANUAL_LIST: [RegExp, RegExp, (m: RegExpMatchArray) => RegExp][] = [
   [/operator-nginx/, /^r\.(\w+)\.get$/, (m) => new RegExp(`^client\\.setting\\.nginx\\.${m[1]}$`)],
   [/operator-nginx/, /^r\.(\w+)\.(put|delete)$/, (m) => new RegExp(`^client\\.setting\\.nginx\\.${m[1]}\\.${m[2]}$`)],
@@ -115,7 +117,7 @@ const MANUAL_LIST: [RegExp, RegExp, (m: RegExpMatchArray) => RegExp][] = [
   ],
   [/site-modules/, /^r\.updateRule$/, () => /^user\.site\.(urlRedirect|proxyRewrite)\.rule\.update$/],
   [/site-modules/, /^bindModuleRoutes\[type\]$/, () => /^user\.domains\.module\./],
-  // One binding for every site firewall kind (contract rule-kinds/site-firewall.ts).
+  // One binding for every site firewall kind, layer 7 and layer 4 (contract rule-kinds/site-firewall*.ts).
   [
     /firewall-rules\.routes/,
     /^routes\.(list|add|delete)$/,

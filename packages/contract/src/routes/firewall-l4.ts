@@ -11,7 +11,6 @@ import { dataOf, defineRoute, tiers } from '../route.js';
 import { zId } from '../validators/ids.js';
 import { zMemo } from '../validators/zod.js';
 import { positiveCount } from './firewall-frequency.js';
-import { firewallRuleId, firewallRuleRoutes } from './firewall-lists.js';
 import { zoneParams } from './zones.js';
 
 /**
@@ -21,7 +20,7 @@ import { zoneParams } from './zones.js';
  * protection set by the operator. They act on a site's layer-4 ports (routes/site-ports.ts) and are
  * enforced by the node's kernel (nftables), not by nginx: docs/decisions.md "Layer-4 protection in
  * the kernel". Each kind lives beside the layer-7 kinds under `user/site/{siteId}/firewall/setting/`
- * with the same four calls (firewall-lists.ts firewallRuleRoutes).
+ * with the same four calls, declared in rule-kinds/site-firewall-l4.ts.
  *
  * Every rule names one of the site's ports by its id (`portID`; a port of another site, or of none,
  * is 101003 on the field). What a port's rules become on a node:
@@ -126,80 +125,6 @@ export const l4LimitConnRuleSchema = z.object({
   enabled: z.boolean(),
 });
 export type L4LimitConnRule = z.infer<typeof l4LimitConnRuleSchema>;
-
-const withCodes = <R extends { codes: readonly number[] }>(route: R, codes: number[]): R => ({
-  ...route,
-  codes: [...new Set([...route.codes, ...codes])].sort((a, b) => a - b),
-});
-
-const l4Whitelists = firewallRuleRoutes(
-  'l4Whitelists',
-  'l4Whitelist',
-  l4IpRuleInputSchema,
-  l4IpRuleInputSchema.extend(firewallRuleId),
-  l4IpRuleSchema,
-  'layer-4 whitelist',
-);
-const l4Blacklists = firewallRuleRoutes(
-  'l4Blacklists',
-  'l4Blacklist',
-  l4IpRuleInputSchema,
-  l4IpRuleInputSchema.extend(firewallRuleId),
-  l4IpRuleSchema,
-  'layer-4 blacklist',
-);
-const positions = firewallRuleRoutes(
-  'positions',
-  'position',
-  l4PositionRuleInputSchema,
-  l4PositionRuleInputSchema.extend(firewallRuleId),
-  l4PositionRuleSchema,
-  'layer-4 region',
-);
-const limitConns = firewallRuleRoutes(
-  'limitConns',
-  'limitConn',
-  l4LimitConnRuleInputSchema,
-  l4LimitConnRuleInputSchema.extend(firewallRuleId),
-  l4LimitConnRuleSchema,
-  'layer-4 connection limit',
-);
-
-export const listL4WhitelistRules = l4Whitelists.list;
-export const addL4WhitelistRules = l4Whitelists.add;
-export const updateL4WhitelistRule = withCodes(l4Whitelists.update, [101029]);
-export const deleteL4WhitelistRules = l4Whitelists.delete;
-export const listL4BlacklistRules = l4Blacklists.list;
-export const addL4BlacklistRules = l4Blacklists.add;
-export const updateL4BlacklistRule = withCodes(l4Blacklists.update, [101029]);
-export const deleteL4BlacklistRules = l4Blacklists.delete;
-export const listL4PositionRules = positions.list;
-export const addL4PositionRules = withCodes(positions.add, [101025, 201003]);
-export const updateL4PositionRule = withCodes(positions.update, [101025, 201003]);
-export const deleteL4PositionRules = positions.delete;
-export const listL4LimitConnRules = limitConns.list;
-export const addL4LimitConnRules = withCodes(limitConns.add, [101025]);
-export const updateL4LimitConnRule = withCodes(limitConns.update, [101025]);
-export const deleteL4LimitConnRules = limitConns.delete;
-
-export const firewallL4Routes = {
-  listL4WhitelistRules,
-  addL4WhitelistRules,
-  updateL4WhitelistRule,
-  deleteL4WhitelistRules,
-  listL4BlacklistRules,
-  addL4BlacklistRules,
-  updateL4BlacklistRule,
-  deleteL4BlacklistRules,
-  listL4PositionRules,
-  addL4PositionRules,
-  updateL4PositionRule,
-  deleteL4PositionRules,
-  listL4LimitConnRules,
-  addL4LimitConnRules,
-  updateL4LimitConnRule,
-  deleteL4LimitConnRules,
-} as const;
 
 // The zone's layer-4 protection (the operator's).
 

@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../route.js';
+import { firewallL4Routes } from '../rule-kinds/site-firewall-l4.js';
 import {
   firewallAntiCCRoutes,
   firewallFrequencyRoutes,
@@ -31,7 +32,7 @@ import { domainAccessRoutes } from './domain-access.js';
 import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
 import { asnDatabaseRoutes, geoDatabaseRoutes } from './firewall-geos.js';
-import { firewallL4Routes, zoneL4ProtectionRoutes } from './firewall-l4.js';
+import { zoneL4ProtectionRoutes } from './firewall-l4.js';
 import { abuseIPRoutes, firewallReputationRoutes } from './firewall-reputation.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
@@ -76,8 +77,10 @@ import { zoneSettingRoutes } from './zone-settings.js';
 import { zoneTrustRoutes } from './zone-trust.js';
 import { zoneRoutes } from './zones.js';
 
+export * from '../rule-kinds/l4-rule-kind.js';
 export * from '../rule-kinds/rule-kind.js';
 export * from '../rule-kinds/site-firewall.js';
+export * from '../rule-kinds/site-firewall-l4.js';
 export * from '../rule-kinds/site-firewall-routes.js';
 export * from './account-zones.js';
 export * from './accounts.js';

@@ -89,6 +89,39 @@ export interface EdgeRulePlacement {
   priority?: number;
 }
 
+/** What every family of rule kinds declares about its calls (rule-kind.ts, l4-rule-kind.ts). */
+export interface KindCallsSpec<I extends z.ZodType, U extends z.ZodType, O extends z.ZodObject> {
+  plural: string;
+  singular: string;
+  label: string;
+  input: I;
+  update: U;
+  output: O;
+  codes?: { add?: number[]; update?: number[] };
+}
+
+/** A kind's four calls (routes/firewall-lists.ts firewallRuleRoutes), its add and replace with their own codes. */
+export function kindRoutes<I extends z.ZodType, U extends z.ZodType, O extends z.ZodObject>(
+  spec: KindCallsSpec<I, U, O>,
+) {
+  const base = firewallRuleRoutes(spec.plural, spec.singular, spec.input, spec.update, spec.output, spec.label);
+  return {
+    ...base,
+    add: spec.codes?.add ? ({ ...base.add, codes: spec.codes.add } as typeof base.add) : base.add,
+    update: spec.codes?.update ? ({ ...base.update, codes: spec.codes.update } as typeof base.update) : base.update,
+  };
+}
+
+/** A row's `rule` column parsed; a row that breaks its kind's schema throws (a reply answers 101002). */
+export function readerOf<S extends z.ZodType<object>>(stored: S) {
+  return (row: { rule: unknown }): z.output<S> => stored.parse(row.rule);
+}
+
+/** The fields of a `rule` column that breaks its kind's schema, for the operator. */
+export function unreadableFields(error: z.ZodError): string {
+  return error.issues.map((i) => i.path.join('.')).join(', ');
+}
+
 export function defineRuleKind<
   K extends string,
   I extends z.ZodType<{ memo: string }>,
@@ -97,17 +130,10 @@ export function defineRuleKind<
   S extends z.ZodType<object>,
   L extends EdgeRuleList,
 >(spec: RuleKindSpec<K, I, U, O, S, L>) {
-  const base = firewallRuleRoutes(spec.plural, spec.singular, spec.input, spec.update, spec.output, spec.label);
-  const routes = {
-    ...base,
-    add: spec.codes?.add ? ({ ...base.add, codes: spec.codes.add } as typeof base.add) : base.add,
-    update: spec.codes?.update ? ({ ...base.update, codes: spec.codes.update } as typeof base.update) : base.update,
-  };
-  /** The row's `rule` column parsed; a row that breaks its kind's schema throws (a reply answers 101002). */
-  const read = (row: Pick<RuleRow, 'rule'>): z.output<S> => spec.stored.parse(row.rule);
+  const read = readerOf(spec.stored);
   return {
     ...spec,
-    routes,
+    routes: kindRoutes(spec),
     read,
     /** What an input stores: its `rule` column and its memo. */
     toStored(input: z.output<I>): { rule: z.output<S>; memo: string } {
@@ -134,7 +160,7 @@ export function defineRuleKind<
     edgeOf(row: Pick<RuleRow, 'id' | 'rule'>): EdgeRulePlacement | null {
       const parsed = spec.stored.safeParse(row.rule);
       if (!parsed.success) {
-        const unreadable = { id: row.id, unreadable: parsed.error.issues.map((i) => i.path.join('.')).join(', ') };
+        const unreadable = { id: row.id, unreadable: unreadableFields(parsed.error) };
         return { list: spec.edge.list, entry: unreadable as unknown as EdgeRuleEntry<L> };
       }
       const entry = spec.edge.entry(row.id, parsed.data);

@@ -2,16 +2,16 @@ import {
   type EdgeStreamPort,
   L4_GUARDED_PORTS_MAX,
   L4_IP_LIST_MAX,
-  L4_PORT_REGIONS_MAX,
   L4_REGION_CIDRS_MAX,
   L4_REGION_CIDRS_TOTAL_MAX,
   L4_REGIONS_MAX,
+  L4_RULE_KINDS,
   type L4PortRules,
   type L4Rate,
   type L4Rules,
+  type L4WantedRegions,
   l4RulesSchema,
 } from '@rampart/contract';
-import type { StoredL4IpRule, StoredL4LimitConnRule, StoredL4PositionRule } from './firewall-l4.presenter.js';
 import type { FirewallL4Repository } from './firewall-l4.repository.js';
 
 /** The zone's side of a node's layer-4 document (the zone's row; routes/firewall-l4.ts). */
@@ -46,6 +46,8 @@ export type CountryNetworks = () => Promise<Map<string, { v4: string[]; v6: stri
  * and named in `leftOut` (the node's snapshot problem, shown to the operator): without a geo
  * database, or when its regions would take the document over L4_REGION_CIDRS_MAX blocks for one
  * region or L4_REGION_CIDRS_TOTAL_MAX in all (ports in number order; the first ones keep theirs).
+ * A rule whose stored form breaks its kind's schema (a row written around the API) leaves every
+ * port's rules out, the zone's stay, and is named in `leftOut`.
  * Null when the node has no stream port, no zone rate, no kernel blocks and no escalation: nothing for the kernel.
  */
 export async function edgeL4(
@@ -71,36 +73,43 @@ export async function edgeL4(
     byPort.set(rule.portId, list);
   }
   const siteOfPort = new Map(rules.map((r) => [r.portId, r.siteId]));
-  const wanted = new Map<number, { mode: 'allow' | 'deny'; codes: string[] }>();
+  const wanted = new Map<number, L4WantedRegions>();
+  const unreadable: L4LeftOut[] = [];
   const ports: L4PortRules[] = streamPorts.map((p) => {
-    const list = byPort.get(p.id) ?? [];
-    const addresses = (kind: 'l4Whitelist' | 'l4Blacklist') =>
-      [...new Set(list.filter((r) => r.kind === kind).flatMap((r) => (r.rule as unknown as StoredL4IpRule).ips))].slice(
-        0,
-        L4_IP_LIST_MAX,
-      );
-    const position = list.find((r) => r.kind === 'position' && r.rule.enabled !== false);
-    if (position) {
-      const stored = position.rule as unknown as StoredL4PositionRule;
-      wanted.set(p.id, {
-        mode: stored.isBlack ? 'deny' : 'allow',
-        codes: [...new Set(stored.positions)].slice(0, L4_PORT_REGIONS_MAX),
-      });
-    }
-    const limit = list.find((r) => r.kind === 'limitConn' && r.rule.enabled !== false);
-    const stored = limit?.rule as unknown as StoredL4LimitConnRule | undefined;
-    return {
+    const port: L4PortRules = {
       id: p.id,
       port: p.port,
       protocol: p.protocol,
-      whitelist: addresses('l4Whitelist'),
-      blacklist: addresses('l4Blacklist'),
+      whitelist: [],
+      blacklist: [],
       regions: null,
-      connectionLimit: stored
-        ? { max: stored.max, rate: stored.rate, burst: stored.burst, blockSeconds: stored.delay }
-        : null,
+      connectionLimit: null,
     };
+    // Each kind's part (contract rule-kinds/site-firewall-l4.ts), the rules oldest first.
+    for (const row of byPort.get(p.id) ?? []) {
+      const part = L4_RULE_KINDS[row.kind].edgeOf(row);
+      if ('unreadable' in part) {
+        unreadable.push({
+          siteId: row.siteId,
+          reason: `its layer-4 rule ${row.id} is unreadable (${part.unreadable})`,
+        });
+      } else if ('addresses' in part) {
+        port[part.addresses].push(...part.entry);
+      } else if (part.enabled && part.one === 'regions') {
+        if (!wanted.has(p.id)) wanted.set(p.id, part.entry);
+      } else if (part.enabled && part.one === 'connectionLimit') {
+        port.connectionLimit ??= part.entry;
+      }
+    }
+    // Each address once, at most L4_IP_LIST_MAX (the API keeps a port's lists within it).
+    port.whitelist = [...new Set(port.whitelist)].slice(0, L4_IP_LIST_MAX);
+    port.blacklist = [...new Set(port.blacklist)].slice(0, L4_IP_LIST_MAX);
+    return port;
   });
+  if (unreadable.length > 0) {
+    // A row written around the API: the node keeps its zone's protection without the ports' rules.
+    return { l4: { zone: zoneRules, regions: [], ports: [] }, leftOut: unreadable };
+  }
 
   const regions: L4Rules['regions'] = [];
   if (wanted.size > 0) {

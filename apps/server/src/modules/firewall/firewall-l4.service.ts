@@ -2,13 +2,11 @@ import {
   FIREWALL_LIST_RULES_PER_SITE,
   L4_IP_LIST_MAX,
   L4_POSITION_REGIONS_MAX,
-  type L4IpRule,
-  type L4IpRuleIn,
-  type L4LimitConnRule,
-  type L4LimitConnRuleIn,
-  type L4PositionRule,
+  L4_RULE_KINDS,
   type L4PositionRuleIn,
+  type SiteL4RuleKind,
 } from '@rampart/contract';
+import type { z } from 'zod';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -16,67 +14,26 @@ import { invalidFields } from '../../platform/http/validation.js';
 import type { SitePortsRepository } from '../site-ports/site-ports.repository.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import type { SitesRepository } from '../sites/sites.repository.js';
-import {
-  presentL4IpRule,
-  presentL4LimitConnRule,
-  presentL4PositionRule,
-  type StoredL4IpRule,
-  type StoredL4LimitConnRule,
-  type StoredL4PositionRule,
-} from './firewall-l4.presenter.js';
-import type { FirewallL4Repository, L4RuleKind, L4RuleRow, L4RuleValues } from './firewall-l4.repository.js';
+import type { FirewallL4Repository, L4RuleRow, L4RuleValues } from './firewall-l4.repository.js';
+import type { KindCalls } from './firewall-rules.service.js';
 
-interface Kinds {
-  l4Whitelist: { input: L4IpRuleIn; output: L4IpRule };
-  l4Blacklist: { input: L4IpRuleIn; output: L4IpRule };
-  position: { input: L4PositionRuleIn; output: L4PositionRule };
-  limitConn: { input: L4LimitConnRuleIn; output: L4LimitConnRule };
-}
-export type L4Kind = keyof Kinds & L4RuleKind;
+export type L4Kind = SiteL4RuleKind;
+type Input<K extends L4Kind> = z.output<(typeof L4_RULE_KINDS)[K]['input']>;
+type Output<K extends L4Kind> = z.output<(typeof L4_RULE_KINDS)[K]['output']>;
 
+/** Per kind, from its declaration (contract rule-kinds/site-firewall-l4.ts): what an input stores, a row's reply, its per-port counts. */
 const KINDS: {
   [K in L4Kind]: {
-    store(input: Kinds[K]['input']): L4RuleValues;
-    present(row: L4RuleRow): Kinds[K]['output'];
+    toStored(input: Input<K>): L4RuleValues;
+    present(row: L4RuleRow): Output<K>;
+    enabledOf(row: Pick<L4RuleRow, 'rule'>): boolean;
+    addressesOf(row: Pick<L4RuleRow, 'rule'>): number;
+    edge: (typeof L4_RULE_KINDS)[L4Kind]['edge'];
   };
-} = {
-  l4Whitelist: {
-    // Each address once, in the order given.
-    store: ({ portID, ips, memo }) => ({
-      portId: portID,
-      rule: { ips: [...new Set(ips)] } satisfies StoredL4IpRule,
-      memo,
-    }),
-    present: presentL4IpRule,
-  },
-  l4Blacklist: {
-    store: ({ portID, ips, memo }) => ({
-      portId: portID,
-      rule: { ips: [...new Set(ips)] } satisfies StoredL4IpRule,
-      memo,
-    }),
-    present: presentL4IpRule,
-  },
-  position: {
-    store: ({ portID, isBlack, positions, enabled, memo }) => ({
-      portId: portID,
-      rule: { isBlack, positions: [...new Set(positions)], enabled } satisfies StoredL4PositionRule,
-      memo,
-    }),
-    present: presentL4PositionRule,
-  },
-  limitConn: {
-    store: ({ portID, max, rate, burst, delay, enabled, memo }) => ({
-      portId: portID,
-      rule: { max, rate, burst, delay, enabled } satisfies StoredL4LimitConnRule,
-      memo,
-    }),
-    present: presentL4LimitConnRule,
-  },
-};
+} = L4_RULE_KINDS;
 
-/** Whether a stored or new rule of a one-per-port kind is enabled. */
-const enabledOf = (rule: Record<string, unknown>) => rule.enabled !== false;
+/** The kinds whose addresses count together against a port's L4_IP_LIST_MAX (the whitelists and blacklists). */
+const ADDRESS_KINDS = (Object.keys(KINDS) as L4Kind[]).filter((kind) => 'addresses' in KINDS[kind].edge);
 
 /** A position rule lists at most L4_POSITION_REGIONS_MAX regions, as sent (201003). */
 function checkRegionCount(kind: L4Kind, inputs: readonly unknown[]): void {
@@ -104,27 +61,32 @@ export class FirewallL4Service {
     private readonly access: SiteAccess,
   ) {}
 
+  /** The calls of one kind (firewall-rules.routes.ts bindKind binds them to the kind's routes). */
+  of<K extends L4Kind>(kind: K): KindCalls<Input<K>, Output<K>> {
+    return {
+      list: (userId, siteId, page, pageSize) => this.list(kind, userId, siteId, page, pageSize),
+      add: (userId, siteId, inputs) => this.add(kind, userId, siteId, inputs),
+      update: (userId, siteId, id, input) => this.update(kind, userId, siteId, id, input),
+      delete: (userId, siteId, ids) => this.delete(kind, userId, siteId, ids),
+    };
+  }
+
   async list<K extends L4Kind>(
     kind: K,
     userId: number,
     siteId: number,
     page: number,
     pageSize: number,
-  ): Promise<{ data: Kinds[K]['output'][]; total: number }> {
+  ): Promise<{ data: Output<K>[]; total: number }> {
     await this.access.userSite(userId, siteId);
     const { rows, total } = await this.repo.page(siteId, kind, page, pageSize);
     return { data: rows.map((row) => KINDS[kind].present(row)), total };
   }
 
-  async add<K extends L4Kind>(
-    kind: K,
-    userId: number,
-    siteId: number,
-    inputs: Kinds[K]['input'][],
-  ): Promise<Kinds[K]['output'][]> {
+  async add<K extends L4Kind>(kind: K, userId: number, siteId: number, inputs: Input<K>[]): Promise<Output<K>[]> {
     await this.access.userSite(userId, siteId);
     checkRegionCount(kind, inputs);
-    const values = inputs.map((input) => KINDS[kind].store(input));
+    const values = inputs.map((input) => KINDS[kind].toStored(input));
     return this.transactions.run(async () => {
       await this.sites.lock(siteId);
       await this.checkPorts(
@@ -146,11 +108,11 @@ export class FirewallL4Service {
     userId: number,
     siteId: number,
     id: number,
-    input: Kinds[K]['input'],
-  ): Promise<Kinds[K]['output']> {
+    input: Input<K>,
+  ): Promise<Output<K>> {
     await this.access.userSite(userId, siteId);
     checkRegionCount(kind, [input]);
-    const values = KINDS[kind].store(input);
+    const values = KINDS[kind].toStored(input);
     return this.transactions.run(async () => {
       await this.sites.lock(siteId);
       await this.checkPorts(siteId, [values.portId], () => 'portID');
@@ -180,22 +142,22 @@ export class FirewallL4Service {
   /** The per-port limits, counting the port's stored rules (but `exceptId`) and the new ones together. */
   private async checkPerPort(kind: L4Kind, values: L4RuleValues[], exceptId: number): Promise<void> {
     const portIds = [...new Set(values.map((v) => v.portId))];
-    if (kind === 'l4Whitelist' || kind === 'l4Blacklist') {
-      const stored = await this.repo.onPorts(portIds, ['l4Whitelist', 'l4Blacklist'], exceptId);
+    if (ADDRESS_KINDS.includes(kind)) {
+      const stored = await this.repo.onPorts(portIds, ADDRESS_KINDS, exceptId);
       const perPort = new Map<number, number>();
-      for (const { portId, rule } of [...stored, ...values]) {
-        perPort.set(portId, (perPort.get(portId) ?? 0) + (rule as unknown as StoredL4IpRule).ips.length);
+      for (const { portId, rule, kind: of } of [...stored, ...values.map((v) => ({ ...v, kind }))]) {
+        perPort.set(portId, (perPort.get(portId) ?? 0) + KINDS[of].addressesOf({ rule }));
       }
       if ([...perPort.values()].some((n) => n > L4_IP_LIST_MAX)) {
         throw new AppError(101029, { extra: { max: L4_IP_LIST_MAX } });
       }
       return;
     }
-    // One enabled position rule and one enabled connection limit per port.
+    // One enabled rule of the kind per port (positions, connection limits).
     const stored = await this.repo.onPorts(portIds, [kind], exceptId);
     const enabled = new Map<number, number>();
     for (const { portId, rule } of [...stored, ...values]) {
-      if (enabledOf(rule)) enabled.set(portId, (enabled.get(portId) ?? 0) + 1);
+      if (KINDS[kind].enabledOf({ rule })) enabled.set(portId, (enabled.get(portId) ?? 0) + 1);
     }
     if ([...enabled.values()].some((n) => n > 1)) throw new AppError(101025);
   }

@@ -9,7 +9,7 @@ type KindRoutes<In, Out> = ReturnType<
 >;
 
 /** Binds one kind's calls, as its declaration makes them (contract rule-kinds/rule-kind.ts), to its service calls. */
-function bindKind<In, Out>(binder: Binder, routes: KindRoutes<In, Out>, calls: KindCalls<In, Out>): void {
+export function bindKind<In, Out>(binder: Binder, routes: KindRoutes<In, Out>, calls: KindCalls<In, Out>): void {
   binder.bind(routes.list, async ({ params, query }, { caller }) =>
     calls.list(caller.accountId, params.siteId, query.page, query.pageSize),
   );

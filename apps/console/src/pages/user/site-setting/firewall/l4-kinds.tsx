@@ -1,14 +1,11 @@
 import {
+  L4_RULE_KINDS,
   type L4IpRule,
   type L4IpRuleInput,
   type L4LimitConnRule,
   type L4LimitConnRuleInput,
   type L4PositionRule,
   type L4PositionRuleInput,
-  l4IpRuleInputSchema,
-  l4LimitConnRuleInputSchema,
-  l4PositionRuleInputSchema,
-  firewallL4Routes as routes,
 } from '@rampart/contract';
 import { useTranslation } from 'react-i18next';
 import type { ListColumn, ListColumns } from '../../../../components/FitTable';
@@ -60,8 +57,9 @@ function L4RateCell({ rule }: { rule: L4LimitConnRule }) {
 }
 
 /**
- * A layer-4 site's rules (routes/firewall-l4.ts), each on one of its ports: the port first, by
- * number and protocol; the memo and the dates in the column chooser where a kind has a switch.
+ * A layer-4 site's rules (contract rule-kinds/site-firewall-l4.ts gives each kind's calls and
+ * schema), each on one of its ports: the port first, by number and protocol; the memo and the dates
+ * in the column chooser where a kind has a switch.
  */
 function portColumn<R extends FirewallRuleRow & { port: number; protocol: string }>({
   t,
@@ -88,21 +86,9 @@ function ipKind(key: 'l4Whitelist' | 'l4Blacklist'): FirewallKind<L4IpRuleInput,
   const white = key === 'l4Whitelist';
   return {
     key,
-    routes: white
-      ? {
-          list: routes.listL4WhitelistRules,
-          add: routes.addL4WhitelistRules,
-          update: routes.updateL4WhitelistRule,
-          delete: routes.deleteL4WhitelistRules,
-        }
-      : {
-          list: routes.listL4BlacklistRules,
-          add: routes.addL4BlacklistRules,
-          update: routes.updateL4BlacklistRule,
-          delete: routes.deleteL4BlacklistRules,
-        },
+    routes: L4_RULE_KINDS[key].routes,
     resource: white ? 'l4WhitelistRules' : 'l4BlacklistRules',
-    schema: l4IpRuleInputSchema,
+    schema: L4_RULE_KINDS[key].input,
     columns: ipColumns,
     Fields: L4IpRuleFields,
     newRule: NEW_L4_IP_RULE,
@@ -120,14 +106,9 @@ export const l4BlacklistKind = ipKind('l4Blacklist');
 /** The countries denied on the port, or the only ones let through; one enabled rule a port. */
 export const l4PositionKind: FirewallKind<L4PositionRuleInput, L4PositionRule, L4PositionRuleValues> = {
   key: 'position',
-  routes: {
-    list: routes.listL4PositionRules,
-    add: routes.addL4PositionRules,
-    update: routes.updateL4PositionRule,
-    delete: routes.deleteL4PositionRules,
-  },
+  routes: L4_RULE_KINDS.position.routes,
   resource: 'l4PositionRules',
-  schema: l4PositionRuleInputSchema,
+  schema: L4_RULE_KINDS.position.input,
   columns: (context) => {
     const { t } = context;
     return [
@@ -153,14 +134,9 @@ export const l4PositionKind: FirewallKind<L4PositionRuleInput, L4PositionRule, L
 /** Connections per client address on the port, at once and new per second; one enabled limit a port. */
 export const l4LimitConnKind: FirewallKind<L4LimitConnRuleInput, L4LimitConnRule, L4LimitConnRuleValues> = {
   key: 'limitConn',
-  routes: {
-    list: routes.listL4LimitConnRules,
-    add: routes.addL4LimitConnRules,
-    update: routes.updateL4LimitConnRule,
-    delete: routes.deleteL4LimitConnRules,
-  },
+  routes: L4_RULE_KINDS.limitConn.routes,
   resource: 'l4LimitConnRules',
-  schema: l4LimitConnRuleInputSchema,
+  schema: L4_RULE_KINDS.limitConn.input,
   columns: (context) => {
     const { t } = context;
     return [

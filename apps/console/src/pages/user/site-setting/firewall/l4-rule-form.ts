@@ -1,11 +1,11 @@
 import {
+  L4_RULE_KINDS,
   type L4IpRule,
   type L4IpRuleInput,
   type L4LimitConnRule,
   type L4LimitConnRuleInput,
   type L4PositionRule,
   type L4PositionRuleInput,
-  l4IpRuleInputSchema,
   numberedLines,
 } from '@rampart/contract';
 import type { FormRule } from 'antd';
@@ -14,7 +14,7 @@ import { ruleFieldOf } from './firewall-rule-form';
 import { wholeNumber } from './frequency-rule-form';
 import { ipsRules, listRuleFieldOf } from './list-rule-form';
 
-// The dialogs of a layer-4 site's rules (routes/firewall-lists.ts firewall-l4.ts): each names one
+// The dialogs of a layer-4 site's rules (contract rule-kinds/site-firewall-l4.ts): each names one
 // of the site's ports by its id, chosen by number and protocol. Numbers are null while their box
 // is empty (the contract refuses the NaN they become).
 
@@ -41,7 +41,7 @@ export function l4IpRuleBody(values: L4IpRuleValues): L4IpRuleInput {
 
 /** The addresses box, checked with the contract's schema: every bad line, each with its line number. */
 export function l4IpsRules(): FormRule[] {
-  return ipsRules(l4IpRuleInputSchema.shape.ips);
+  return ipsRules(L4_RULE_KINDS.l4Whitelist.input.shape.ips);
 }
 
 /** A server error at `data.0.ips.2` (add) or `ips.2` (update): on the box, with the line it came from. */
