@@ -46,6 +46,7 @@ ${process.env.MICRO_JIT_LOG ? `require("jit.v").start(${JSON.stringify(process.e
   -- a refusal's share: the deny page chosen, and counted for the escalation
   time("deny_page", function() return pages.body(4030) end)
   time("deny_page_var", function() var.rampart_page = pages.body(4030) end)
+  if pages.parts then time("deny_parts_var", function() var.rampart_page, var.rampart_page_id, var.rampart_page_end = pages.parts(4030) end) end
   time("escalate_note", function() return escalate.note(var, "4030") end)
   time("routed_host", function() return store.routed(var.host) end)
   time("var_read", function() return var.host end)
