@@ -98,7 +98,8 @@ local HTML_LANG = { en_US = "en", zh_CN = "zh-CN", zh_TW = "zh-TW" }
 local REQUEST_ID = { en_US = "Request ID", zh_CN = "请求 ID", zh_TW = "請求 ID" }
 local PAGE_END = "</body></html>\n"
 
--- Each page as its text up to the footer and the end: the request id goes in between (footer()).
+-- Each page as its text up to the footer and the end: the request id goes in between
+-- (footer_parts(), HEADS).
 local PAGES = {}
 for language, messages in pairs(MESSAGES) do
   local pages = {}
@@ -152,12 +153,6 @@ function _M.footer_parts(language)
   local id = request_id()
   if id == nil then return PAGE_END, "", "" end
   return id_line(language), id, ID_END
-end
-
--- The footer as one string (short pages' callers and the tests).
-function _M.footer(language)
-  local start, id, finish = _M.footer_parts(language)
-  return start .. id .. finish
 end
 
 -- One language range of Accept-Language (lower case) → one of ours, or nil. A script subtag wins
