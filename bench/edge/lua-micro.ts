@@ -46,7 +46,14 @@ ${process.env.MICRO_JIT_LOG ? `require("jit.v").start(${JSON.stringify(process.e
   -- a refusal's share: the deny page chosen, and counted for the escalation
   time("deny_page", function() return pages.body(4030) end)
   time("deny_page_var", function() var.rampart_page = pages.body(4030) end)
+  if pages.parts then time("deny_parts_var", function() var.rampart_page, var.rampart_page_id, var.rampart_page_end = pages.parts(4030) end) end
   time("escalate_note", function() return escalate.note(var, "4030") end)
+  -- a challenge page with its own token and nonce (the Lua side: ngx.print sends what it returns)
+  local html, serial = require "rampart.challenge_pages", 0
+  time("challenge_page", function()
+    serial = serial + 1
+    return html.shield("/.rampart/challenge", "1.2.3.4.5.6a7b" .. serial .. ".10.abcdef0123456789", "6a7b" .. serial, 10, "/")
+  end)
   time("routed_host", function() return store.routed(var.host) end)
   time("var_read", function() return var.host end)
   time("var_write", function() var.rampart_request_id = "edge-1-abc-" .. math.random(1, 1e9) end)

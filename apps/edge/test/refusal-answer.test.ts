@@ -6,10 +6,11 @@ import { document, domain, moduleRefs, upstream, wafModule } from './helpers/doc
 import { type Edge, startEdge } from './helpers/edge.js';
 
 // A firewall's deny ("4030") and drop ("444") are answered by nginx in the router's own phase
-// (public-server.ts: `return 403 $rampart_page`, `return 444`) instead of through @rampart_route and
-// pages.send. The answer must be the one pages.send gives (a WAF block of a request with a body
-// still goes that way: the reference here), whatever the path's extension, and the location's
-// default_type must not give a type to an origin's answer that has none.
+// (public-server.ts: `return 403 "$rampart_page$rampart_page_id$rampart_page_end"`, the page's parts
+// from pages.parts; `return 444`) instead of through @rampart_route and pages.send. The answer
+// must be the one pages.send gives (a WAF block of a request with a body still goes that way: the
+// reference here), whatever the path's extension, and the location's default_type must not give a
+// type to an origin's answer that has none.
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
 const FIREWALL: EdgeFirewall = {
@@ -103,20 +104,34 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
   originPort = (origin.address() as AddressInfo).port;
   edge = await startEdge();
+  await push('refusal-1');
+});
+
+const SITE_403 = '<html><body>the site says no</body></html>';
+const OPERATOR_403 = '<html><body>the operator says no</body></html>';
+
+/** The plane: a domain with the edge's own pages, one whose site has its own 403 page; `errorPages` the operator's. */
+function push(version: string, errorPages?: { status: number; body: string }[]) {
   const to = [upstream(originPort)];
-  await edge.push(
+  return edge.push(
     document(
-      'refusal-1',
+      version,
       [
         domain(1, 'deny.example.com', to, { firewallId: 1, modules: moduleRefs({ waf: 1 }) }),
         domain(2, 'plain.example.com', to),
+        domain(3, 'own.example.com', to, { firewallId: 1, modules: moduleRefs({ waf: 1 }), settingsId: 20 }),
       ],
       [],
       [],
-      { firewalls: [FIREWALL], modules: [wafModule(1)] },
+      {
+        firewalls: [FIREWALL],
+        modules: [wafModule(1)],
+        settings: [{ id: 20, gzip: null, rates: [], language: 'en_US', pages: [{ status: 403, body: SITE_403 }] }],
+        ...(errorPages ? { errorPages } : {}),
+      },
     ),
   );
-});
+}
 
 afterAll(async () => {
   await edge?.stop();
@@ -149,6 +164,28 @@ describe("the router's direct refusal", () => {
         expect(page(direct), `${path} ${JSON.stringify(headers)}`).toEqual(reference);
         if (direct !== 'closed') expect(Number(direct.headers['content-length'])).toBe(Buffer.byteLength(direct.body));
       }
+    }
+  });
+
+  it("answers with the site's own page, then the operator's, as pages.send does (no request id in them)", async () => {
+    const whole = async (host: string) => {
+      const reference = await send('127.0.0.1', host, '/', { method: 'POST', headers: FORM, body: SQLI });
+      const direct = await send('127.0.0.2', host, '/a.png');
+      if (reference === 'closed' || direct === 'closed') throw new Error(`${host}: closed`);
+      expect([direct.status, direct.body, direct.headers['content-type']], host).toEqual([
+        reference.status,
+        reference.body,
+        reference.headers['content-type'],
+      ]);
+      return [direct.status, direct.body];
+    };
+    expect(await whole('own.example.com')).toEqual([403, SITE_403]);
+    await push('refusal-2', [{ status: 403, body: OPERATOR_403 }]);
+    try {
+      expect(await whole('deny.example.com')).toEqual([403, OPERATOR_403]);
+      expect(await whole('own.example.com')).toEqual([403, SITE_403]);
+    } finally {
+      await push('refusal-3');
     }
   });
 

@@ -93,8 +93,13 @@ function pow(nonce,bits,done){var n=0,p=nonce+":";(function step(){for(var end=n
 ]]
 
 
+-- Pages and their parts are lists of strings (nested), which ngx.print sends one after the other:
+-- never joined in Lua. A long string that differs per request only in its middle (the token, the
+-- nonce, the request id) shares one bucket of LuaJIT's string table with every other one alive
+-- (its hash reads a few bytes at the ends and the middle), and each new one is compared with them
+-- all (rampart.pages; bench/README.md).
 local function page(language, lang, title, body, script)
-  return concat({
+  return {
     "<!DOCTYPE html>\n<html lang=\"", lang, "\"><head><meta charset=\"utf-8\">",
     "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><meta name=\"robots\" content=\"noindex\">",
     "<title>", title, "</title></head>\n",
@@ -102,9 +107,9 @@ local function page(language, lang, title, body, script)
     body,
     -- A page without a script (the code) works without JavaScript and says nothing about it.
     script and ("<noscript><p><strong>" .. TEXT[language].nojs .. "</strong></p></noscript>\n") or "",
-    script and ("<script>" .. POW_SCRIPT .. script .. "</script>\n") or "",
-    "<hr><p style=\"color:#888\">Rampart</p>\n", pages.footer(language),
-  })
+    script and { "<script>", POW_SCRIPT, script, "</script>\n" } or "",
+    "<hr><p style=\"color:#888\">Rampart</p>\n", pages.footer_parts(language),
+  }
 end
 
 -- The answer form: the token, the return path, the hidden answer fields `hidden` and `extra`.
@@ -116,14 +121,13 @@ local function form(path, t, r, hidden, extra)
   for _, name in ipairs(hidden) do out[#out + 1] = "<input type=\"hidden\" name=\"" .. name .. "\" value=\"\">" end
   out[#out + 1] = extra or ""
   out[#out + 1] = "</form>\n"
-  return concat(out)
+  return out
 end
 
 -- The script that starts the proof of work for `nonce` at `bits` as the page loads and keeps its
 -- answer in `work` (null until found), calling `ready` (when set) once it is.
 local function work_script(nonce, bits)
-  return "var work=null,ready=null;pow(" .. cjson.encode(nonce) .. "," .. bits ..
-    ",function(n){work=n;if(ready)ready();});"
+  return { "var work=null,ready=null;pow(", cjson.encode(nonce), ",", bits, ",function(n){work=n;if(ready)ready();});" }
 end
 
 -- The shield: the proof of work, then the form posts itself.
@@ -131,9 +135,9 @@ function _M.shield(path, t, nonce, bits, r)
   local language, lang = pages.language()
   local text = TEXT[language]
   return page(language, lang, text.shield_title,
-    concat({ "<p>", text.shield_text, "</p>\n", form(path, t, r, { "n" }) }),
-    work_script(nonce, bits) ..
-      "ready=function(){var f=document.getElementById('f');f.n.value=work;f.submit();};if(work!==null)ready();")
+    { "<p>", text.shield_text, "</p>\n", form(path, t, r, { "n" }) },
+    { work_script(nonce, bits),
+      "ready=function(){var f=document.getElementById('f');f.n.value=work;f.submit();};if(work!==null)ready();" })
 end
 
 -- Click to verify: the proof of work runs while the person reads; the click sends it (or waits for it).
@@ -145,11 +149,11 @@ function _M.click(path, t, nonce, bits, r)
     "<p id=\"w\" hidden>", text.working, "</p>",
   })
   return page(language, lang, text.click_title,
-    concat({ "<p>", text.click_text, "</p>\n", form(path, t, r, { "n" }, button) }),
-    work_script(nonce, bits) ..
+    { "<p>", text.click_text, "</p>\n", form(path, t, r, { "n" }, button) },
+    { work_script(nonce, bits),
       "var b=document.getElementById('b');b.addEventListener('click',function(){b.disabled=true;" ..
       "document.getElementById('w').hidden=false;ready=function(){var f=document.getElementById('f');" ..
-      "f.n.value=work;f.submit();};if(work!==null)ready();});")
+      "f.n.value=work;f.submit();};if(work!==null)ready();});" })
 end
 
 -- The code page: the picture, a text field and a button; works without JavaScript.
@@ -162,12 +166,12 @@ function _M.code(path, t, r)
     "<button type=\"submit\" id=\"b\" style=\"font-size:1.1em\">", text.code_submit, "</button></p>",
   })
   return page(language, lang, text.code_title,
-    concat({
+    {
       "<p>", text.code_text, "</p>\n",
       "<p><img id=\"img\" src=\"", path, "?i=", t, "\" width=\"200\" height=\"70\" alt=\"\"></p>\n",
       form(path, t, r, {}, fields),
       "<p><a href=\"", escape(r), "\">", text.another, "</a></p>\n",
-    }))
+    })
 end
 
 -- The slider page: the picture with its gap, the piece at its row, and a handle the person drags;
@@ -177,7 +181,7 @@ function _M.slider(path, t, nonce, bits, r, y)
   local language, lang = pages.language()
   local text = TEXT[language]
   local base = path .. "?i=" .. t
-  local body = concat({
+  local body = {
     "<p>", text.slider_text, "</p>\n",
     "<div style=\"position:relative;width:300px;height:150px;margin:0 auto;user-select:none\">",
     "<img src=\"", base, "&amp;p=b\" width=\"300\" height=\"150\" alt=\"\" draggable=\"false\" style=\"display:block\">",
@@ -189,28 +193,28 @@ function _M.slider(path, t, nonce, bits, r, y)
     "cursor:grab;line-height:40px;touch-action:none\">&#8594;</div></div>\n",
     "<p id=\"w\" hidden>", text.working, "</p>\n",
     form(path, t, r, { "n", "w" }),
-  })
-  local script = work_script(nonce, bits) ..
+  }
+  local script = { work_script(nonce, bits),
     "var h=document.getElementById('h'),pc=document.getElementById('pc'),x=0,sx=0,on=false;" ..
     "h.addEventListener('pointerdown',function(e){on=true;sx=e.clientX-x;h.setPointerCapture(e.pointerId);});" ..
     "h.addEventListener('pointermove',function(e){if(!on)return;" ..
     "x=Math.max(0,Math.min(" .. SLIDER_MAX .. ",e.clientX-sx));h.style.left=x+'px';pc.style.left=x+'px';});" ..
     "h.addEventListener('pointerup',function(){if(!on)return;on=false;document.getElementById('w').hidden=false;" ..
     "ready=function(){var f=document.getElementById('f');f.n.value=Math.round(x);f.w.value=work;f.submit();};" ..
-    "if(work!==null)ready();});"
+    "if(work!==null)ready();});" }
   return page(language, lang, text.slider_title, body, script)
 end
 
 function _M.failed(r)
   local language, lang = pages.language()
   local text = TEXT[language]
-  return concat({
+  return {
     "<!DOCTYPE html>\n<html lang=\"", lang, "\"><head><meta charset=\"utf-8\"><meta name=\"robots\" content=\"noindex\">",
     "<title>", text.failed_title, "</title></head>\n",
     "<body style=\"font-family:sans-serif;text-align:center;padding-top:10%\">\n<h1>", text.failed_title, "</h1>\n",
     "<p>", text.failed_text, "</p>\n<p><a href=\"", escape(r), "\">", text.again, "</a></p>\n",
-    "<hr><p style=\"color:#888\">Rampart</p>\n", pages.footer(language),
-  })
+    "<hr><p style=\"color:#888\">Rampart</p>\n", pages.footer_parts(language),
+  }
 end
 
 return _M

@@ -98,7 +98,8 @@ local HTML_LANG = { en_US = "en", zh_CN = "zh-CN", zh_TW = "zh-TW" }
 local REQUEST_ID = { en_US = "Request ID", zh_CN = "请求 ID", zh_TW = "請求 ID" }
 local PAGE_END = "</body></html>\n"
 
--- Each page as its text up to the footer and the end: the request id goes in between (footer()).
+-- Each page as its text up to the footer and the end: the request id goes in between
+-- (footer_parts(), HEADS).
 local PAGES = {}
 for language, messages in pairs(MESSAGES) do
   local pages = {}
@@ -118,14 +119,40 @@ local DEFAULT = PAGES.en_US
 
 local lower, sub, find = string.lower, string.sub, string.find
 
--- The end of an edge page in `language`: this request's id (the router's, rampart.router, which
--- the log line carries), then the end of the document. No line when the request never reached
--- the router (nginx refused it first) or the id holds anything but the router's characters.
-function _M.footer(language)
+-- The request id line around the id, and the end of the document.
+local function id_line(language)
+  return "<p style=\"color:#888;font-size:small\">" .. (REQUEST_ID[language] or REQUEST_ID.en_US) .. ": <code>"
+end
+local ID_END = "</code></p>\n" .. PAGE_END
+
+-- Each page up to its request id (the page, then the id line's start), built once: a page is
+-- never concatenated with its request id in Lua. Such a string, long and differing from the last
+-- request's only in its middle, lands in one bucket of LuaJIT's string table (its hash reads a few
+-- bytes at the ends and the middle): each new one was compared with every earlier one still
+-- alive, ~20 µs per refused request in a flood (bench/README.md). The parts go to nginx as they are
+-- (ngx.print's list, or the router's three variables).
+local HEADS = {}
+for language, pages in pairs(PAGES) do
+  local heads = {}
+  for key, text in pairs(pages) do heads[key] = text .. id_line(language) end
+  HEADS[language] = heads
+end
+
+-- This request's id for its pages, or nil when the request never reached the router (nginx
+-- refused it first) or the id holds anything but the router's characters.
+local function request_id()
   local id = ngx.var.rampart_request_id
-  if id == nil or id == "" or find(id, "[^%w._-]") then return PAGE_END end
-  return "<p style=\"color:#888;font-size:small\">" .. (REQUEST_ID[language] or REQUEST_ID.en_US)
-    .. ": <code>" .. id .. "</code></p>\n" .. PAGE_END
+  if id == nil or id == "" or find(id, "[^%w._-]") then return nil end
+  return id
+end
+
+-- The end of an edge page in `language` as three strings: the start of the request id line, this
+-- request's id (the router's, rampart.router, which the log line carries), the end of the line
+-- and of the document; or the end of the document and two empty strings when there is no id.
+function _M.footer_parts(language)
+  local id = request_id()
+  if id == nil then return PAGE_END, "", "" end
+  return id_line(language), id, ID_END
 end
 
 -- One language range of Accept-Language (lower case) → one of ours, or nil. A script subtag wins
@@ -182,10 +209,15 @@ local function language_for(site)
   return PAGES[language] and language or "en_US"
 end
 
--- The edge's own page for `key` in the request's language, with the request's id.
-local function own_page(site, key)
+-- The edge's own page for `key` in the request's language, with the request's id, as three
+-- strings (see HEADS): the page up to the id, the id, the rest.
+local function own_parts(site, key)
   local language = language_for(site)
-  return (PAGES[language][key] or DEFAULT[500]) .. _M.footer(language)
+  local id = request_id()
+  local head = HEADS[language][key]
+  if id == nil then return PAGES[language][key] or DEFAULT[500], "", PAGE_END end
+  if head then return head, id, ID_END end
+  return DEFAULT[500] .. id_line(language), id, ID_END
 end
 
 -- For pages built elsewhere (rampart.challenge): the language key and the html lang attribute.
@@ -200,27 +232,38 @@ local function operator_page(status)
   return gen and store.operator_pages(gen)[status]
 end
 
--- The page for `key` and its status on the wire: the site's own page for the status when the
--- request's domain has one, else the operator's default page for it, else the edge's in the
--- visitor's or the site's language. Also for the router (set_by_lua), which has nginx answer a
--- firewall's deny with it directly (render.ts: `return 403 $rampart_page`).
-function _M.body(key)
+-- The page for `key` as three strings to send one after the other, and its status on the wire:
+-- the site's own page for the status when the request's domain has one, else the operator's
+-- default page for it (each whole, then two empty strings), else the edge's in the visitor's or the
+-- site's language (own_parts). Also for the router (set_by_lua), which has nginx answer a
+-- firewall's deny with it directly (public-server.ts: `return 403
+-- "$rampart_page$rampart_page_id$rampart_page_end"`).
+function _M.parts(key)
   local status = WIRE[key] or key
   local site = settings.for_request()
-  return site and site.pages[status] or operator_page(status) or own_page(site, key), status
+  local page = site and site.pages[status] or operator_page(status)
+  if page then return page, "", "", status end
+  local head, id, rest = own_parts(site, key)
+  return head, id, rest, status
 end
 
--- Sends the page for `key` (a status, 494/497 answered as 400, or 4030 as 403; see body()) and ends
--- the request (any phase that may send a body). The router's direct deny has nginx send the same
--- headers (public-server.ts).
+-- The page for `key` as one string, and its status (see parts()).
+function _M.body(key)
+  local head, id, rest, status = _M.parts(key)
+  return head .. id .. rest, status
+end
+
+-- Sends the page for `key` (a status, 494/497 answered as 400, or 4030 as 403; see parts()) and
+-- ends the request (any phase that may send a body). The router's direct deny has nginx send the
+-- same headers (public-server.ts).
 function _M.send(key)
-  local body, status = _M.body(key)
+  local head, id, rest, status = _M.parts(key)
   ngx.status = status
   local header = ngx.header
   header["Content-Type"] = "text/html; charset=utf-8"
   header["Cache-Control"] = "no-store"
   header["Vary"] = "Accept-Language"
-  ngx.print(body)
+  ngx.print(head, id, rest)
   return ngx.exit(ngx.HTTP_OK)
 end
 
@@ -236,7 +279,7 @@ function _M.redirect(location, status)
   local header = ngx.header
   header["Location"] = location
   header["Content-Type"] = "text/html; charset=utf-8"
-  ngx.print(own_page(settings.for_request(), status))
+  ngx.print(own_parts(settings.for_request(), status))
   return ngx.exit(ngx.HTTP_OK)
 end
 

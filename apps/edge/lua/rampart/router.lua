@@ -203,14 +203,19 @@ end
 local decide
 
 -- set_by_lua on every request (see the top). A firewall's deny ("4030") and a drop ("444") are
--- answered by nginx in this same phase (public-server.ts: `return 403 $rampart_page`, `return 444`),
--- without handing the request to @rampart_route and a second Lua phase: a refused flood costs
--- this call and nginx's answer. The page is the one pages.send would send.
+-- answered by nginx in this same phase (public-server.ts: `return 403
+-- "$rampart_page$rampart_page_id$rampart_page_end"`, `return 444`), without handing the request to
+-- @rampart_route and a second Lua phase: a refused flood costs this call and nginx's answer. The
+-- page is the one pages.send would send, in its three parts (pages.parts: nginx joins the page,
+-- built once, and this request's id; Lua never builds the whole).
 function _M.route()
   local var = ngx.var
   local route = decide(var)
   escalate.note(var, route)
-  if route == "4030" then var.rampart_page = pages.body(4030) end
+  if route == "4030" then
+    local head, id, rest = pages.parts(4030)
+    var.rampart_page, var.rampart_page_id, var.rampart_page_end = head, id, rest
+  end
   return route
 end
 
