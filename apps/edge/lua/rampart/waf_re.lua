@@ -98,6 +98,9 @@ function _M.gmatch(s, re, opts)
   end
 end
 
+-- How many patterns find runs directly (0: every call goes through ngx.re.find).
+function _M.direct() return n_found, FIND_MAX end
+
 -- The first error of this request's patterns, or nil.
 function _M.failure() return failed_err end
 
