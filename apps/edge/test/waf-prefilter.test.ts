@@ -29,6 +29,7 @@ const REFERENCE_DIR = path.resolve(import.meta.dirname, 'waf-reference');
 let lua: LuaNginx;
 let report: {
   cases: number;
+  long: number;
   prefilter_hits: number;
   args_hits: number;
   html_changed: number;
@@ -62,7 +63,7 @@ describe('the cheap checks after the CPU pass, beside the ones they replaced', (
     process.stderr.write(
       `waf-prefilter: ${report.cases} values, ${report.prefilter_hits} prefilter hits, ${report.args_hits} args hits, ` +
         `${report.html_changed} changed by entities, ${report.base64_decoded} base64, ${report.shell} shell-quoted, ` +
-        `${report.guards} guards held\n`,
+        `${report.guards} guards held, ${report.long} long\n`,
     );
     // (cjson writes an empty list as {})
     expect(Object.values(report.diffs)).toEqual([]);
@@ -76,6 +77,8 @@ describe('the cheap checks after the CPU pass, beside the ones they replaced', (
     expect(report.names).toBeGreaterThan(400);
     expect(report.guards).toBeGreaterThan(10000);
     expect(report.wildcards).toBeGreaterThan(100);
+    // and each short value again inside a long one, at its start and at its end
+    expect(report.long).toBeGreaterThan(100000);
   });
 });
 

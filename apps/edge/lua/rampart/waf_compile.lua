@@ -6,7 +6,7 @@ local I = require "rampart.waf_inspect"
 local _M = {}
 
 local byte, lower = string.byte, string.lower
-local PREFILTER, ARGS_PREFILTER, WORDS_RE = I.PREFILTER, I.ARGS_PREFILTER, I.WORDS_RE
+local PREFILTER, ARGS_PREFILTER, WORDS_RE, WORDS_AT_START = I.PREFILTER, I.ARGS_PREFILTER, I.WORDS_RE, I.WORDS_AT_START
 
 -- Is every top-level alternative of a pattern anchored at the value's start ("^...|^...")?
 local function anchored(re)
@@ -60,7 +60,7 @@ local prefilters_checked = false
 local function compile(raw, GROUPS, THRESHOLD)
   -- a prefilter that does not compile would pass every value unread: fail loudly instead
   if not prefilters_checked then
-    for _, re in ipairs({ PREFILTER, ARGS_PREFILTER, WORDS_RE }) do
+    for _, re in ipairs({ PREFILTER, ARGS_PREFILTER, WORDS_RE, WORDS_AT_START }) do
       local _, _, err = ngx.re.find("", re, "jo")
       if err then error("rampart waf: a prefilter does not compile: " .. err) end
     end

@@ -104,9 +104,10 @@ local function detect(d, skip_url_rules, inner, quotes)
   S.value = d
   if groups.sqli then sqli.check(d, hit, inner, quotes) end
   if S.done then return end
-  if groups.xss then xss.check(d, hit) end
-  if S.done then return end
+  -- (lower-cased once, for the XSS reader and the rest)
   local l = lower(d)
+  if groups.xss then xss.check(d, hit, l) end
+  if S.done then return end
   if groups.java and find(l, "${", 1, true) then
     local folded = fold_lookups(l)
     if folded ~= l then l = folded; S.value = folded end

@@ -27,10 +27,14 @@ local CHUNK, OVERLAP = 4096, 256
 -- by their first letter. Apart, each is a fast scan; as one alternation every byte of a value
 -- was a place to try all of them (a 128 KB form cost 1.7 ms of this pattern alone).
 local WORDS = [=[select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|declare\s{1,8}@|create\s+(?:table|database|function|procedure|trigger)\b|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:|(?:document|window)\s*\.|ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit]=]
--- (the boundary as a consumed non-word byte or the start: PCRE then tries the words only after
--- the spaces and punctuation of a value, not at each letter, a third less time than with \b)
-local WORDS_RE = [=[(?:[^A-Za-z0-9_]|^)(?:(?i:]=] .. waf_re.by_first_letter(WORDS)
-  .. [=[)|db\.[\w$]{1,64}[.(\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]]=]
+-- (the boundary as a consumed non-word byte, WORDS_RE, or the start, WORDS_AT_START, two patterns:
+-- PCRE then tries the words only after the spaces and punctuation of a value, not at each letter,
+-- a third less time than with \b; with the start as a third alternative, "(?:[^\w]|^)", it could
+-- not skip to those bytes and cost 60% more on a 128 KB form)
+local WORDS_ALTS = [=[(?:(?i:]=] .. waf_re.by_first_letter(WORDS)
+  .. [=[)|db\.[\w$]{1,64}[.(\s]|(?<!\.)(?i:com|org)\.[a-zA-Z])]=]
+local WORDS_RE = "[^A-Za-z0-9_]" .. WORDS_ALTS
+local WORDS_AT_START = "^" .. WORDS_ALTS
 -- (a path segment of shell wildcards, "/???/c?t", "/e??/": no special byte, words or stars, but a
 -- shell spells a system path with it; WILDCARD_SEGMENT, added after the pre-change prefilter)
 local WILDCARD_SEGMENT = [=[/[\w?]{0,10}\?[\w?]{0,10}/]=]
@@ -40,15 +44,20 @@ local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=#!^~\r\n\x00]]=] .. SPECIAL
 local ARGS_PREFILTER = [=[[<>'"`;(){}\[\]$|\\%#!^~\r\n\x00]]=] .. SPECIAL
 
 -- Does v hold something a detector needs (the position of a find, or nil and a pattern's error)?
+local function words(v)
+  local from, to, err = re_find(v, WORDS_AT_START, "jo")
+  if from or err then return from, to, err end
+  return re_find(v, WORDS_RE, "jo")
+end
 local function prefiltered(v)
   local from, to, err = re_find(v, PREFILTER, "jo")
   if from or err then return from, to, err end
-  return re_find(v, WORDS_RE, "jo")
+  return words(v)
 end
 local function args_prefiltered(v)
   local from, to, err = re_find(v, ARGS_PREFILTER, "jo")
   if from or err then return from, to, err end
-  return re_find(v, WORDS_RE, "jo")
+  return words(v)
 end
 -- Header values (User-Agent ...) hold "(", ")" and ";" by nature: not a reason to look further.
 -- (header values go through PREFILTER too, with those three bytes read as spaces, which keeps
@@ -327,7 +336,7 @@ local function inspect_args(part, raw, args)
   end
 end
 
-_M.PREFILTER, _M.ARGS_PREFILTER, _M.WORDS_RE = PREFILTER, ARGS_PREFILTER, WORDS_RE
+_M.PREFILTER, _M.ARGS_PREFILTER, _M.WORDS_RE, _M.WORDS_AT_START = PREFILTER, ARGS_PREFILTER, WORDS_RE, WORDS_AT_START
 _M.prefiltered, _M.args_prefiltered, _M.WILDCARD_SEGMENT = prefiltered, args_prefiltered, WILDCARD_SEGMENT
 _M.inspect, _M.inspect_name, _M.inspect_args, _M.inspect_base64 = inspect, inspect_name, inspect_args, inspect_base64
 

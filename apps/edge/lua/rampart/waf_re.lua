@@ -6,16 +6,74 @@
 -- WAF"). So a value crafted to make a rule's pattern give up is never read as clean by a module
 -- that fails closed, and is logged either way.
 local ngx_re_find, ngx_re_match, ngx_re_gmatch = ngx.re.find, ngx.re.match, ngx.re.gmatch
+local core_re = require "resty.core.regex"
+local ffi = require "ffi"
 
 local _M = {}
 
 -- One request at a time per worker (nothing in the WAF yields): module state, reset per request.
 local failed_err = nil
 
+-- find's compiled patterns, by options then pattern: the same compiled regex and flags ngx.re.find
+-- uses (resty.core.regex's re_match_compile, which also keeps it in ngx.re's cache) run by the same
+-- C function, without what ngx.re.find does again on every call (its cache key: the pattern, often
+-- a kilobyte, copied and hashed; an LRU list moved; the options parsed). The WAF's patterns are its
+-- own constants (and those compiled from a module's rules): a bounded set, kept for the worker's
+-- life, FIND_MAX at most (past that ngx.re.find as before).
+-- (only while ngx.re.find is resty.core's own: one replaced, as a test's fault injection or an
+-- instrumentation does, gets every call)
+local FIND_MAX = 4096
+local info = debug.getinfo(ngx_re_find, "S")
+if not (info and info.source and info.source:find("resty/core/regex.lua", 1, true)) then FIND_MAX = 0 end
+local found, n_found = {}, 0
+local exec = ffi.C.ngx_http_lua_ffi_exec_regex
+local NOMATCH, FLAG_DFA = -1, 0x02
+local band = require("bit").band
+
+local function compiled_for(re, opts)
+  local by = found[opts]
+  local c = by and by[re]
+  if c ~= nil or n_found >= FIND_MAX then return c end
+  local compiled, once, flags = core_re.re_match_compile(re, opts)
+  -- (a pattern that does not compile, or an ngx.re without a cache: ngx.re.find's own path)
+  if compiled == nil or not once then return nil end
+  if not by then
+    by = {}
+    found[opts] = by
+  end
+  c = { compiled, flags }
+  by[re] = c
+  n_found = n_found + 1
+  return c
+end
+
 function _M.find(s, re, opts)
-  local from, to, err = ngx_re_find(s, re, opts)
-  if err and not failed_err then failed_err = err end
-  return from, to, err
+  if type(s) ~= "string" then s = tostring(s) end
+  local c = compiled_for(re, opts)
+  if c == nil then
+    local from, to, err = ngx_re_find(s, re, opts)
+    if err and not failed_err then failed_err = err end
+    return from, to, err
+  end
+  local compiled = c[1]
+  local rc = exec(compiled, c[2], s, #s, 0)
+  if rc == NOMATCH then return nil end
+  if rc < 0 then
+    local err = "pcre_exec() failed: " .. rc
+    if not failed_err then failed_err = err end
+    return nil, nil, err
+  end
+  if rc == 0 and band(c[2], FLAG_DFA) ~= 0 then rc = 1 end
+  if rc == 0 then
+    -- (the ovector too small: as ngx.re.find)
+    local err = "capture size too small"
+    if not failed_err then failed_err = err end
+    return nil, nil, err
+  end
+  local caps = compiled.captures
+  local from, to = caps[0] + 1, caps[1]
+  if from < 0 or to < 0 then return nil end
+  return from, to
 end
 
 function _M.match(s, re, opts, ctx)
@@ -39,6 +97,9 @@ function _M.gmatch(s, re, opts)
     return m
   end
 end
+
+-- How many patterns find runs directly (0: every call goes through ngx.re.find).
+function _M.direct() return n_found, FIND_MAX end
 
 -- The first error of this request's patterns, or nil.
 function _M.failure() return failed_err end

@@ -208,8 +208,9 @@ local WINDOW_GUARD = { "window", "globalthis", "frames", "self.", "top.", "paren
 local CALL_GUARD = { "alert", "confirm", "prompt", "eval", "settimeout", "setinterval", "execscript", "msgbox",
   "fromcharcode", "atob", "reflect", "navigation", "top", "window", "self", "parent", "globalthis", "this" }
 
-function _M.check(s, hit)
-  local l = lower(s)
+-- (`l`: s lower-cased, when the caller has it already)
+function _M.check(s, hit, l)
+  l = l or lower(s)
   if not re_find(l, HINT_RE, "jo") then return end
   local len = #s
   -- tags

@@ -40,7 +40,8 @@ return function()
     ALPHABET[#ALPHABET + 1] = c
   end
 
-  local report = { cases = 0, prefilter_hits = 0, args_hits = 0, html_changed = 0, base64_decoded = 0, shell = 0,
+  local PAD = rep("a ", 130)
+  local report = { long = 0, cases = 0, prefilter_hits = 0, args_hits = 0, html_changed = 0, base64_decoded = 0, shell = 0,
     names = 0, guards = 0, wildcards = 0, diffs = {} }
   local function diff(kind, s)
     if #report.diffs < 20 then report.diffs[#report.diffs + 1] = kind .. ": " .. ngx.encode_base64(s) end
@@ -57,6 +58,16 @@ return function()
     old = ngx.re.find(s, ref.ARGS_PREFILTER, "jo") ~= nil
     if old then report.args_hits = report.args_hits + 1 end
     if (old or wild) ~= (I.args_prefiltered(s) ~= nil) then diff("args_prefilter", s) end
+    -- the same value behind and before neutral words: a long value, where the words' two patterns
+    -- (after a non-word byte; at the start) must both be asked
+    if #s <= 256 then
+      for _, l in ipairs({ PAD .. s, s .. PAD }) do
+        wild = ngx.re.find(l, I.WILDCARD_SEGMENT, "jo") ~= nil
+        old = ngx.re.find(l, ref.PREFILTER, "jo") ~= nil
+        if (old or wild) ~= (I.prefiltered(l) ~= nil) then diff("prefilter", l) end
+        report.long = report.long + 1
+      end
+    end
     local h = ref.html(s)
     if h ~= s then report.html_changed = report.html_changed + 1 end
     if h ~= decode.html(s) then diff("html", s) end
