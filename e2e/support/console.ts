@@ -10,6 +10,33 @@ const TOKEN_EXPIRED = 101014;
 
 export type Tier = 'user' | 'client' | 'admin';
 
+/**
+ * Opens `path` of the console already on screen by its own client-side navigation (a history entry
+ * its router follows): no page load, no session restore. The page on screen is marked first, and the
+ * new one is there once the mark is gone (the router keeps the old page until the new one's code has
+ * come). A path of the page on screen (the same path, or `sameComponent` for other parameters of it)
+ * keeps its component, which only takes the new parameters: then only the address is waited for.
+ */
+export async function openInConsole(page: Page, path: string, sameComponent = false): Promise<void> {
+  const samePage = await page.evaluate(
+    ([to, same]) => {
+      const unchanged = same || window.location.pathname === to;
+      if (!unchanged)
+        for (const shown of Array.from(document.querySelectorAll('main.ant-layout-content > *')))
+          shown.setAttribute('data-left', '');
+      window.history.pushState(null, '', to);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+      return unchanged;
+    },
+    [path, sameComponent] as const,
+  );
+  await page.waitForFunction(
+    ([to, same]) => window.location.pathname === to && (same || document.querySelector('[data-left]') === null),
+    [path, samePage] as const,
+    { polling: 25, timeout: 15_000 },
+  );
+}
+
 /** Fills the login form; does not wait for where it leads. */
 export async function submitLogin(
   page: Page,

@@ -26,7 +26,7 @@ import {
   updateAbuseIPSetting,
 } from '@rampart/contract';
 import { api } from '../support/api.js';
-import { login, type Tier } from '../support/console.js';
+import { login, openInConsole, type Tier } from '../support/console.js';
 import { nodeApi, registerNode, registerNodeWithSecret } from '../support/nodes.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
@@ -90,9 +90,17 @@ async function expectFits(page: Page, what: string): Promise<void> {
       .toBeLessThanOrEqual(table.clientWidth + 1);
 }
 
-/** Checks the page at `path` (once `ready`, when given), then each of its tabs. */
-async function expectPageFits(page: Page, path: string, ready?: () => Promise<void>): Promise<void> {
-  await page.goto(path);
+/**
+ * Checks the page at `path` (once `ready`, when given), then each of its tabs. Opened by the console's
+ * own navigation (`sameComponent`: the page on screen with other parameters).
+ */
+async function expectPageFits(
+  page: Page,
+  path: string,
+  ready?: () => Promise<void>,
+  sameComponent = false,
+): Promise<void> {
+  await openInConsole(page, path, sameComponent);
   await expect(page.getByTestId('account-menu')).toBeVisible();
   await ready?.();
   await expectFits(page, path);
@@ -135,7 +143,7 @@ async function expectPageFits(page: Page, path: string, ready?: () => Promise<vo
 
 /** The pages of the sidebar of `tier`: every group opened, every entry's link. */
 async function sidebarPages(page: Page, tier: Tier): Promise<string[]> {
-  await page.goto(`/${tier}/dashboard`);
+  await openInConsole(page, `/${tier}/dashboard`);
   const menu = page.getByRole('menu', { name: 'Navigation' });
   await expect(menu.getByRole('link', { name: 'Dashboard' })).toBeVisible();
   const groups = menu.locator('.ant-menu-submenu-title');
@@ -353,12 +361,15 @@ test('no list page of the user and client consoles scrolls sideways at 1280×800
       );
       // A layer-4 site: its ports, then its firewall's four lists.
       const l4Settings = `/user/sitesManagement/sitesSetting/${l4Site.siteID}/${encodeURIComponent(l4SiteName)}`;
-      await expectPageFits(page, l4Settings, () =>
-        expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: '25565' }) })).toBeVisible(),
+      await expectPageFits(
+        page,
+        l4Settings,
+        () => expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: '25565' }) })).toBeVisible(),
+        true,
       );
     }
     if (tier === 'client') {
-      await page.goto('/client/nodeManage/zonesList');
+      await openInConsole(page, '/client/nodeManage/zonesList');
       await page
         .getByRole('row', { name: new RegExp(zoneName) })
         .getByRole('button', { name: 'Groups' })
