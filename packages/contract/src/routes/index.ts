@@ -29,6 +29,7 @@ import { dnsPublishRoutes } from './dns-publish.js';
 import { dnsSettingRoutes } from './dns-settings.js';
 import { domainAccessRoutes } from './domain-access.js';
 import { domainProofRoutes } from './domain-proof.js';
+import { domainStateRoutes } from './domain-states.js';
 import { domainRoutes } from './domains.js';
 import { asnDatabaseRoutes, geoDatabaseRoutes } from './firewall-geos.js';
 import { firewallL4Routes, zoneL4ProtectionRoutes } from './firewall-l4.js';
@@ -101,6 +102,7 @@ export * from './dns-publish.js';
 export * from './dns-settings.js';
 export * from './domain-access.js';
 export * from './domain-proof.js';
+export * from './domain-states.js';
 export * from './domains.js';
 export * from './firewall-anti-cc.js';
 export * from './firewall-frequency.js';
@@ -187,6 +189,7 @@ export const ROUTE_GROUPS = {
   dnsPublish: dnsPublishRoutes,
   dnsCnames: dnsCnameRoutes,
   domainProof: domainProofRoutes,
+  domainStates: domainStateRoutes,
   certificates: certificateRoutes,
   autoCertificates: autoCertificateRoutes,
   siteCache: siteCacheRoutes,

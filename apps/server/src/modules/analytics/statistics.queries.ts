@@ -144,6 +144,8 @@ function minutePieces(scope: Scope, range: Range, columns: readonly string[], wh
 export type Totals = Record<RollupCounter | 'peak_bytes' | 'peak_requests' | 'peak_seconds', number>;
 
 const DOMAIN_COLUMNS = ['requests', 'bytes_out', 'bytes_in', 'hit_requests', 'blocked', 's4xx', 's5xx'] as const;
+/** The per-domain sums: the statistics' columns and the origin's requests and failures (domain states). */
+const PER_DOMAIN = [...DOMAIN_COLUMNS, 'upstream_requests', 'upstream_errors'] as const;
 const TOTAL_COLUMNS = ROLLUP_COUNTERS;
 
 const num = (row: Row | undefined, key: string): number => Number(row?.[key] ?? 0) || 0;
@@ -680,8 +682,8 @@ export class StatisticsQueries {
     page: { offset: number; limit: number } | null,
   ): Promise<{ rows: Row[]; total: number }> {
     if (scope.siteIds.length === 0) return { rows: [], total: 0 };
-    const rowsOf = minutePieces(scope, range, ['domain_id', ...DOMAIN_COLUMNS], 'domain_id > 0').join(' UNION ALL ');
-    const cols = sums(DOMAIN_COLUMNS);
+    const rowsOf = minutePieces(scope, range, ['domain_id', ...PER_DOMAIN], 'domain_id > 0').join(' UNION ALL ');
+    const cols = sums(PER_DOMAIN);
     const limit = page ? ` LIMIT ${int(page.limit)} OFFSET ${int(page.offset)}` : '';
     const d = this.store.dialect;
     const list = (total: string) =>
@@ -703,7 +705,7 @@ export class StatisticsQueries {
     return {
       rows: rows.map((row) => ({
         domain_id: num(row, 'd'),
-        ...Object.fromEntries(DOMAIN_COLUMNS.map((c) => [c, num(row, `t_${c}`)])),
+        ...Object.fromEntries(PER_DOMAIN.map((c) => [c, num(row, `t_${c}`)])),
       })),
       total,
     };
