@@ -18,6 +18,7 @@ import { autoCertificateRoutes } from './auto-certificates.js';
 import { blockListRoutes } from './block-list.js';
 import { cacheTaskRoutes } from './cache-tasks.js';
 import { certificateRoutes } from './certificates.js';
+import { expiringCertificateRoutes } from './certificates-expiring.js';
 import { clientDomainRoutes } from './client-domains.js';
 import { clientSiteRoutes } from './client-sites.js';
 import { cnameSettingRoutes } from './cname-settings.js';
@@ -91,6 +92,7 @@ export * from './auto-certificates.js';
 export * from './block-list.js';
 export * from './cache-tasks.js';
 export * from './certificates.js';
+export * from './certificates-expiring.js';
 export * from './client-domains.js';
 export * from './client-sites.js';
 export * from './cname-settings.js';
@@ -191,6 +193,7 @@ export const ROUTE_GROUPS = {
   domainProof: domainProofRoutes,
   domainStates: domainStateRoutes,
   certificates: certificateRoutes,
+  expiringCertificates: expiringCertificateRoutes,
   autoCertificates: autoCertificateRoutes,
   siteCache: siteCacheRoutes,
   cacheTasks: cacheTaskRoutes,

@@ -2500,6 +2500,16 @@ export const enUS = {
     siteCount: 'Sites',
     empty: 'None of your sites is on a product yet.',
   },
+  expiringCertificates: {
+    panelTitle: 'Certificates expiring',
+    name: 'Certificate',
+    site: 'Site',
+    notAfter: 'Ends',
+    expiring: 'Expiring',
+    expired: 'Expired',
+    empty: 'No certificate of your sites ends within {{days}} days.',
+    more: '{{shown}} of {{total}} shown, soonest first.',
+  },
   geoDatabase: {
     geo: {
       title: 'Geo database',

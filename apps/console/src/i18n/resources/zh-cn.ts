@@ -2449,6 +2449,16 @@ export const zhCN: LocaleResources = {
     siteCount: '站点数',
     empty: '您的站点尚未使用任何产品。',
   },
+  expiringCertificates: {
+    panelTitle: '即将到期的证书',
+    name: '证书',
+    site: '站点',
+    notAfter: '到期时间',
+    expiring: '即将到期',
+    expired: '已过期',
+    empty: '您的站点没有在 {{days}} 天内到期的证书。',
+    more: '按到期先后显示 {{total}} 个中的 {{shown}} 个。',
+  },
   geoDatabase: {
     geo: {
       title: '地理数据库',

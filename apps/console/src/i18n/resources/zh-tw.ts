@@ -2451,6 +2451,16 @@ export const zhTW: LocaleResources = {
     siteCount: '站點數',
     empty: '您的站點尚未使用任何產品。',
   },
+  expiringCertificates: {
+    panelTitle: '即將到期的憑證',
+    name: '憑證',
+    site: '站點',
+    notAfter: '到期時間',
+    expiring: '即將到期',
+    expired: '已過期',
+    empty: '您的站點沒有在 {{days}} 天內到期的憑證。',
+    more: '依到期先後顯示 {{total}} 個中的 {{shown}} 個。',
+  },
   geoDatabase: {
     geo: {
       title: '地理資料庫',
