@@ -17,9 +17,13 @@ export async function registerNode(hostname: string): Promise<number> {
 
 /**
  * Calls a node-API route signed as the node, as its agent does (to arrange what only a node
- * reports, e.g. a block); throws unless the answer is 2xx.
+ * reports, e.g. a block); throws unless the answer is 2xx. Answers the reply's JSON (null: none).
  */
-export async function nodeApi<R extends AnyRoute>(node: NodeCredentials, route: R, input: CallInput<R>): Promise<void> {
+export async function nodeApi<R extends AnyRoute>(
+  node: NodeCredentials,
+  route: R,
+  input: CallInput<R>,
+): Promise<unknown> {
   const request = requestFor(route, input);
   const body = request.body === undefined ? '' : JSON.stringify(request.body);
   const res = await fetch(`${E2E.url}${request.url}`, {
@@ -30,7 +34,9 @@ export async function nodeApi<R extends AnyRoute>(node: NodeCredentials, route: 
     },
     ...(body ? { body } : {}),
   });
-  if (!res.ok) throw new Error(`${route.method} ${route.path}: ${res.status} ${await res.text()}`);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${route.method} ${route.path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
 }
 
 /** {@link registerNode}, answering the node's secret too. */

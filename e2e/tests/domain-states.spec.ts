@@ -1,7 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { createDomains, putDomainProofSetting } from '@rampart/contract';
+import {
+  createDomains,
+  getNodePlane,
+  initializeNodes,
+  type PlaneAnswer,
+  putDomainProofSetting,
+  reportNodeStatus,
+} from '@rampart/contract';
 import { api } from '../support/api.js';
 import { login } from '../support/console.js';
+import { edgeEvent, shipEvents } from '../support/events.js';
+import { nodeApi, registerNodeWithSecret } from '../support/nodes.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
 test.use({ viewport: { width: 1280, height: 800 } });
@@ -62,4 +71,41 @@ test('a domain waiting for proof looks different from a served one, shows the re
   await api('client', putDomainProofSetting, { body: { required: false } });
   await page.reload();
   await expect(row(waiting).getByLabel(`Serving state of ${waiting}`)).toHaveText('Served');
+});
+
+test("a served domain shows by how many of its zone's nodes it is served, and an origin that is down says so", async ({
+  page,
+}) => {
+  const { siteID, zoneID, groupID } = await customerSite('e2e origin down');
+  // Two nodes in the site's zone: one applies the plane with the domain, the other never reports one.
+  const node = await registerNodeWithSecret(uniqueLabel('states-edge-'));
+  const idle = await registerNodeWithSecret(uniqueLabel('states-idle-'));
+  await api('client', initializeNodes, { body: { ids: [node.nodeId, idle.nodeId], zoneID, groupID } });
+  const name = `${uniqueLabel('down')}.e2e-states.example`;
+  const [domain] = await api('user', createDomains, {
+    params: { siteId: siteID },
+    body: { domains: [{ name, upstreams: [{ ip: '1.1.1.1', port: 80 }] }] },
+  });
+  if (!domain) throw new Error('no domain created');
+  const plane = (await nodeApi(node, getNodePlane, { query: {} })) as { data: PlaneAnswer };
+  await nodeApi(node, reportNodeStatus, {
+    body: { version: '0.1.0', appliedVersion: '', lastError: '', planeVersion: plane.data.to },
+  });
+  // The origin failed every request of the last minutes: not reached (502) or timed out (504).
+  const failed = (status: number) => ({ domainId: domain.id, host: name, status, upstreamStatus: status });
+  await shipEvents(node, [
+    edgeEvent(node.nodeId, 1, failed(502)),
+    edgeEvent(node.nodeId, 2, failed(502)),
+    edgeEvent(node.nodeId, 3, failed(504)),
+  ]);
+
+  await login(page, 'user');
+  await page.goto(`/user/sitesManagement/sitesSetting/${siteID}`);
+  const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+  await expect(row.getByLabel(`Serving state of ${name}`)).toHaveText('Served');
+  await expect(row.getByLabel(`Nodes serving ${name}`)).toHaveText('1/2 nodes');
+  const origin = row.getByLabel(`Origin state of ${name}`);
+  await expect(origin).toHaveText('Origin down');
+  await origin.hover();
+  await expect(page.getByRole('tooltip')).toContainText('3 of 3 requests to the origin failed');
 });

@@ -13,7 +13,8 @@ import { listeningTcpPorts } from './helpers/sockets.js';
 // RAMPART_ALLOW_PRIVATE_ORIGINS=1, loopback too). Whatever it is, it must not reach the node's admin
 // endpoint (which would let a customer replace every tenant's data plane) nor the node's own
 // listening sockets (a request loop through nginx). The balancer refuses such an upstream: the
-// request fails like every balancer failure, with the edge's 500 page, and reaches no origin.
+// request fails like every origin the balancer will not use, with the edge's 502 page, and reaches
+// no origin.
 
 let edge: Edge;
 let victim: Origin;
@@ -80,7 +81,7 @@ describe("the node's admin endpoint", () => {
         body: hijack(),
         headers: { 'content-type': 'application/json' },
       });
-      expect(answer.status).toBe(500);
+      expect(answer.status).toBe(502);
       expect(await activeVersion()).toBe(version);
       expect(servedBy((await request(edge.httpPort, 'victim.example.com')).body)).toBe('victim');
     }
@@ -101,7 +102,7 @@ describe("a customer origin that is the node's own listening socket", () => {
     await edge.push(plane(version, ip, port(), portMap));
     const before = victim.seen.length;
     const answer = await request(edge.httpPort, 'evil.example.com', '/loop');
-    expect(answer.status).toBe(500);
+    expect(answer.status).toBe(502);
     // One request in, none looped back through nginx to the victim or anywhere.
     expect(victim.seen.length).toBe(before);
     expect(await edge.errorLog()).toMatch(/upstream .* of domain 2 is this node's own listening socket: refused/);

@@ -12,8 +12,8 @@ import { initializeFirstNode, startOperatorChain, waitUntil } from './helpers/re
 // /etc/hosts, no system resolver: a name and its answer are the test's alone, and a changed answer
 // is a changed zone). nginx is never reloaded for it: the plane's record carries the addresses.
 // Origins on loopback need the installation's private-origin allowance; without it the name is
-// refused at the node and reported. A domain with no address left is refused by the balancer (500),
-// as one whose only origin is the node itself.
+// refused at the node and reported. A domain with no address left is answered by the balancer as an
+// origin that cannot be reached (502), as one whose only origin is the node itself.
 
 const NAME = 'app.origins.example';
 let dnsPort: number;
@@ -95,7 +95,7 @@ describe('an origin named by a host name', () => {
     const seenBefore = first.seen.length;
     // The balancer has no peer for it and refuses the request as for any origin it will not use.
     const res = await get(edge);
-    expect(res?.status).toBe(500);
+    expect(res?.status).toBe(502);
     expect(first.seen.length).toBe(seenBefore);
   }, 60_000);
 
@@ -106,7 +106,7 @@ describe('an origin named by a host name', () => {
     await dns?.stop();
     dns = await startDnsServer({ 'origins.example': ['other 1 IN A 127.0.0.2'] }, dnsPort);
     await plane.waitForReport((r) => r.lastError.includes(`${NAME} does not resolve`), 30_000);
-    await until(async () => (await get(edge))?.status === 500, 'the unresolved name refused');
+    await until(async () => (await get(edge))?.status === 502, 'the unresolved name refused');
     await answer('127.0.0.3');
     await until(async () => servedBy((await get(edge))?.body ?? '') === 'second', 'the name served again');
     await plane.waitForReport((r) => r.lastError === '', 30_000);

@@ -25,6 +25,7 @@ import {
   domainAccessRoutes,
   domainProofRoutes,
   domainRoutes,
+  domainStateRoutes,
   firewallAntiCCRoutes,
   firewallFrequencyRoutes,
   firewallGeoRoutes,
@@ -126,6 +127,7 @@ const CHANGES = readsByResource({
   domainProofSetting: [domainProofRoutes.getDomainProofSetting],
   domains: [
     domainRoutes.listDomains,
+    domainStateRoutes.domainStates,
     domainRoutes.listUpstreams,
     domainRoutes.userDomainsTags,
     clientDomainRoutes.listClientDomains,

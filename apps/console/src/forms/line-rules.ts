@@ -62,6 +62,39 @@ export function lineListRules(
   ];
 }
 
+/**
+ * Rules for a text box whose lines make one list the contract checks whole (`list`: an array
+ * schema whose issues name the entry's index, as the IP lists' duplicates and formats do). Every
+ * bad line is reported through `lineText(line, value, message)`; an empty box is a valid empty
+ * list. A problem of the whole list (too many entries) is one error.
+ */
+export function listSchemaRules(
+  list: z.ZodType,
+  lineText: (line: number, value: string, message: string) => string,
+): FormRule[] {
+  return [
+    {
+      validateTrigger: LIST_VALIDATE_TRIGGER,
+      validator: (_rule, text: string | undefined) => {
+        const lines = numberedLines(text ?? '');
+        const result = list.safeParse(lines.map(({ value }) => value));
+        if (result.success) return Promise.resolve();
+        const locale = currentLocale();
+        const worded = (issue: z.core.$ZodIssue, value: string) => {
+          const { key, params } = issueKey(issue, value);
+          return validationText(key, locale, params);
+        };
+        const whole = result.error.issues.find((issue) => typeof issue.path[0] !== 'number');
+        if (whole) return Promise.reject(new Error(worded(whole, '')));
+        const problems = result.error.issues.map((issue) => ({ issue, at: lines[issue.path[0] as number] }));
+        return refuseLines(problems, ({ issue, at }) =>
+          lineText(at?.line ?? 0, at?.value ?? '', worded(issue, at?.value ?? '')),
+        );
+      },
+    },
+  ];
+}
+
 /** The entries of such a text box, trimmed, empty lines left out. */
 export function lineValues(text: string | undefined): string[] {
   return numberedLines(text ?? '').map(({ value }) => value);

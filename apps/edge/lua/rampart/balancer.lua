@@ -65,9 +65,18 @@ local function pick_hash(list, tried, client)
   return nil
 end
 
+-- nginx's NGX_BUSY: "no live upstreams". The upstream module answers it as an origin that cannot be
+-- reached: 502 (the edge's own page, with the request id), logged with 502 as its upstream status,
+-- which is how the logs name an origin's failure. ngx.ERROR would end the request in 500, as for a
+-- fault of the edge itself. Debian's nginx lacks OpenResty's patch that lets the balancer pick the
+-- status, so "busy" is the one code that says "origin" here.
+local NO_LIVE_UPSTREAM = -3
+
+-- Every way this phase finds no peer to use is an origin problem (no address, only refused ones,
+-- all tried, the domain gone or disabled by a push since routing): each answers 502.
 local function fail(...)
   ngx.log(ngx.ERR, "rampart balancer: ", ...)
-  return ngx.exit(ngx.ERROR)
+  return ngx.exit(NO_LIVE_UPSTREAM)
 end
 
 -- port: the port map's port (nil: the peer's own).
@@ -99,7 +108,10 @@ function _M.balance()
   -- One upstream (the common case): nothing to remember between tries.
   if peers.single then return use(peers.single, port) end
   local count = #peers.primaries + #peers.backups
-  if count == 0 then return fail("domain ", domain.id, " has no upstream") end
+  if count == 0 then
+    local why = domain.origin.unresolved and " (its host names resolve to no address an origin may have)" or ""
+    return fail("domain ", domain.id, " has no upstream", why)
+  end
 
   local ctx = ngx.ctx
   local state = ctx.rampart_balancer

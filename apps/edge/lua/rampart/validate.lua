@@ -82,6 +82,7 @@ local function origin(o, path)
   -- portMap stays nil when off: the balancer pays one field check for domains without it.
   return {
     scheme = o.scheme, host = host, balance = o.balance, upstreams = upstreams, portMap = port_map or nil,
+    unresolved = unresolved or nil, -- kept for the balancer's log line, which names the cause
   }
 end
 

@@ -44,6 +44,7 @@ import { SitePortsRepository } from '../modules/site-ports/site-ports.repository
 import { SiteSettingsRepository } from '../modules/site-settings/site-settings.repository.js';
 import { SiteCacheRepository } from '../modules/sites/site-cache.repository.js';
 import { SitesRepository } from '../modules/sites/sites.repository.js';
+import { DomainServingRepository } from '../modules/snapshots/domain-serving.repository.js';
 import { NodeCapacityRepository } from '../modules/snapshots/node-capacity.repository.js';
 import { SnapshotRepository } from '../modules/snapshots/snapshot.repository.js';
 import { SubNodesRepository } from '../modules/sub-nodes/sub-nodes.repository.js';
@@ -112,6 +113,7 @@ export function createRepositories(db: Db) {
     abuseIPs: new AbuseIPsRepository(db),
     autoCertificates: new AutoCertificatesRepository(db),
     domainAccess: new DomainAccessRepository(db),
+    domainServing: new DomainServingRepository(db),
     sites: new SitesRepository(db),
     snapshot: new SnapshotRepository(db),
     subNodes: new SubNodesRepository(db),

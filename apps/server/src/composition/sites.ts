@@ -14,6 +14,8 @@ import { OriginCheck } from '../modules/domains/domain-origins.js';
 import { DomainProofJob } from '../modules/domains/domain-proof.job.js';
 import { bindDomainProofRoutes } from '../modules/domains/domain-proof.routes.js';
 import { DomainProofService } from '../modules/domains/domain-proof.service.js';
+import { bindDomainStateRoutes } from '../modules/domains/domain-states.routes.js';
+import { DomainStatesService } from '../modules/domains/domain-states.service.js';
 import { DomainUpstreamsService } from '../modules/domains/domain-upstreams.service.js';
 import { bindDomainRoutes } from '../modules/domains/domains.routes.js';
 import { DomainsService } from '../modules/domains/domains.service.js';
@@ -44,6 +46,7 @@ import { bindSiteCacheRoutes } from '../modules/sites/site-cache.routes.js';
 import { SiteCacheService } from '../modules/sites/site-cache.service.js';
 import { bindSiteRoutes } from '../modules/sites/sites.routes.js';
 import { SitesService } from '../modules/sites/sites.service.js';
+import { DomainServing } from '../modules/snapshots/domain-serving.js';
 import { savedPerdefinedSetting } from '../modules/system/system-settings.service.js';
 import { CnameResolver } from '../platform/dns/cname-resolver.js';
 import { TxtResolver } from '../platform/dns/txt-resolver.js';
@@ -152,6 +155,9 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
     ),
     across: new UserDomainsService(repos.domainsAcross),
   });
+  const serving = new DomainServing(repos.domainServing, repos.snapshot, clock);
+  const originHealth = nodes.statistics.originHealth.bind(nodes.statistics);
+  bindDomainStateRoutes(binder, new DomainStatesService(repos.domains, siteAccess, serving, originHealth, clock));
   bindClientDomainRoutes(binder, new ClientDomainsService(repos.clientDomains, repos.domainsAcross, transactions));
   bindCertificateRoutes(binder, new CertificatesService(repos.certificates, transactions, siteAccess, box, clock));
   bindSiteCacheRoutes(binder, new SiteCacheService(transactions, repos.siteCache, repos.sites, siteAccess));

@@ -19,6 +19,7 @@ import { autoCertificateRoutes } from './auto-certificates.js';
 import { blockListRoutes } from './block-list.js';
 import { cacheTaskRoutes } from './cache-tasks.js';
 import { certificateRoutes } from './certificates.js';
+import { expiringCertificateRoutes } from './certificates-expiring.js';
 import { clientDomainRoutes } from './client-domains.js';
 import { clientSiteRoutes } from './client-sites.js';
 import { cnameSettingRoutes } from './cname-settings.js';
@@ -30,6 +31,7 @@ import { dnsPublishRoutes } from './dns-publish.js';
 import { dnsSettingRoutes } from './dns-settings.js';
 import { domainAccessRoutes } from './domain-access.js';
 import { domainProofRoutes } from './domain-proof.js';
+import { domainStateRoutes } from './domain-states.js';
 import { domainRoutes } from './domains.js';
 import { asnDatabaseRoutes, geoDatabaseRoutes } from './firewall-geos.js';
 import { zoneL4ProtectionRoutes } from './firewall-l4.js';
@@ -93,6 +95,7 @@ export * from './auto-certificates.js';
 export * from './block-list.js';
 export * from './cache-tasks.js';
 export * from './certificates.js';
+export * from './certificates-expiring.js';
 export * from './client-domains.js';
 export * from './client-sites.js';
 export * from './cname-settings.js';
@@ -104,6 +107,7 @@ export * from './dns-publish.js';
 export * from './dns-settings.js';
 export * from './domain-access.js';
 export * from './domain-proof.js';
+export * from './domain-states.js';
 export * from './domains.js';
 export * from './firewall-anti-cc.js';
 export * from './firewall-frequency.js';
@@ -190,7 +194,9 @@ export const ROUTE_GROUPS = {
   dnsPublish: dnsPublishRoutes,
   dnsCnames: dnsCnameRoutes,
   domainProof: domainProofRoutes,
+  domainStates: domainStateRoutes,
   certificates: certificateRoutes,
+  expiringCertificates: expiringCertificateRoutes,
   autoCertificates: autoCertificateRoutes,
   siteCache: siteCacheRoutes,
   cacheTasks: cacheTaskRoutes,

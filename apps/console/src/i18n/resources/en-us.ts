@@ -841,6 +841,14 @@ export const enUS = {
         disabled: 'Switched off: the edge nodes do not serve it.',
       },
       record: 'Record to create',
+      nodes: '{{serving}}/{{total}} nodes',
+      nodesOf: 'Nodes serving {{name}}',
+      nodesExplain:
+        'Served by {{serving}} of the {{total}} nodes of its zone: the nodes online that applied this domain as it is now.',
+      originDown: 'Origin down',
+      originOf: 'Origin state of {{name}}',
+      originExplain:
+        'In the last {{minutes}} minutes {{errors}} of {{requests}} requests to the origin failed: the origin answered 5xx or could not be reached (502/504). Check that it is up and reachable from the edge nodes.',
     },
     cnameStatuses: {
       unchecked: 'Not checked',
@@ -2491,6 +2499,16 @@ export const enUS = {
     portType: 'Type',
     siteCount: 'Sites',
     empty: 'None of your sites is on a product yet.',
+  },
+  expiringCertificates: {
+    panelTitle: 'Certificates expiring',
+    name: 'Certificate',
+    site: 'Site',
+    notAfter: 'Ends',
+    expiring: 'Expiring',
+    expired: 'Expired',
+    empty: 'No certificate of your sites ends within {{days}} days.',
+    more: '{{shown}} of {{total}} shown, soonest first.',
   },
   geoDatabase: {
     geo: {

@@ -43,6 +43,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   licenses: true,
   announcements: true,
   userProducts: true,
+  expiringCertificates: true,
   geoDatabase: true,
   abuseIPs: true,
   dbBackup: true,

@@ -818,6 +818,13 @@ export const zhCN: LocaleResources = {
         disabled: '已关闭：边缘节点不服务它。',
       },
       record: '需创建的记录',
+      nodes: '{{serving}}/{{total}} 个节点',
+      nodesOf: '服务 {{name}} 的节点',
+      nodesExplain: '其区域的 {{total}} 个节点中有 {{serving}} 个在服务：在线且已应用此域名当前配置的节点。',
+      originDown: '源站故障',
+      originOf: '{{name}} 的源站状态',
+      originExplain:
+        '最近 {{minutes}} 分钟内，发往源站的 {{requests}} 个请求中有 {{errors}} 个失败：源站返回服务器错误或无法连接（502/504）。请检查源站是否运行、边缘节点能否访问。',
     },
     cnameStatuses: {
       unchecked: '未检查',
@@ -2441,6 +2448,16 @@ export const zhCN: LocaleResources = {
     portType: '类型',
     siteCount: '站点数',
     empty: '您的站点尚未使用任何产品。',
+  },
+  expiringCertificates: {
+    panelTitle: '即将到期的证书',
+    name: '证书',
+    site: '站点',
+    notAfter: '到期时间',
+    expiring: '即将到期',
+    expired: '已过期',
+    empty: '您的站点没有在 {{days}} 天内到期的证书。',
+    more: '按到期先后显示 {{total}} 个中的 {{shown}} 个。',
   },
   geoDatabase: {
     geo: {

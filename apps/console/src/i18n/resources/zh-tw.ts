@@ -819,6 +819,13 @@ export const zhTW: LocaleResources = {
         disabled: '已關閉：邊緣節點不服務它。',
       },
       record: '需建立的記錄',
+      nodes: '{{serving}}/{{total}} 個節點',
+      nodesOf: '服務 {{name}} 的節點',
+      nodesExplain: '其區域的 {{total}} 個節點中有 {{serving}} 個在服務：在線且已套用此網域目前設定的節點。',
+      originDown: '來源站故障',
+      originOf: '{{name}} 的來源站狀態',
+      originExplain:
+        '最近 {{minutes}} 分鐘內，發往來源站的 {{requests}} 個請求中有 {{errors}} 個失敗：來源站回應伺服器錯誤或無法連線（502/504）。請檢查來源站是否運作、邊緣節點能否存取。',
     },
     cnameStatuses: {
       unchecked: '未檢查',
@@ -2443,6 +2450,16 @@ export const zhTW: LocaleResources = {
     portType: '類型',
     siteCount: '站點數',
     empty: '您的站點尚未使用任何產品。',
+  },
+  expiringCertificates: {
+    panelTitle: '即將到期的憑證',
+    name: '憑證',
+    site: '站點',
+    notAfter: '到期時間',
+    expiring: '即將到期',
+    expired: '已過期',
+    empty: '您的站點沒有在 {{days}} 天內到期的憑證。',
+    more: '依到期先後顯示 {{total}} 個中的 {{shown}} 個。',
   },
   geoDatabase: {
     geo: {

@@ -7,7 +7,7 @@ import {
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
+import { fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -21,17 +21,9 @@ const EXPORTER = '/client/systemManagement/nodeExporter';
 const HEALTH = '/client/systemManagement/systemHealth';
 
 describe('systemManagement/nodeExporter', () => {
-  it('is in the menu; sends the addresses one per line with the limit, and names a refused line', async () => {
+  it('is in the menu; sends the addresses one per line with the limit, and names every bad line', async () => {
     api.on(getNodeExporter, ok(NODE_EXPORTER_DEFAULT));
-    let calls = 0;
-    api.on(saveNodeExporter, () => {
-      calls++;
-      return calls === 1
-        ? fail(400, 101003, 'Parameter Error', {
-            fields: [{ in: 'body', field: 'whiteIPs.1', key: 'wrongFormat', message: 'Wrong format' }],
-          })
-        : ok({ whiteIPs: ['192.0.2.10', '10.0.0.0/8'], limitCountSec: 30, limitCountTimes: 6 });
-    });
+    api.on(saveNodeExporter, ok({ whiteIPs: ['192.0.2.10', '10.0.0.0/8'], limitCountSec: 30, limitCountTimes: 6 }));
     renderAt(EXPORTER);
     const form = await screen.findByRole('form', { name: 'Node exporter' }, { timeout: 10_000 });
     expect(screen.getByRole('link', { name: 'Node exporter' }).getAttribute('href')).toBe(EXPORTER);
@@ -40,21 +32,20 @@ describe('systemManagement/nodeExporter', () => {
     await waitFor(() => expect(box.value).toBe(''));
     expect((within(form).getByLabelText('Scrapes at most') as HTMLInputElement).value).toBe('60');
 
-    fireEvent.change(box, { target: { value: '192.0.2.10\n  prometheus.example\n\n' } });
+    // Every bad line is named, the repeated one too, and nothing is sent.
+    fireEvent.change(box, { target: { value: '192.0.2.10\n  prometheus.example\n\n192.0.2.10\n10.0.0.0/99' } });
     typeInto(form, 'per (seconds)', '30');
     typeInto(form, 'Scrapes at most', '6');
     clickButton('Save', form);
-    expect(await within(form).findByText('Wrong format')).toBeTruthy();
-    expect(api.sent(saveNodeExporter)[0]?.body).toEqual({
-      whiteIPs: ['192.0.2.10', 'prometheus.example'],
-      limitCountSec: 30,
-      limitCountTimes: 6,
-    });
+    expect(await within(form).findByText('Line 2 (prometheus.example): Wrong format')).toBeTruthy();
+    expect(within(form).getByText('Line 4 (192.0.2.10): Duplicate IP')).toBeTruthy();
+    expect(within(form).getByText('Line 5 (10.0.0.0/99): Wrong format')).toBeTruthy();
+    expect(api.sent(saveNodeExporter)).toHaveLength(0);
 
     fireEvent.change(box, { target: { value: '192.0.2.10\n10.0.0.0/8' } });
     clickButton('Save', form);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent(saveNodeExporter)[1]?.body).toEqual({
+    expect(api.sent(saveNodeExporter)[0]?.body).toEqual({
       whiteIPs: ['192.0.2.10', '10.0.0.0/8'],
       limitCountSec: 30,
       limitCountTimes: 6,

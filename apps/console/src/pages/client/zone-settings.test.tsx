@@ -164,42 +164,37 @@ describe("a zone's reserved ports", () => {
 });
 
 describe("a zone's trusted proxies", () => {
-  it('shows the setting, sends the proxies one per line, warns about the PROXY protocol, and names a refused line', async () => {
+  it('shows the setting, sends the proxies one per line, warns about the PROXY protocol, and names every bad line', async () => {
     api.on(
       getZoneTrust,
       { zoneID: 1 },
       ok({ proxies: ['10.0.0.0/8'], header: 'X-Forwarded-For', proxyProtocol: false }),
     );
-    let calls = 0;
-    api.on(setZoneTrust, { zoneID: 1 }, () => {
-      calls++;
-      return calls === 1
-        ? fail(400, 101003, 'Parameter Error', {
-            fields: [{ in: 'body', field: 'proxies.1', key: 'wrongFormat', message: 'Wrong format' }],
-          })
-        : ok({ proxies: ['10.0.0.0/8', '192.0.2.1'], header: 'X-Forwarded-For', proxyProtocol: true });
-    });
+    api.on(
+      setZoneTrust,
+      { zoneID: 1 },
+      ok({ proxies: ['10.0.0.0/8', '192.0.2.1'], header: 'X-Forwarded-For', proxyProtocol: true }),
+    );
     const drawer = await openTab('Trusted proxies');
     const form = await within(drawer).findByRole('form', { name: 'Trusted proxies' });
     const box = within(form).getByLabelText('Trusted proxies') as HTMLTextAreaElement;
     await waitFor(() => expect(box.value).toBe('10.0.0.0/8'));
     expect(within(form).queryByText(/accept only connections that start with a PROXY header/)).toBeNull();
 
-    fireEvent.change(box, { target: { value: '10.0.0.0/8\n  proxy.example\n\n' } });
+    // Every bad line is named, the repeated one too, and nothing is sent.
+    fireEvent.change(box, { target: { value: '10.0.0.0/8\n  proxy.example\n\n10.0.0.0/8\n300.1.1.1' } });
     clickButton('Save', form);
-    expect(await within(form).findByText('Wrong format')).toBeTruthy();
-    expect(api.sent(setZoneTrust, { zoneID: 1 })[0]?.body).toEqual({
-      proxies: ['10.0.0.0/8', 'proxy.example'],
-      header: 'X-Forwarded-For',
-      proxyProtocol: false,
-    });
+    expect(await within(form).findByText('Line 2 (proxy.example): Wrong format')).toBeTruthy();
+    expect(within(form).getByText('Line 4 (10.0.0.0/8): Duplicate IP')).toBeTruthy();
+    expect(within(form).getByText('Line 5 (300.1.1.1): Wrong format')).toBeTruthy();
+    expect(api.sent(setZoneTrust, { zoneID: 1 })).toHaveLength(0);
 
     fireEvent.change(box, { target: { value: '10.0.0.0/8\n192.0.2.1' } });
     fireEvent.click(within(form).getByRole('switch', { name: 'PROXY protocol' }));
     expect(await within(form).findByText(/accept only connections that start with a PROXY header/)).toBeTruthy();
     clickButton('Save', form);
-    await waitFor(() => expect(api.sent(setZoneTrust, { zoneID: 1 })).toHaveLength(2));
-    expect(api.sent(setZoneTrust, { zoneID: 1 })[1]?.body).toEqual({
+    await waitFor(() => expect(api.sent(setZoneTrust, { zoneID: 1 })).toHaveLength(1));
+    expect(api.sent(setZoneTrust, { zoneID: 1 })[0]?.body).toEqual({
       proxies: ['10.0.0.0/8', '192.0.2.1'],
       header: 'X-Forwarded-For',
       proxyProtocol: true,

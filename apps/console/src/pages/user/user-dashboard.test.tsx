@@ -1,7 +1,7 @@
-import { listUserAnnouncements, listUserProducts } from '@rampart/contract';
+import { listUserAnnouncements, listUserProducts, userExpiringCertificates } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, okPage, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { type FakeApi, fail, ok, okPage, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
 import { findRow } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -60,6 +60,55 @@ describe('user dashboard', () => {
     expect(await within(panel).findByText('No announcements right now.')).toBeTruthy();
     const products = screen.getByTestId('products-panel');
     await waitFor(() => expect(within(products).getByRole('button', { name: /retry/i })).toBeTruthy());
+  });
+
+  it('lists the certificates ending soon or ended, each linking to its site', async () => {
+    api.on(listUserAnnouncements, okPage([]));
+    api.on(listUserProducts, okPage([]));
+    api.on(
+      userExpiringCertificates,
+      ok({
+        total: 3,
+        certificates: [
+          {
+            id: 7,
+            name: 'old-shop',
+            siteID: 3,
+            siteName: 'shop',
+            notAfter: '2026-03-01T00:00:00.000Z',
+            status: 'expired',
+          },
+          {
+            id: 8,
+            name: 'www-blog',
+            siteID: 4,
+            siteName: 'blog',
+            notAfter: '2026-03-20T00:00:00.000Z',
+            status: 'expiring',
+          },
+        ],
+      }),
+    );
+    renderAt('/user/dashboard');
+    const panel = await screen.findByTestId('expiring-certificates');
+    const old = (await within(panel).findByText('old-shop')).closest('tr') as HTMLElement;
+    expect(within(old).getByText('Expired')).toBeTruthy();
+    expect(within(old).getByText('shop')).toBeTruthy();
+    expect(within(old).getByRole('link', { name: 'old-shop' }).getAttribute('href')).toBe(
+      '/user/sitesManagement/sitesSetting/3/shop?tab=certificates',
+    );
+    const blog = within(panel).getByText('www-blog').closest('tr') as HTMLElement;
+    expect(within(blog).getByText('Expiring')).toBeTruthy();
+    expect(within(panel).getByText('2 of 3 shown, soonest first.')).toBeTruthy();
+  });
+
+  it('says when no certificate ends soon', async () => {
+    api.on(listUserAnnouncements, okPage([]));
+    api.on(listUserProducts, okPage([]));
+    api.on(userExpiringCertificates, ok({ total: 0, certificates: [] }));
+    renderAt('/user/dashboard');
+    const panel = await screen.findByTestId('expiring-certificates');
+    expect(await within(panel).findByText('No certificate of your sites ends within 30 days.')).toBeTruthy();
   });
 
   it('shows an operator no customer panels', async () => {

@@ -238,6 +238,30 @@ export class StatisticsService {
     return this.reads.bytesOutBySite(siteIds, { start, end });
   }
 
+  /**
+   * Per domain of the site, the requests of the last `minutes` that went to the origin and those the
+   * origin failed (5xx from it, or not reached), from the minute aggregates; a domain without any is
+   * absent. The caller has checked the site is the customer's and the ids are the site's.
+   */
+  async originHealth(
+    siteId: number,
+    domainIds: readonly number[],
+    minutes: number,
+    now: number,
+  ): Promise<Map<number, { requests: number; errors: number }>> {
+    if (domainIds.length === 0) return new Map();
+    const end = Math.ceil(now / 1000);
+    const range = { start: Math.floor(end / 60) * 60 - minutes * 60, end };
+    const scope = { siteIds: [siteId], zoneIds: null, domainIds };
+    const { rows } = await this.reads.perDomain(scope, range, { by: 'requests', desc: true }, null);
+    return new Map(
+      rows.map((r) => [
+        Number(r.domain_id),
+        { requests: Number(r.upstream_requests), errors: Number(r.upstream_errors) },
+      ]),
+    );
+  }
+
   /** Bytes served for the customer's sites this calendar month and the last (UTC). */
   async monthTraffic(accountId: number, now: number): Promise<{ current: number; last: number }> {
     const siteIds = await this.repo.visibleSites({ userId: accountId }, {});

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { readPage } from '../../platform/db/paging.js';
-import { certificates, domains } from '../../platform/db/schema.js';
+import { certificates, domains, sites } from '../../platform/db/schema.js';
+import { type SiteScope, siteScope } from '../sites/sites.repository.js';
 
 export type CertificateRow = typeof certificates.$inferSelect;
 export type CertificateListRow = Omit<CertificateRow, 'keySealed' | 'certPem'> & { domainCount: number };
@@ -52,6 +53,32 @@ export class CertificatesRepository {
       this.db.select({ n: count() }).from(certificates).where(where),
       q,
     );
+  }
+
+  /** Certificates of the scope's sites ending before `before`, soonest first (at most `limit`), and how many there are. */
+  async endingBefore(scope: SiteScope, before: Date, limit: number) {
+    const where = and(siteScope(scope), lt(certificates.notAfter, before));
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select({
+          id: certificates.id,
+          name: certificates.name,
+          siteId: sites.id,
+          siteName: sites.name,
+          notAfter: certificates.notAfter,
+        })
+        .from(certificates)
+        .innerJoin(sites, eq(sites.id, certificates.siteId))
+        .where(where)
+        .orderBy(asc(certificates.notAfter), asc(certificates.id))
+        .limit(limit),
+      this.db
+        .select({ n: count() })
+        .from(certificates)
+        .innerJoin(sites, eq(sites.id, certificates.siteId))
+        .where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
   }
 
   async meta(siteId: number) {

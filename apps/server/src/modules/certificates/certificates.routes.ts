@@ -1,4 +1,4 @@
-import { certificateRoutes } from '@rampart/contract';
+import { certificateRoutes, expiringCertificateRoutes } from '@rampart/contract';
 import type { Binder } from '../../platform/http/bind-route.js';
 import type { CertificatesService } from './certificates.service.js';
 
@@ -22,6 +22,9 @@ export function bindCertificateRoutes(binder: Binder, certs: CertificatesService
   binder.bind(r.deleteCertificates, async ({ params, body }, { caller }) => {
     await certs.delete(caller.accountId, params.siteId, body.ids);
   });
+  binder.bind(expiringCertificateRoutes.userExpiringCertificates, async (_input, { caller }) => ({
+    data: await certs.expiring(caller.accountId),
+  }));
   binder.bind(r.assignCertificate, async ({ params, body }, { caller }) => {
     await certs.assign(caller.accountId, params.siteId, body.certificateID, body.domainIDs);
   });

@@ -1,8 +1,11 @@
-import type {
-  CertificateCreateIn,
-  CertificateDetail,
-  CertificateListQuery,
-  CertificateUpdateIn,
+import {
+  CERTIFICATE_EXPIRING_DAYS,
+  type CertificateCreateIn,
+  type CertificateDetail,
+  type CertificateListQuery,
+  type CertificateUpdateIn,
+  EXPIRING_CERTIFICATES_MAX,
+  type ExpiringCertificate,
 } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -37,6 +40,24 @@ export class CertificatesService {
     private readonly box: SecretBox,
     private readonly clock: Clock,
   ) {}
+
+  /** The customer's certificates ending within CERTIFICATE_EXPIRING_DAYS days or ended, across its sites. */
+  async expiring(userId: number): Promise<{ total: number; certificates: ExpiringCertificate[] }> {
+    const now = this.clock();
+    const before = new Date(now + CERTIFICATE_EXPIRING_DAYS * 86_400_000);
+    const { rows, total } = await this.repo.endingBefore({ userId }, before, EXPIRING_CERTIFICATES_MAX);
+    return {
+      total,
+      certificates: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        siteID: r.siteId,
+        siteName: r.siteName,
+        notAfter: r.notAfter.toISOString(),
+        status: r.notAfter.getTime() <= now ? 'expired' : 'expiring',
+      })),
+    };
+  }
 
   private parse(certificate: string, privateKey: string): ParsedCertificate {
     try {

@@ -8,8 +8,10 @@ import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { PageTitle } from '../../../components/PageTitle';
+import { listSchemaRules } from '../../../forms/line-rules';
 import { NumberInput } from '../../../forms/NumberInput';
 import { schemaRules } from '../../../forms/zod-rules';
+import { i18n } from '../../../i18n/i18n';
 
 interface Values {
   whiteIPs: string;
@@ -18,6 +20,10 @@ interface Values {
 }
 
 const rules = schemaRules(nodeExporterSchema);
+/** The allowed addresses box: every bad or repeated line named under it before anything is sent. */
+const whiteIPsRules = listSchemaRules(nodeExporterSchema.shape.whiteIPs, (line, value, message) =>
+  i18n.t('firewall:form.lineError', { line, value, message }),
+);
 const lines = (text: string) =>
   text
     .split('\n')
@@ -71,7 +77,12 @@ export function NodeExporterPage() {
             disabled={!canWrite}
             onFinish={(values) => save.mutate({ ...values, whiteIPs: lines(values.whiteIPs ?? '') })}
           >
-            <Form.Item name="whiteIPs" label={t('nodeExporter.whiteIPs')} extra={t('nodeExporter.whiteIPsHelp')}>
+            <Form.Item
+              name="whiteIPs"
+              label={t('nodeExporter.whiteIPs')}
+              extra={t('nodeExporter.whiteIPsHelp')}
+              rules={whiteIPsRules}
+            >
               <Input.TextArea rows={5} aria-label={t('nodeExporter.whiteIPs')} placeholder="192.0.2.10" />
             </Form.Item>
             <Space align="start" wrap>

@@ -1,4 +1,4 @@
-import { REAL_IP_HEADERS, type ZoneTrustIn, zoneTrustRoutes } from '@rampart/contract';
+import { REAL_IP_HEADERS, type ZoneTrustIn, zoneTrustInputSchema, zoneTrustRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Select, Switch } from 'antd';
 import { useEffect } from 'react';
@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { listSchemaRules } from '../../../forms/line-rules';
+import { i18n } from '../../../i18n/i18n';
 
 interface Values {
   proxies: string;
@@ -19,10 +21,15 @@ const lines = (text: string) =>
     .map((line) => line.trim())
     .filter((line) => line !== '');
 
+/** The proxies box: every bad or repeated line named under it before anything is sent. */
+const proxiesRules = listSchemaRules(zoneTrustInputSchema.shape.proxies, (line, value, message) =>
+  i18n.t('firewall:form.lineError', { line, value, message }),
+);
+
 /**
  * The zone's trust setting (routes/zone-trust.ts; docs/decisions.md "The visitor's address behind
  * proxies"): the proxies, one per line, whose header or PROXY protocol address names the visitor.
- * Saved as a whole; a refused line is named on the field by the server's error (`proxies.N`).
+ * Saved as a whole; every bad line is named on the field (the contract's check, then the server's).
  */
 export function ZoneTrustPanel({ zoneId }: { zoneId: number }) {
   const { t } = useTranslation(['zoneSettings']);
@@ -49,7 +56,7 @@ export function ZoneTrustPanel({ zoneId }: { zoneId: number }) {
       onFinish={(values) => save.mutate({ ...values, proxies: lines(values.proxies ?? '') })}
     >
       <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('trust.intro')} />
-      <Form.Item name="proxies" label={t('trust.proxies')} extra={t('trust.proxiesHelp')}>
+      <Form.Item name="proxies" label={t('trust.proxies')} extra={t('trust.proxiesHelp')} rules={proxiesRules}>
         <Input.TextArea rows={5} aria-label={t('trust.proxies')} placeholder="10.0.0.0/8" />
       </Form.Item>
       <Form.Item name="header" label={t('trust.header')} extra={t('trust.headerHelp')}>

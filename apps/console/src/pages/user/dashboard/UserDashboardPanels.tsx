@@ -2,20 +2,27 @@ import { announcementRoutes, type UserProduct, userResourceRoutes } from '@rampa
 import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, List, type TableColumnsType, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../app/account-context';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
 import { ListEmpty } from '../../../components/ListEmpty';
 import { ListTable } from '../../../components/ListTable';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
+import { ExpiringCertificates } from './ExpiringCertificates';
 
 /** How many running announcements the dashboard shows (newest first). */
 export const DASHBOARD_ANNOUNCEMENTS = 5;
 
-/** The customer's dashboard: its operator's running announcements and the products its sites are on. */
+/**
+ * The customer's dashboard: its operator's running announcements, its certificates ending soon
+ * (with the certificates' read key) and the products its sites are on.
+ */
 export function UserDashboardPanels() {
+  const certificates = useCan('user.certificates.read');
   return (
     <Flex vertical gap={16}>
       <RunningAnnouncements />
+      {certificates && <ExpiringCertificates />}
       <UserProducts />
     </Flex>
   );

@@ -4,7 +4,7 @@ import type { AnalyticsStore, Row } from '../analytics-store.js';
 import type { Dim } from '../rollups.js';
 import { DimRows } from './dim-rows.js';
 import {
-  DOMAIN_COLUMNS,
+  PER_DOMAIN,
   floorTo,
   int,
   ints,
@@ -179,8 +179,8 @@ export class StatisticsReads {
     page: { offset: number; limit: number } | null,
   ): Promise<{ rows: Row[]; total: number }> {
     if (scope.siteIds.length === 0) return { rows: [], total: 0 };
-    const rowsOf = minutePieces(scope, range, ['domain_id', ...DOMAIN_COLUMNS], 'domain_id > 0').join(' UNION ALL ');
-    const cols = sums(DOMAIN_COLUMNS);
+    const rowsOf = minutePieces(scope, range, ['domain_id', ...PER_DOMAIN], 'domain_id > 0').join(' UNION ALL ');
+    const cols = sums(PER_DOMAIN);
     const limit = page ? ` LIMIT ${int(page.limit)} OFFSET ${int(page.offset)}` : '';
     const d = this.store.dialect;
     const list = (total: string) =>
@@ -202,7 +202,7 @@ export class StatisticsReads {
     return {
       rows: rows.map((row) => ({
         domain_id: num(row, 'd'),
-        ...Object.fromEntries(DOMAIN_COLUMNS.map((c) => [c, num(row, `t_${c}`)])),
+        ...Object.fromEntries(PER_DOMAIN.map((c) => [c, num(row, `t_${c}`)])),
       })),
       total,
     };

@@ -134,6 +134,8 @@ export function minutePieces(scope: Scope, range: Range, columns: readonly strin
 export type Totals = Record<RollupCounter | 'peak_bytes' | 'peak_requests' | 'peak_seconds', number>;
 
 export const DOMAIN_COLUMNS = ['requests', 'bytes_out', 'bytes_in', 'hit_requests', 'blocked', 's4xx', 's5xx'] as const;
+/** The per-domain sums: the statistics' columns and the origin's requests and failures (domain states). */
+export const PER_DOMAIN = [...DOMAIN_COLUMNS, 'upstream_requests', 'upstream_errors'] as const;
 export const TOTAL_COLUMNS = ROLLUP_COUNTERS;
 
 export const num = (row: Row | undefined, key: string): number => Number(row?.[key] ?? 0) || 0;

@@ -7,6 +7,7 @@ import { useListSearch } from '../../../../features/lists/use-list-search';
 import { DomainBulkBar } from './DomainBulkBar';
 import { DomainDialogs } from './DomainDialogs';
 import { DomainFilters } from './DomainFilters';
+import { useDomainStates } from './DomainStateBadges';
 import { DomainsTable } from './DomainsTable';
 import { useDomainActions } from './domain-actions';
 import { DOMAIN_LIST_KEYS, type DomainDialog, domainListQuery } from './domain-list';
@@ -19,6 +20,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
   const domains = useQuery(
     routeQuery('user', domainRoutes.listDomains, { params: { siteId }, query: domainListQuery(search) }),
   );
+  const states = useDomainStates(siteId, domains.data?.data);
   const [selected, setSelected] = useState<number[]>([]);
   const [dialog, setDialog] = useState<DomainDialog | null>(null);
   const actions = useDomainActions(siteId, (ids) =>
@@ -34,6 +36,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
         canWrite={canWrite}
         search={search}
         list={domains}
+        states={states}
         actions={actions}
         selected={selected}
         onSelect={setSelected}

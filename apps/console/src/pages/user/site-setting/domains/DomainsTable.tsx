@@ -1,4 +1,4 @@
-import { DOMAIN_CERT_STATUS, DOMAIN_STATUS, type SiteDomain } from '@rampart/contract';
+import { DOMAIN_CERT_STATUS, DOMAIN_STATUS, type DomainState, type SiteDomain } from '@rampart/contract';
 import { Button, Flex, Space, Switch, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../../components/DateTime';
@@ -8,6 +8,7 @@ import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { CnameCell } from './CnameCell';
 import { DomainProofCell } from './DomainProofPanel';
+import { DomainStateBadges } from './DomainStateBadges';
 import type { useDomainActions } from './domain-actions';
 import type { DomainSearch } from './domain-list';
 
@@ -16,6 +17,8 @@ interface DomainsTableProps {
   canWrite: boolean;
   search: DomainSearch;
   list: ListQuery<SiteDomain>;
+  /** The page's domains' node counts and origin health, by id (useDomainStates). */
+  states: ReadonlyMap<number, DomainState>;
   actions: ReturnType<typeof useDomainActions>;
   selected: number[];
   onSelect: (ids: number[]) => void;
@@ -30,6 +33,7 @@ export function DomainsTable({
   canWrite,
   search,
   list,
+  states,
   actions,
   selected,
   onSelect,
@@ -62,6 +66,7 @@ export function DomainsTable({
             }
           />
           <DomainProofCell siteId={siteId} domain={domain} canWrite={canWrite} />
+          <DomainStateBadges domain={domain} state={states.get(domain.id)} />
         </Flex>
       ),
     },

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { dataOf, defineRoute, tiers } from '../route.js';
+import { zIdParam } from '../validators/ids.js';
+import { queryList, siteParams } from './sites.js';
+
+/**
+ * Where a site's domains stand at a glance (the domain list's state column): how many of the nodes
+ * serving the site apply the domain as it is now, and whether its origin is failing.
+ *
+ * - `nodesOfZone`: the nodes of the zones serving the site (initialised, enabled, in a zone whose
+ *   groups carry the site's product). `nodesServing`: those of them online whose last reported
+ *   data plane holds the domain's current entry (0 for a domain the edge does not serve: disabled,
+ *   waiting for proof, claimed by another). A node that takes the snapshot's data plane (an older
+ *   agent) reports no plane and is counted in `nodesOfZone` only.
+ * - `originRequests`/`originErrors`: the requests of the last ORIGIN_HEALTH_MINUTES closed minutes
+ *   that went to the origin, and those the origin failed (5xx from it, or not reached: 502/504),
+ *   read from the nodes' minute aggregates. `originDown`: at least ORIGIN_DOWN_MIN_ERRORS failures
+ *   and at least half of the origin's requests failed.
+ */
+export const ORIGIN_HEALTH_MINUTES = 5;
+export const ORIGIN_DOWN_MIN_ERRORS = 3;
+/** Domains one call reports (a page of the domain list). */
+export const DOMAIN_STATES_MAX = 100;
+
+export const domainStateSchema = z.object({
+  id: z.number().int(),
+  nodesServing: z.number().int().nonnegative(),
+  nodesOfZone: z.number().int().nonnegative(),
+  originRequests: z.number().int().nonnegative(),
+  originErrors: z.number().int().nonnegative(),
+  originDown: z.boolean(),
+});
+export type DomainState = z.infer<typeof domainStateSchema>;
+
+/** Whether a domain's recent origin traffic reads as its origin being down (see above). */
+export function originIsDown(requests: number, errors: number): boolean {
+  return errors >= ORIGIN_DOWN_MIN_ERRORS && errors * 2 >= requests;
+}
+
+export const domainStates = defineRoute({
+  id: 'user.domains.states',
+  method: 'GET',
+  path: '/user/site/{siteId}/domains/states',
+  access: tiers(['user'], 'user.domains.read'),
+  codes: [],
+  summary:
+    "How many of the nodes serving the site apply each domain as it is now, and whether each domain's origin failed most of its requests over the last minutes; ids of other sites are left out",
+  tags: ['domains'],
+  request: {
+    params: siteParams,
+    query: z.object({ ids: queryList(zIdParam, DOMAIN_STATES_MAX) }),
+  },
+  response: dataOf(z.array(domainStateSchema)),
+});
+
+export const domainStateRoutes = { domainStates } as const;
