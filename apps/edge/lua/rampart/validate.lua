@@ -80,10 +80,9 @@ local function origin(o, path)
   if type(port_map) ~= "boolean" then return nil, path .. ".portMap", "not a boolean" end
   local host = o.host ~= null and o.host or nil
   -- portMap stays nil when off: the balancer pays one field check for domains without it.
-  return {
-    scheme = o.scheme, host = host, balance = o.balance, upstreams = upstreams, portMap = port_map or nil,
-    unresolved = unresolved or nil, -- kept for the balancer's log line, which names the cause
-  }
+  -- unresolved is kept for the balancer's log line, which names the cause.
+  return { scheme = o.scheme, host = host, balance = o.balance, upstreams = upstreams,
+    portMap = port_map or nil, unresolved = unresolved or nil }
 end
 
 local function cache_rule(r, path)

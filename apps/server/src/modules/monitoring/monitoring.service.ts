@@ -11,7 +11,7 @@ import { onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import { nodeConnection } from '../nodes/node-connection.js';
+import { nodeConnection } from '../../platform/node-connection.js';
 import type { MonitorGroupRow, MonitorGroupsRepository, MonitorGroupValues } from './monitor-groups.repository.js';
 import type { MonitorNodeRow, MonitorNodesRepository } from './monitor-nodes.repository.js';
 import { presentCandidate, presentMonitor, presentMonitorGroup } from './monitoring.presenter.js';

@@ -1,5 +1,5 @@
 import type { InitializedNode } from '@rampart/contract';
-import { nodeConnection } from './node-connection.js';
+import { nodeConnection } from '../../platform/node-connection.js';
 import type { InitializedNodeRow, NodeRow } from './nodes.repository.js';
 
 export function presentUninitializedNode(row: NodeRow) {

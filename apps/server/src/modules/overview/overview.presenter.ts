@@ -1,4 +1,4 @@
-import { nodeConnection } from '../nodes/node-connection.js';
+import { nodeConnection } from '../../platform/node-connection.js';
 import type { OverviewRepository } from './overview.repository.js';
 
 type ProblemRow = Awaited<ReturnType<OverviewRepository['nodeProblems']>>[number];

@@ -1,4 +1,4 @@
-import { nodeConnection } from '../nodes/node-connection.js';
+import { nodeConnection } from '../../platform/node-connection.js';
 import type { DomainServingRepository } from './domain-serving.repository.js';
 import { PlaneEntryBuilder } from './plane-entries.js';
 import type { SnapshotRepository } from './snapshot.repository.js';

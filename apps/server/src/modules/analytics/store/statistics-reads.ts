@@ -4,13 +4,13 @@ import type { AnalyticsStore, Row } from '../analytics-store.js';
 import type { Dim } from '../rollups.js';
 import { DimRows } from './dim-rows.js';
 import {
-  PER_DOMAIN,
   floorTo,
   int,
   ints,
   MINUTE_ROLLUP_MAX_SECONDS,
   minutePieces,
   num,
+  PER_DOMAIN,
   type Range,
   rollupFor,
   type Scope,
