@@ -51,6 +51,21 @@ export const NO_FILE: LogCursor = { inode: '0', offset: 0 };
 export const MAX_LINE_BYTES = 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 
+/**
+ * Where the log ends now: `access.log`'s inode and size, or NO_FILE when there is none yet. Taken
+ * when the agent starts, before nginx serves: the first start of a node's events reads from there,
+ * however long its process takes to come up (nginx writes whole lines, so the size is a line's end).
+ * Null when the file could not be looked at: the reader then starts where it first finds the log.
+ */
+export async function logEnd(file: string): Promise<LogCursor | null> {
+  try {
+    const info = await stat(file, { bigint: true });
+    return { inode: info.ino.toString(), offset: Number(info.size) };
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? NO_FILE : null;
+  }
+}
+
 async function inodeOf(file: string): Promise<string | null> {
   try {
     return (await stat(file, { bigint: true })).ino.toString();

@@ -46,6 +46,12 @@ export interface EventCollectorOptions {
   aggregates?: AggregateFeed;
   /** With the aggregates: nginx's admin server, whose refusal tallies are drained into them each round. */
   refusals?: AdminEndpoint;
+  /**
+   * Where the log ended when the agent started (access-log-reader.ts `logEnd`): a first start (no
+   * saved cursor) reads from there, so the lines nginx wrote while this process came up are counted.
+   * Without it a first start reads from the end of the log as it finds it.
+   */
+  firstStart?: LogCursor | null;
 }
 
 /** Invalid lines are summed up in one warning at most this often. */
@@ -82,9 +88,9 @@ export class EventCollector {
   }
 
   /**
-   * Opens the spool and positions the reader. Run before nginx starts serving, so that on the
-   * very first start only an existing log's old lines are skipped. Never throws: a failure is
-   * said and prepare runs again from `run`.
+   * Opens the spool and positions the reader: at the saved cursor, or on the very first start where
+   * the log ended when the agent started (`firstStart`), so that only an existing log's old lines
+   * are skipped, however late this runs. Never throws: a failure is said and prepare runs again from `run`.
    */
   async prepare(): Promise<boolean> {
     if (this.reader !== null) return true;
@@ -93,7 +99,8 @@ export class EventCollector {
       await spool.open();
       // The aggregates may need lines from before the events' cursor read again (aggregate-feed.ts).
       const replayFrom = (await aggregates?.open()) ?? null;
-      const reader = new AccessLogReader(this.options.logFile, replayFrom ?? spool.cursor, {
+      const start = replayFrom ?? spool.cursor ?? this.options.firstStart ?? null;
+      const reader = new AccessLogReader(this.options.logFile, start, {
         graceMs: this.options.graceMs,
         now: this.options.now,
         notice: (notice) => this.notice(notice),

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { type LogCursor, logEnd } from './access-log-reader.js';
 import { Backoff, pause } from './backoff.js';
 import { EVENT_WORKER_ARG, type EventWorkerSettings, type FromWorker, type ToWorker } from './event-worker.js';
 import { errorText, type Logger } from './log.js';
@@ -17,6 +18,8 @@ import type { Credentials } from './state.js';
 export interface EventWorkerCommand {
   script: string;
   execArgv?: string[];
+  /** Variables added to the agent's environment for the worker (tests: EVENTS_HOLD_FILE_ENV). */
+  env?: Record<string, string>;
 }
 
 /** The bundle this code runs in: esbuild keeps `import.meta.url` as the bundle's own URL. */
@@ -45,6 +48,8 @@ export class EventProcess {
   private child: ChildProcess | null = null;
   private credentials: Credentials | null = null;
   private supervising: Promise<void> = Promise.resolve();
+  /** Where the log ended when `start` ran (null until then, or when it could not be looked at). */
+  private firstStart: LogCursor | null = null;
 
   constructor(private readonly options: EventProcessOptions) {}
 
@@ -60,19 +65,30 @@ export class EventProcess {
   }
 
   /**
-   * Starts the worker and keeps it running until the signal aborts. Resolves once the first
-   * worker has positioned its reader (before nginx serves: on the very first start only the lines
-   * an older nginx left are skipped), or has failed to, or after `readyWaitMs`.
+   * Starts the worker and keeps it running until the signal aborts. Run before nginx serves: the
+   * log's end now is where a first start reads from (only the lines an older nginx left are
+   * skipped), whenever the worker gets to it. Resolves once the first worker has positioned its
+   * reader, or has failed to, or after `readyWaitMs`: a worker slower than that (a loaded node) is
+   * said and left to come up, nothing written meanwhile is lost.
    */
   async start(): Promise<void> {
+    this.firstStart = await logEnd(this.options.settings.logFile);
     let ready: () => void = () => {};
+    let isReady = false;
     const prepared = new Promise<void>((resolve) => {
-      ready = resolve;
+      ready = () => {
+        isReady = true;
+        resolve();
+      };
     });
     this.supervising = this.supervise(ready);
     const waited = new AbortController();
-    await Promise.race([prepared, pause(this.options.readyWaitMs ?? 15_000, waited.signal)]);
+    const readyWaitMs = this.options.readyWaitMs ?? 15_000;
+    await Promise.race([prepared, pause(readyWaitMs, waited.signal)]);
     waited.abort();
+    if (!isReady && !this.options.signal.aborted) {
+      this.options.log('warn', 'events.worker_slow', { pid: this.pid, waitedMs: readyWaitMs, from: this.firstStart });
+    }
   }
 
   /** Resolves once the worker has exited after the signal aborted. */
@@ -112,6 +128,7 @@ export class EventProcess {
         // A session of its own (detached): the worker lowers its session's autogroup (process-priority.ts).
         child = fork(command.script, [EVENT_WORKER_ARG], {
           execArgv: command.execArgv ?? [],
+          ...(command.env ? { env: { ...process.env, ...command.env } } : {}),
           detached: true,
           stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         });
@@ -149,7 +166,11 @@ export class EventProcess {
         if (child.pid === undefined || child.exitCode !== null) finish(null, `error: ${errorText(err)}`);
       });
       child.once('exit', (code, exitSignal) => finish(code, exitSignal));
-      this.tell({ type: 'start', settings, credentials: this.credentials });
+      this.tell({
+        type: 'start',
+        settings: { ...settings, firstStart: this.firstStart },
+        credentials: this.credentials,
+      });
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });

@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { LogCursor } from './access-log-reader.js';
 import { AggregateFeed } from './aggregate-feed.js';
+import { pause } from './backoff.js';
 import { CpuGauge } from './cpu-gauge.js';
 import { EventCollector } from './event-collector.js';
 import { EventShipper } from './event-shipper.js';
@@ -54,6 +57,8 @@ export interface EventWorkerSettings {
   backoffMaxMs: number;
   /** How long a worker waits for the previous one's lock on the spool. */
   lockWaitMs: number;
+  /** Where the log ended when the agent started: a first start reads from there (event-collector.ts). */
+  firstStart?: LogCursor | null;
 }
 
 export type ToWorker =
@@ -95,6 +100,18 @@ function startMessage(): Promise<Extract<ToWorker, { type: 'start' }> | null> {
   });
 }
 
+/**
+ * For tests only: a worker started with this variable set waits, before it does anything, until the
+ * file it names exists: a worker as slow to come up as one on a loaded node, released when the test says.
+ */
+export const EVENTS_HOLD_FILE_ENV = 'RAMPART_EVENTS_TEST_HOLD_FILE';
+
+async function heldForTest(signal: AbortSignal): Promise<void> {
+  const file = process.env[EVENTS_HOLD_FILE_ENV];
+  if (!file) return;
+  while (!signal.aborted && !existsSync(file)) await pause(50, signal);
+}
+
 /** Runs the worker until the agent stops it or goes; answers the exit status. */
 export async function runEventWorker(): Promise<number> {
   if (!process.send) {
@@ -108,6 +125,7 @@ export async function runEventWorker(): Promise<number> {
   const start = await startMessage();
   if (start === null) return 0;
   const { settings } = start;
+  await heldForTest(signal);
   let client: NodeClient | null = null;
   const useCredentials = (credentials: Credentials | null) => {
     if (credentials) client = new NodeClient(credentials.controlPlane, credentials);
@@ -161,6 +179,7 @@ export async function runEventWorker(): Promise<number> {
       signal,
       onEvent: (event) => countEvent(counts, event),
       busy: () => gauge.othersBusy(),
+      firstStart: settings.firstStart ?? null,
       ...(settings.cutMs !== undefined ? { cutMs: settings.cutMs } : {}),
       ...(feed !== undefined ? { aggregates: feed } : {}),
       ...(feed !== undefined && settings.refusals !== undefined
