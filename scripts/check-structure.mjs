@@ -46,7 +46,6 @@ export const SQL_DEBT = {
   'apps/server/src/modules/alerts/alerts.service.ts': 1,
   'apps/server/src/modules/analytics/l4-statistics.service.ts': 3,
   'apps/server/src/modules/analytics/statistics.queries.ts': 26,
-  'apps/server/src/modules/log-exports/log-exports.job.ts': 2,
   'apps/server/src/modules/log-push/log-push.source.ts': 4,
   'apps/server/src/modules/system/system-health.service.ts': 1,
 };
