@@ -24,7 +24,7 @@ import {
 import type { CallArgs } from '@rampart/contract/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOG_CSV_COLUMNS } from '../src/modules/log-exports/log-exports.presenter.js';
+import { LOG_CSV_COLLAPSED_COLUMNS, LOG_CSV_COLUMNS } from '../src/modules/log-exports/log-exports.presenter.js';
 import { addAccount, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
@@ -248,7 +248,7 @@ describe('log export files', () => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="${done.fileName}"`);
     expect(res.rawPayload.length).toBe(done.bytes);
     const rows = parseCsv(gunzipSync(res.rawPayload).toString('utf8'));
-    expect(rows[0]).toEqual(LOG_CSV_COLUMNS);
+    expect(rows[0]).toEqual([...LOG_CSV_COLUMNS, ...LOG_CSV_COLLAPSED_COLUMNS]);
     const records = rows.slice(1).map((row) => Object.fromEntries(LOG_CSV_COLUMNS.map((c, i) => [c, row[i]])));
     expect(records.map((x) => x.reqID)).toEqual(SHOP_ALL);
     const odd = records.find((x) => x.reqID === 'shop-odd');

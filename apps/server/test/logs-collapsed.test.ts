@@ -3,6 +3,8 @@ import {
   type AggregateBatch,
   type AnyRoute,
   clientAccessLogs,
+  createLogExport,
+  downloadLogExport,
   type EdgeEvent,
   EVENT_BATCH_CONTENT_TYPE,
   type LogRecord,
@@ -193,6 +195,38 @@ describe('collapsed floods in the log search', () => {
   it("shows the records to the site's operator, never to another customer", async () => {
     expect(flood(await search(client, clientAccessLogs)).map((r) => r.collapsed?.count)).toEqual([12_400]);
     expect((await search(neighbour, userAccessLogs)).data.some((r) => r.collapsed !== undefined)).toBe(false);
+  });
+
+  it('exports a flood as one line per collapsed record with its count, not its logged requests', async () => {
+    const lines = async (format: 'jsonl' | 'csv') => {
+      const created = await sendAs(t.app, user, createLogExport, {
+        body: { ...range, type: 'access', format, gzip: false },
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      await t.app.rampart.logExportJob.runOnce();
+      const res = await sendAs(t.app, user, downloadLogExport, { params: { id: created.json().data.id } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.body.split(/\r?\n/).filter((line) => line !== '');
+    };
+    const records = (await lines('jsonl')).map((line) => JSON.parse(line) as LogRecord);
+    // The search's rows, newest first: the records of the flood and of the addresses past the cap, the passed request.
+    expect(records.map((r) => [r.reqID, r.collapsed?.count])).toEqual([
+      ['flood-1', 12_400],
+      ['other-1', 2],
+      ['passed-1', undefined],
+    ]);
+    expect(records[0]?.collapsed).toEqual({
+      count: 12_400,
+      first: new Date(MINUTE + 1000).toISOString(),
+      last: new Date(MINUTE + 59_000).toISOString(),
+    });
+    const [header, ...rows] = (await lines('csv')).map((line) => line.split(','));
+    const at = (name: string) => header?.indexOf(name) ?? -1;
+    expect(rows.map((row) => [row[at('reqID')], row[at('requests')], row[at('firstTime')]])).toEqual([
+      ['flood-1', '12400', new Date(MINUTE + 1000).toISOString()],
+      ['other-1', '2', new Date(MINUTE + 30_000).toISOString()],
+      ['passed-1', '1', new Date(MINUTE + 500).toISOString()],
+    ]);
   });
 
   it('refuses a decision that is no module', async () => {

@@ -32,7 +32,7 @@ export interface LogSearchParts {
 const KEY = 'node_id, domain_id, fw_kind, fw_rule, fw_action';
 
 /** The events a collapsed record of the scope counts. */
-function covered(p: LogSearchParts): string {
+function covered(p: Pick<LogSearchParts, 'collapsedMinutes' | 'byAddress'>): string {
   const own = `(${KEY}, ts - ts % 60, ip) IN (SELECT ${KEY}, minute, ip FROM collapsed_blocks WHERE ${p.collapsedMinutes})`;
   if (p.byAddress) return own;
   const any = `(${KEY}, ts - ts % 60) IN (SELECT ${KEY}, minute FROM collapsed_blocks WHERE ${p.collapsedMinutes} AND ip = '')`;
@@ -51,7 +51,7 @@ const RANK = `CASE WHEN request_id = 'tally' THEN 10000000000000 ELSE 0 END + fi
  * GROUP BY and argMin: ClickHouse 18 has no window functions). The columns are read under other
  * names first (`c_`) so that no result's name is a column an aggregate reads.
  */
-function merged(p: LogSearchParts, d: AnalyticsStore['dialect']): string {
+function merged(p: Pick<LogSearchParts, 'columns' | 'collapsedMinutes'>, d: AnalyticsStore['dialect']): string {
   const columns = p.columns.split(',').map((c) => c.trim());
   const read = [...new Set([...columns, ...GROUP, 'requests', 'first_ms', 'last_ms'])];
   const parts =
@@ -68,21 +68,56 @@ function merged(p: LogSearchParts, d: AnalyticsStore['dialect']): string {
   );
 }
 
+/** The two tables' rows of a search (`also`: a further condition ANDed to both), newest first. */
+function unionOf(d: AnalyticsStore['dialect'], p: Omit<LogSearchParts, 'limit' | 'offset'>, also = '') {
+  const events = `FROM events WHERE ${p.where}${also} AND (fw_kind = '' OR NOT ${covered(p)})`;
+  const collapsed = `FROM ${merged(p, d)} WHERE ${p.where}${also}`;
+  const rows =
+    `SELECT * FROM (SELECT ${p.columns}, ${d.int64('1')} AS requests, ${d.int64('0')} AS first_ms, ` +
+    `${d.int64('0')} AS last_ms ${events} UNION ALL SELECT ${p.columns}, requests, first_ms, last_ms ${collapsed}) ` +
+    'ORDER BY ts DESC, ms DESC, request_id DESC';
+  return { rows, count: `SELECT (SELECT count(*) ${events}) + (SELECT count(*) ${collapsed}) AS n` };
+}
+
 /** One page of log rows (`last_ms` > 0: a collapsed record, `requests` its count) and how many match. */
 export async function searchLogRows(
   store: Pick<AnalyticsStore, 'query' | 'dialect'>,
   p: LogSearchParts,
 ): Promise<{ rows: Row[]; total: number }> {
-  const d = store.dialect;
-  const events = `FROM events WHERE ${p.where} AND (fw_kind = '' OR NOT ${covered(p)})`;
-  const collapsed = `FROM ${merged(p, d)} WHERE ${p.where}`;
+  const q = unionOf(store.dialect, p);
   const [rows, counted] = await Promise.all([
-    store.query(
-      `SELECT * FROM (SELECT ${p.columns}, ${d.int64('1')} AS requests, ${d.int64('0')} AS first_ms, ` +
-        `${d.int64('0')} AS last_ms ${events} UNION ALL SELECT ${p.columns}, requests, first_ms, last_ms ${collapsed}) ` +
-        `ORDER BY ts DESC, ms DESC, request_id DESC LIMIT ${int(p.limit)} OFFSET ${int(p.offset)}`,
-    ),
-    store.query(`SELECT (SELECT count(*) ${events}) + (SELECT count(*) ${collapsed}) AS n`),
+    store.query(`${q.rows} LIMIT ${int(p.limit)} OFFSET ${int(p.offset)}`),
+    store.query(q.count),
   ]);
   return { rows, total: Number(counted[0]?.n ?? 0) };
+}
+
+/** How many rows (requests and collapsed records) a search holds: what a log export writes. */
+export async function countLogRows(
+  store: Pick<AnalyticsStore, 'query' | 'dialect'>,
+  p: Omit<LogSearchParts, 'limit' | 'offset'>,
+): Promise<number> {
+  const [row] = await store.query(unionOf(store.dialect, p).count);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The next `limit` rows of a search after `last` (the previous chunk's last row, by time and
+ * request id; null: from the newest): a log export's chunks, each as the search's rows.
+ */
+export async function logRowsAfter(
+  store: Pick<AnalyticsStore, 'query' | 'dialect'>,
+  p: Omit<LogSearchParts, 'limit' | 'offset'>,
+  last: Row | null,
+  limit: number,
+): Promise<Row[]> {
+  let after = '';
+  if (last) {
+    // Explicit conditions: no tuple comparison (ClickHouse 18.16).
+    const ts = int(Number(last.ts));
+    const ms = int(Number(last.ms));
+    const id = store.dialect.str(String(last.request_id));
+    after = ` AND (ts < ${ts} OR (ts = ${ts} AND ms < ${ms}) OR (ts = ${ts} AND ms = ${ms} AND request_id < ${id}))`;
+  }
+  return store.query(`${unionOf(store.dialect, p, after).rows} LIMIT ${int(limit)}`);
 }

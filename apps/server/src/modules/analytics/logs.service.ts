@@ -40,11 +40,7 @@ export class LogsService {
     const range = rangeOf(filter);
     const sampled = this.samples.inRange(scope.siteIds, range.start - (range.start % 60), range.end);
     const { rows, total } = await searchLogRows(this.store, {
-      columns: LOG_COLUMNS,
-      where: logConditions(this.store.dialect, scope, kind, filter).join(' AND '),
-      // A record's time is its last request's: its minute may start before the range.
-      collapsedMinutes: scopeWhere(scope, 'minute', { start: range.start - 60, end: range.end }),
-      byAddress: filter.ip !== undefined,
+      ...logSearchParts(this.store.dialect, scope, kind, filter),
       limit: filter.pageSize,
       offset: (filter.page - 1) * filter.pageSize,
     });
@@ -66,6 +62,18 @@ export function sampledSpans(rows: readonly LogSampleRow[]): LogSampled[] {
   }
   const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
   return spans.map(({ siteID, rate, from, to }) => ({ siteID, rate, start: iso(from), end: iso(to) }));
+}
+
+/** What a log search or export reads (log-search-store.ts): the columns, conditions and the collapsed records' minutes. */
+export function logSearchParts(d: SqlDialect, scope: Scope, kind: LogKind, filter: LogConditionFilter) {
+  const range = rangeOf(filter);
+  return {
+    columns: LOG_COLUMNS,
+    where: logConditions(d, scope, kind, filter).join(' AND '),
+    // A record's time is its last request's: its minute may start before the range.
+    collapsedMinutes: scopeWhere(scope, 'minute', { start: range.start - 60, end: range.end }),
+    byAddress: filter.ip !== undefined,
+  };
 }
 
 /** The filter a log search or export is made of (what `where` ANDs): the scope and time range first. */
@@ -99,7 +107,7 @@ const str = (v: number | string | undefined) => (v === undefined ? '' : String(v
 const num = (v: number | string | undefined) => Number(v ?? 0);
 
 /** A row of the log search: a record, and a collapsed record's count and times (log-search-store.ts). */
-function searchRecordOf(r: Row): LogRecord {
+export function searchRecordOf(r: Row): LogRecord {
   const record = recordOf(r);
   const last = num(r.last_ms);
   if (last === 0) return record;

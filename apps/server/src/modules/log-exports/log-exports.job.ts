@@ -7,10 +7,10 @@ import type { Clock } from '../../platform/clock.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.js';
 import { analyticsScope } from '../analytics/analytics-scope.js';
-import type { AnalyticsStore } from '../analytics/analytics-store.js';
+import type { AnalyticsStore, Row } from '../analytics/analytics-store.js';
+import { countLogRows, logRowsAfter } from '../analytics/log-search-store.js';
 import type { LogExportLimitsInForce } from '../analytics/log-settings.service.js';
-import { LOG_COLUMNS, logConditions, recordOf } from '../analytics/logs.service.js';
-import { int } from '../analytics/store/statistics-sql.js';
+import { logSearchParts, searchRecordOf } from '../analytics/logs.service.js';
 import type { LogExportFiles } from './log-export-files.js';
 import { csvHeader, csvLine, jsonLine } from './log-exports.presenter.js';
 import type { LogExportRow, LogExportsRepository } from './log-exports.repository.js';
@@ -209,32 +209,23 @@ export class LogExportJob {
       await this.progress(row.id, { total: 0, records: 0 });
       return;
     }
-    const d = this.store.dialect;
-    const where = logConditions(d, scope, row.type, row.filter).join(' AND ');
-    const counted = await this.store.query(`SELECT count(*) AS n FROM events WHERE ${where}`);
-    await this.progress(row.id, { total: Number(counted[0]?.n ?? 0), records: 0 });
+    // The log search's rows: the requests and the refused floods the nodes collapsed, each record once.
+    const parts = logSearchParts(this.store.dialect, scope, row.type, row.filter);
+    await this.progress(row.id, { total: await countLogRows(this.store, parts), records: 0 });
     const line = row.format === 'csv' ? csvLine : jsonLine;
-    let after = '';
+    let last: Row | null = null;
     let written = 0;
     for (;;) {
       if (this.stopped) throw new Stopped('the control plane stops');
-      const rows = await this.store.query(
-        `SELECT ${LOG_COLUMNS} FROM events WHERE ${where}${after} ` +
-          `ORDER BY ts DESC, ms DESC, request_id DESC LIMIT ${int(LOG_EXPORT_CHUNK)}`,
-      );
+      const rows = await logRowsAfter(this.store, parts, last, LOG_EXPORT_CHUNK);
       if (rows.length === 0) return;
       let text = '';
-      for (const r of rows) text += line(recordOf(r));
+      for (const r of rows) text += line(searchRecordOf(r));
       yield text;
       written += rows.length;
       await this.progress(row.id, { records: written });
       if (rows.length < LOG_EXPORT_CHUNK) return;
-      // The next chunk starts after the last record (explicit conditions: no tuple comparison).
-      const last = rows[rows.length - 1] as (typeof rows)[number];
-      const ts = int(Number(last.ts));
-      const ms = int(Number(last.ms));
-      const id = d.str(String(last.request_id));
-      after = ` AND (ts < ${ts} OR (ts = ${ts} AND ms < ${ms}) OR (ts = ${ts} AND ms = ${ms} AND request_id < ${id}))`;
+      last = rows[rows.length - 1] ?? null;
     }
   }
 

@@ -43,12 +43,20 @@ export function exportFileName(type: string, startTime: string, endTime: string,
 export const LOG_CSV_COLUMNS = Object.keys(logRecordSchema.shape).filter(
   (k): k is Exclude<keyof LogRecord, 'collapsed'> => k !== 'collapsed',
 );
+/**
+ * After them, what a collapsed flood's line adds (its count of requests, its first and last
+ * times); a request's own line has 1 and its time twice.
+ */
+export const LOG_CSV_COLLAPSED_COLUMNS = ['requests', 'firstTime', 'lastTime'] as const;
 
 /** The header row of a CSV export (CRLF lines, RFC 4180). */
-export const csvHeader = () => `${LOG_CSV_COLUMNS.join(',')}\r\n`;
+export const csvHeader = () => `${[...LOG_CSV_COLUMNS, ...LOG_CSV_COLLAPSED_COLUMNS].join(',')}\r\n`;
 
 /** One record as a CSV line: cells quoted as RFC 4180 asks and neutralised against spreadsheet formulas. */
-export const csvLine = (record: LogRecord) => `${LOG_CSV_COLUMNS.map((c) => csvCell(record[c])).join(',')}\r\n`;
+export const csvLine = (record: LogRecord) => {
+  const { count, first, last } = record.collapsed ?? { count: 1, first: record.time, last: record.time };
+  return `${[...LOG_CSV_COLUMNS.map((c) => record[c]), count, first, last].map(csvCell).join(',')}\r\n`;
+};
 
 /** One record as a JSON line (the log search's record shape). */
 export const jsonLine = (record: LogRecord) => `${JSON.stringify(record)}\n`;
