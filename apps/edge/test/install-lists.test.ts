@@ -47,6 +47,7 @@ const LUA_PACKAGES: Record<string, string[]> = {
   'ngx.base64': ['lua-resty-core'],
   'ngx.ssl': ['lua-resty-core'],
   'ngx.re': ['lua-resty-core'],
+  'resty.core.regex': ['lua-resty-core'],
   'ngx.errlog': ['lua-resty-core'],
   'ngx.process': ['lua-resty-core'],
   'ffi.load:maxminddb.so.0': ['libmaxminddb0'],

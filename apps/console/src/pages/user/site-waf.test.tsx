@@ -1,7 +1,7 @@
 import { type LogRecord, listDomains, userWafLogs, WAF_GROUP_TEXT, WAF_GROUPS, wafRoutes } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { fail, fakeApiForEachTest, logPage, ok, okPage } from '../../test/fake-api';
 import { signedInSiteTab, siteDomain } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -173,7 +173,7 @@ describe('sitesSetting: WAF modules', () => {
     api.on(wafRoutes.update, { siteId: 3 }, ok(shop));
     api.on(
       userWafLogs,
-      okPage([
+      logPage([
         wafEvent({
           fwRule: 101_003,
           fwAction: 'detect',
