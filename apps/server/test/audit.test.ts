@@ -211,6 +211,8 @@ describe('audit log', () => {
       'file_blobs',
       // The log push job's delivery log: written by the job, not by a person.
       'log_push_logs',
+      // The log sampling's rates per site and minute: written as the nodes' events arrive, not by a person.
+      'log_samples',
       'monitor_events',
       'monitor_probe_states',
       'node_upgrade_logs',
