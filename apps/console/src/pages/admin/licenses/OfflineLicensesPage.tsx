@@ -58,21 +58,31 @@ export function OfflineLicensesPage() {
   });
 
   const lead: ListColumns<OfflineLicense> = [
-    { title: t('customer'), dataIndex: 'customer' },
+    // The names keep to one line of a bounded width (in full on hover): the list fits 1280 px.
+    { title: t('customer'), dataIndex: 'customer', maxWidth: 120 },
     {
       title: t('installID'),
       dataIndex: 'installID',
+      // In the form and the column chooser: a 36-character code the list has no room for at 1280 px.
+      defaultHidden: true,
       render: (id: string) => <Typography.Text code>{id}</Typography.Text>,
     },
-    { title: t('operatorAccount'), dataIndex: 'operator', render: (operator: string) => operator || '-' },
+    {
+      title: t('operatorAccount'),
+      dataIndex: 'operator',
+      ellipsis: true,
+      maxWidth: 100,
+      render: (operator: string) => operator || '-',
+    },
   ];
   const trail: ListColumns<OfflineLicense> = [
     {
       title: t('key'),
       dataIndex: 'key',
+      width: 100,
       render: (key: string | null) =>
         key ? (
-          <Space>
+          <Space wrap>
             <Tag color="green">{t('issued')}</Tag>
             <CopyButton text={key} />
           </Space>
@@ -80,28 +90,33 @@ export function OfflineLicensesPage() {
           <Tag>{t('notIssued')}</Tag>
         ),
     },
-    actionsColumn((item) => (
-      <RowActions
-        onEdit={() => setEditing(item)}
-        deleteConfirm={t('deleteOfflineConfirm', { customer: item.customer })}
-        deleting={pendingFor(remove, item.id)}
-        onDelete={() => remove.mutate([item.id])}
-      >
-        {item.key ? (
-          <ConfirmButton
-            confirm={t('unregisterConfirm', { customer: item.customer })}
-            pending={pendingFor(unregister, item.id)}
-            onConfirm={() => unregister.mutate(item.id)}
-          >
-            {t('unregister')}
-          </ConfirmButton>
-        ) : (
-          <Button size="small" loading={pendingFor(issue, item.id)} onClick={() => issue.mutate(item.id)}>
-            {t('issue')}
-          </Button>
-        )}
-      </RowActions>
-    )),
+    // The row's buttons wrap inside a column of their own width.
+    {
+      ...actionsColumn((item: OfflineLicense) => (
+        <RowActions
+          wrap
+          onEdit={() => setEditing(item)}
+          deleteConfirm={t('deleteOfflineConfirm', { customer: item.customer })}
+          deleting={pendingFor(remove, item.id)}
+          onDelete={() => remove.mutate([item.id])}
+        >
+          {item.key ? (
+            <ConfirmButton
+              confirm={t('unregisterConfirm', { customer: item.customer })}
+              pending={pendingFor(unregister, item.id)}
+              onConfirm={() => unregister.mutate(item.id)}
+            >
+              {t('unregister')}
+            </ConfirmButton>
+          ) : (
+            <Button size="small" loading={pendingFor(issue, item.id)} onClick={() => issue.mutate(item.id)}>
+              {t('issue')}
+            </Button>
+          )}
+        </RowActions>
+      )),
+      width: 160,
+    },
   ];
 
   return (

@@ -36,7 +36,13 @@ export function LicenseList<T extends { id: number; licenseSetting: LicenseSetti
   const { t } = useTranslation('licenses');
   const columns: ListColumns<T> = [
     ...lead,
-    { title: t('limits'), key: 'limits', render: (_, item) => <LicenseLimits setting={item.licenseSetting} /> },
+    // The limits' tags wrap within the column's width rather than widen the list.
+    {
+      title: t('limits'),
+      key: 'limits',
+      width: 150,
+      render: (_, item) => <LicenseLimits setting={item.licenseSetting} />,
+    },
     { title: t('expiredAt'), key: 'expiredAt', render: (_, item) => <LicenseExpiry setting={item.licenseSetting} /> },
     ...trail,
   ];

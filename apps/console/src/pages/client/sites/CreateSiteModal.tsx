@@ -58,6 +58,8 @@ export function CreateSiteModal({ open, onClose }: { open: boolean; onClose: () 
       </Form.Item>
       <Form.Item name="productID" label={t('product')} rules={rules('productID')} required>
         <Select
+          showSearch
+          optionFilterProp="label"
           loading={products.isLoading}
           options={products.data?.data.map((product) => ({ value: product.id, label: product.name }))}
           notFoundContent={t('create.noProducts')}

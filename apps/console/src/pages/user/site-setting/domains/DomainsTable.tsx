@@ -54,7 +54,9 @@ export function DomainsTable({
       title: t('state.column'),
       dataIndex: 'status',
       render: (status: number, domain) => (
-        <Flex gap={8} align="center">
+        // Wraps within its width: the serving tag and the state badges go under the switch rather than
+        // widen the list (a table sized to its content takes a cell's one-line width otherwise).
+        <Flex gap={8} align="center" wrap style={{ maxWidth: 180 }}>
           <Switch
             size="small"
             checked={status === DOMAIN_STATUS.enabled}
