@@ -38,135 +38,19 @@
  * loopback in a temporary directory, stopped at the end) or BENCH_CLICKHOUSE_URL names a server.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { type EdgeEvent, edgeEventBatchSchema, isEdgeEventBatch, STATISTICS_SERIES } from '@rampart/contract';
-import type { AnalyticsRepository } from '../apps/server/src/modules/analytics/analytics.repository.js';
-import type { AnalyticsStore, EventRow } from '../apps/server/src/modules/analytics/analytics-store.js';
-import { BatchGroups } from '../apps/server/src/modules/analytics/batch-groups.js';
-import {
-  EVENTS_DDL as CH_EVENTS_DDL,
-  GROUP_MAX_EVENTS as CH_GROUP_MAX_EVENTS,
-  ClickHouseStore,
-  EVENT_TSV_COLUMNS,
-  eventTsv,
-} from '../apps/server/src/modules/analytics/clickhouse-store.js';
-import {
-  appendEvent,
-  EVENTS_DDL as DUCK_EVENTS_DDL,
-  GROUP_MAX_EVENTS as DUCK_GROUP_MAX_EVENTS,
-  DuckDbStore,
-} from '../apps/server/src/modules/analytics/duckdb-store.js';
-import { IngestService } from '../apps/server/src/modules/analytics/ingest.service.js';
+import { STATISTICS_SERIES } from '@rampart/contract';
+import type { AnalyticsStore } from '../apps/server/src/modules/analytics/analytics-store.js';
+import { ClickHouseStore } from '../apps/server/src/modules/analytics/clickhouse-store.js';
+import { DuckDbStore } from '../apps/server/src/modules/analytics/duckdb-store.js';
 import { StatisticsReads } from '../apps/server/src/modules/analytics/store/statistics-reads.js';
 import { startClickHouse } from '../apps/server/test/helpers/clickhouse-server.js';
+import { benchIngest, DAYS, EVENTS, feed, log, makeBatches, round, SITES } from './analytics/events.js';
+import { processCpuSeconds, rawFloor } from './analytics/floor.js';
 
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
-const SITES = Number(process.env.BENCH_SITES ?? 200);
-const DAYS = Number(process.env.BENCH_DAYS ?? 7);
 const RUNS = 20;
-/** Events of the raw floor (rawFloor): the first batches' up to this many. */
-const FLOOR_EVENTS = Number(process.env.BENCH_FLOOR_EVENTS ?? 1_000_000);
-const BATCH = 5000;
-const DOMAINS_PER_SITE = 5;
-/** Clients: each request comes from one of these addresses, a few of them far busier (crawlers, offices). */
-const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 200_000);
-
-/** Client `c`'s address: a different one for each (its low 24 bits in the middle octets). */
-const addressOf = (c: number) => `${11 + ((c >>> 16) & 127)}.${(c >>> 8) & 255}.${c & 255}.${1 + (c % 250)}`;
-
-const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-/** A deterministic generator (xorshift32) so both stores get the same events. */
-function rng(seed: number) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x1_0000_0000;
-  };
-}
-/** Index 0..n-1, the low ones far likelier (a power law, roughly Zipf's). */
-const skewed = (r: () => number, n: number) => Math.min(n - 1, Math.floor(n * r() ** 3));
-
-const COUNTRIES = ['US', 'CN', 'DE', 'JP', 'GB', 'FR', 'BR', 'IN', 'TW', 'SG', 'NL', 'RU', 'KR', 'CA', 'AU'];
-const METHODS = ['GET', 'GET', 'GET', 'GET', 'POST', 'HEAD', 'PUT', 'OPTIONS', 'PROPFIND'];
-const STATUSES = [200, 200, 200, 200, 200, 206, 301, 304, 404, 403, 444, 500, 502, 929];
-const PATHS = Array.from({ length: 5000 }, (_, i) =>
-  i % 7 === 0 ? `/static/img/${i}.png` : i % 5 === 0 ? `/assets/app.${i}.js` : `/page/${i}`,
-);
-const AGENTS = Array.from({ length: 300 }, (_, i) => `Mozilla/5.0 (bench ${i}) Chrome/${100 + (i % 40)}`);
-
-/** The ingest service's view of the configuration database: the generated domains and one node. */
-function benchRepository(): AnalyticsRepository {
-  return {
-    domainPlaces: async (ids: readonly number[]) =>
-      ids.map((domainId) => ({ domainId, siteId: Math.ceil(domainId / DOMAINS_PER_SITE), ownerId: 1 })),
-    nodePlace: async (nodeId: number) => ({ zoneId: 1 + (nodeId % 3), ownerId: 1 }),
-  } as unknown as AnalyticsRepository;
-}
-
-/** The gzip bodies of every batch, made before timing (what nodes would send). */
-function makeBatches(now: number): { node: number; body: Buffer }[] {
-  const r = rng(42);
-  const batches: { node: number; body: Buffer }[] = [];
-  const start = now - DAYS * 86_400_000;
-  const span = DAYS * 86_400_000;
-  let made = 0;
-  let seq = 0;
-  while (made < EVENTS) {
-    const n = Math.min(BATCH, EVENTS - made);
-    // Events of a batch are close in time, as a node's are: batches advance through the range.
-    const base = start + Math.floor((made / EVENTS) * span);
-    const events: EdgeEvent[] = [];
-    for (let i = 0; i < n; i++) {
-      const site = 1 + skewed(r, SITES);
-      const domainId = (site - 1) * DOMAINS_PER_SITE + 1 + skewed(r, DOMAINS_PER_SITE);
-      const status = STATUSES[Math.floor(r() * STATUSES.length)] as number;
-      const blocked = status === 403 || status === 444 || status === 929;
-      events.push({
-        id: `bench-${seq}-${i}`,
-        time: base + Math.floor(r() * 60_000),
-        domainId,
-        ip: addressOf(skewed(r, CLIENTS)),
-        method: METHODS[Math.floor(r() * METHODS.length)] as string,
-        scheme: r() < 0.8 ? 'https' : 'http',
-        httpVersion: r() < 0.6 ? '2' : '1.1',
-        host: `d${domainId}.bench.example`,
-        path: `${PATHS[skewed(r, PATHS.length)]}${r() < 0.3 ? '?v=1' : ''}`,
-        status,
-        bytesIn: 200 + Math.floor(r() * 800),
-        bytesOut: Math.floor(r() * 200_000),
-        requestMs: Math.floor(r() * 300),
-        upstreamMs: blocked ? -1 : Math.floor(r() * 200),
-        upstreamStatus: blocked ? 0 : status,
-        cacheStatus: blocked ? '' : r() < 0.6 ? 'HIT' : 'MISS',
-        userAgent: AGENTS[skewed(r, AGENTS.length)] as string,
-        referer: r() < 0.3 ? `https://ref${skewed(r, 50)}.example/` : '',
-        fwKind: status === 403 ? 'blacklist' : status === 929 ? 'intervalLimit' : status === 444 ? 'blockList' : '',
-        fwRule: blocked ? 1 + skewed(r, 20) : 0,
-        fwAction: status === 403 ? 'deny' : status === 929 ? 'deny' : status === 444 ? 'drop' : '',
-        wafPart: '',
-        wafExcerpt: '',
-        wafName: '',
-      });
-    }
-    seq++;
-    batches.push({
-      node: 1 + (seq % 20),
-      body: gzipSync(JSON.stringify({ batchId: `bench-${seq}`, dropped: 0, events })),
-    });
-    made += n;
-  }
-  return batches;
-}
 
 const p95 = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -180,22 +64,6 @@ const median = (values: number[]) => {
 
 function duSize(dir: string): number {
   return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
-}
-
-/** Clock ticks per second of /proc's CPU times. */
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
-/** CPU seconds a process used so far (user + system, from /proc), or NaN where it cannot be read. */
-function processCpuSeconds(pid: number): number {
-  try {
-    // The fields after the command's closing parenthesis (the last one: the command may hold one):
-    // utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** Waits until the ClickHouse server merges nothing of the store's database; its active parts then. */
@@ -214,145 +82,6 @@ async function settled(store: AnalyticsStore): Promise<{ seconds: number; parts:
   const parts = Number(row?.n ?? 0);
   log(`clickhouse: merges settled after ${seconds} s, ${parts} active parts`);
   return { seconds, parts };
-}
-
-/**
- * Hands the batches to the ingest service as the node API does: each node sends its batches one
- * after another, and the nodes at the same time (one request per batch, each inflated, parsed and
- * checked on arrival).
- */
-async function feed(ingest: IngestService, batches: readonly { node: number; body: Buffer }[], label: string) {
-  const byNode = new Map<number, Buffer[]>();
-  for (const batch of batches) byNode.set(batch.node, [...(byNode.get(batch.node) ?? []), batch.body]);
-  let done = 0;
-  let logged = 0;
-  await Promise.all(
-    [...byNode].map(async ([node, bodies]) => {
-      for (const body of bodies) {
-        // As the node API's route: the contract's plain check, its schema only for a batch that fails it.
-        const raw: unknown = JSON.parse(gunzipSync(body).toString('utf8'));
-        const parsed = isEdgeEventBatch(raw) ? raw : edgeEventBatchSchema.parse(raw);
-        await ingest.ingest(node, parsed);
-        done += parsed.events.length;
-        if (done - logged >= 1_000_000) {
-          logged = done;
-          log(`${label}: ${done} events`);
-        }
-      }
-    }),
-  );
-}
-
-/** Countries by address, as an operator's geo database would give them (a few far likelier; no database file here). */
-const locate = (ip: string) => {
-  const last = Number(ip.slice(ip.lastIndexOf('.') + 1)) - 1;
-  return { country: COUNTRIES[Math.floor(COUNTRIES.length * (last / 250) ** 2)] as string, city: 0 };
-};
-
-/** The ingest service over the bench's domains and nodes, into `store`. */
-const benchIngest = (store: Pick<AnalyticsStore, 'ingest'>, now: number) =>
-  new IngestService(
-    store,
-    benchRepository(),
-    async () => locate,
-    () => now,
-  );
-
-/**
- * The run's baseline, the raw floor: the first FLOOR_EVENTS events through the same path (inflated,
- * parsed, checked and placed by the ingest service, 20 nodes at once) into a table of raw events
- * alone, in a database of its own of the same kind, written as the store writes its events
- * (a group of batches at a time: DuckDB's appender in a transaction, a TabSeparated INSERT) — no
- * rollups, no ledger, no duplicate check. What storing an event costs at the least on this
- * machine; the ingest's figure beside it is what the analytics cost on top.
- */
-async function rawFloor(
-  target: { dir: string } | { url: URL; pid: number | null } | null,
-  batches: readonly { node: number; body: Buffer }[],
-  now: number,
-) {
-  const floorBatches = batches.slice(0, Math.ceil(FLOOR_EVENTS / BATCH));
-  const events = Math.min(EVENTS, floorBatches.length * BATCH);
-  // A group of batches at a time, as the stores write (BatchGroups: those that arrive while one is
-  // written go together in the next).
-  let write: (rows: readonly EventRow[]) => Promise<void>;
-  // close: the end of storing (DuckDB's checkpoint), timed; dispose: the floor's database gone, after.
-  let close: () => Promise<void>;
-  let dispose = async () => {};
-  let most = 1;
-  let serverCpu = () => Number.NaN;
-  if (target === null) {
-    // The path alone: nothing stored.
-    write = async () => {};
-    close = async () => {};
-  } else if ('dir' in target) {
-    const instance = await DuckDBInstance.create(path.join(target.dir, 'floor.duckdb'));
-    const db = await instance.connect();
-    await db.run(DUCK_EVENTS_DDL);
-    most = DUCK_GROUP_MAX_EVENTS;
-    write = async (rows) => {
-      await db.run('BEGIN TRANSACTION');
-      try {
-        const appender = await db.createAppender('events');
-        for (const row of rows) appendEvent(appender, row);
-        appender.closeSync();
-        await db.run('COMMIT');
-      } catch (error) {
-        await db.run('ROLLBACK');
-        throw error;
-      }
-    };
-    close = async () => {
-      await db.run('CHECKPOINT');
-      db.closeSync();
-      instance.closeSync();
-    };
-  } else {
-    const { url, pid } = target;
-    // Credentials go in a header (fetch refuses them in the address).
-    const auth = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-    const post = async (query: string, body?: string, database: string | null = 'rampart_bench_floor') => {
-      const u = new URL(url);
-      u.username = '';
-      u.password = '';
-      u.pathname = '/';
-      if (database) u.searchParams.set('database', database);
-      u.searchParams.set('query', query);
-      const response = await fetch(u, { method: 'POST', body, headers: { authorization: auth } });
-      if (!response.ok) throw new Error(`ClickHouse (${response.status}): ${await response.text()}`);
-    };
-    await post('DROP DATABASE IF EXISTS rampart_bench_floor', undefined, null);
-    await post('CREATE DATABASE rampart_bench_floor', undefined, null);
-    await post(CH_EVENTS_DDL);
-    most = CH_GROUP_MAX_EVENTS;
-    write = (rows) =>
-      post(`INSERT INTO events (${EVENT_TSV_COLUMNS}) FORMAT TabSeparated`, `${rows.map(eventTsv).join('\n')}\n`);
-    close = async () => {};
-    dispose = () => post('DROP DATABASE rampart_bench_floor', undefined, null);
-    if (pid !== null) serverCpu = () => processCpuSeconds(pid);
-  }
-  const groups = new BatchGroups(most, async (group) => {
-    await write(group.flatMap((batch) => batch.events));
-    return group.map((batch) => ({ stored: batch.events.length, duplicate: false }));
-  });
-  const ingest = benchIngest({ ingest: (batch) => groups.add(batch) }, now);
-  const label = target === null ? 'the path alone' : `${'dir' in target ? 'duckdb' : 'clickhouse'}: the raw floor`;
-  log(`${label}, ${events} events`);
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  const server0 = serverCpu();
-  await feed(ingest, floorBatches, label);
-  await close();
-  const seconds = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
-  const server = serverCpu() - server0;
-  await dispose();
-  return {
-    events,
-    events_per_s: Math.round(events / seconds),
-    cpu_s_per_million: round((cpu.user + cpu.system) / 1e6 / (events / 1e6), 2),
-    server_cpu_s_per_million: Number.isNaN(server) ? null : round(server / (events / 1e6), 2),
-  };
 }
 
 async function run(

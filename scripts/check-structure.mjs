@@ -20,7 +20,6 @@ export const SIZE_DEBT = {
   'apps/edge/src/agent/agent.ts': 651,
   'apps/edge/src/agent/node-client.ts': 514,
   'apps/server/src/modules/analytics/duckdb-store.ts': 865,
-  'bench/analytics.ts': 490,
   'bench/edge.ts': 666,
   'bench/waf.ts': 756,
 };
