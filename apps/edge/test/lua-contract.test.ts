@@ -87,7 +87,7 @@ import { PIECE_BOX_HEIGHT, PIECE_BOX_WIDTH, SLIDER_HEIGHT, SLIDER_WIDTH } from '
 import { dataPlaneSchema } from '../src/data-plane/schema.js';
 import { LUA_DIR } from './helpers/edge.js';
 
-// The Lua checks (validate.lua, modules_check.lua, settings_check.lua, firewall_check.lua) repeat the contract's
+// The Lua checks (validate.lua, validate_cache.lua, modules_check.lua, settings_check.lua, firewall_check.lua) repeat the contract's
 // allowlists and limits, because nginx cannot import TypeScript. This test reads every copied
 // pattern, list and limit out of the Lua sources and compares it with the contract's own, so that a
 // change on one side without the other fails here.
@@ -97,6 +97,7 @@ const lua: Record<string, string> = {};
 beforeAll(async () => {
   for (const name of [
     'validate',
+    'validate_cache',
     'validate_zone',
     'checks',
     'modules_check',
@@ -172,20 +173,21 @@ function number(file: string, expression: RegExp): number {
 const sorted = (list: readonly (string | number)[]) => [...list].map(String).sort();
 
 describe('the Lua checks agree with the contract', () => {
-  it('validate.lua: host, cache patterns, TTLs, scopes, redirect codes and limits', () => {
+  it('validate.lua and validate_cache.lua: host, cache patterns, TTLs, scopes, redirect codes and limits', () => {
     expect(pattern('validate', 'HOST_RE')).toBe(pcre(HOST_NAME_RE));
-    expect(pattern('validate', 'CACHE_PATH_RE')).toBe(pcre(CACHE_PATH_RE));
-    expect(pattern('validate', 'CACHE_SUFFIX_RE')).toBe(pcre(CACHE_SUFFIX_RE));
-    expect(sorted(filledList('validate', 'CACHE_TTLS'))).toEqual(sorted(CACHE_TTL_SECONDS));
+    expect(pattern('validate_cache', 'CACHE_PATH_RE')).toBe(pcre(CACHE_PATH_RE));
+    expect(pattern('validate_cache', 'CACHE_SUFFIX_RE')).toBe(pcre(CACHE_SUFFIX_RE));
+    expect(sorted(filledList('validate_cache', 'CACHE_TTLS'))).toEqual(sorted(CACHE_TTL_SECONDS));
     const scope = dataPlaneSchema.shape.caches.unwrap().element.shape.rules.element.shape.scope;
-    expect(sorted(Object.keys(table('validate', 'CACHE_SCOPES')))).toEqual(sorted(scope.options));
+    expect(sorted(Object.keys(table('validate_cache', 'CACHE_SCOPES')))).toEqual(sorted(scope.options));
     expect(sorted(Object.keys(table('validate', 'REDIRECT_CODES')))).toEqual(sorted(REDIRECT_CODES));
     const limits = table('validate', 'LIMITS');
     expect(Number(limits.domains)).toBe(DATA_PLANE_LIMITS.domains);
     expect(Number(limits.certificates)).toBe(DATA_PLANE_LIMITS.certificates);
     expect(Number(limits.upstreams)).toBe(DATA_PLANE_LIMITS.upstreamsPerDomain);
-    expect(Number(limits.cache_rules)).toBe(CACHE_RULES_PER_SITE);
-    expect(Number(limits.cache_values)).toBe(CACHE_RULE_VALUES_MAX * 8);
+    const cacheLimits = table('validate_cache', 'LIMITS');
+    expect(Number(cacheLimits.cache_rules)).toBe(CACHE_RULES_PER_SITE);
+    expect(Number(cacheLimits.cache_values)).toBe(CACHE_RULE_VALUES_MAX * 8);
     expect(number('validate_zone', /^local ZONE_LIMIT_MAX = (\d+)/m)).toBe(ZONE_LIMIT_MAX);
   });
 

@@ -8,6 +8,7 @@ local firewall_check = require "rampart.firewall_check"
 local firewall_headers_check = require "rampart.firewall_headers_check"
 local auth_check = require "rampart.auth_check"
 local validate_zone = require "rampart.validate_zone"
+local validate_cache = require "rampart.validate_cache"
 
 local _M = {}
 
@@ -20,15 +21,7 @@ local IPV6_RE = [[^[0-9a-fA-F:.]{2,45}\z]]
 local VERSION_RE = [[^[A-Za-z0-9._:-]{1,128}\z]]
 local HEX64_RE = checks.HEX64_RE
 local REDIRECT_CODES = { [301] = true, [302] = true, [307] = true, [308] = true }
-local LIMITS = { domains = 50000, certificates = 10000, upstreams = 64, cache_rules = 100, cache_values = 400 }
--- The same patterns as the contract (packages/contract/src/routes/site-cache.ts).
-local CACHE_PATH_RE = [[^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}\z]]
-local CACHE_SUFFIX_RE = [[^[a-z0-9]{1,16}\z]]
-local CACHE_SCOPES = { all = true, directory = true, path = true, suffix = true }
-local CACHE_TTLS = {}
-for _, ttl in ipairs({ 60, 300, 600, 1800, 3600, 7200, 21600, 43200, 86400, 259200, 604800, 2592000 }) do
-  CACHE_TTLS[ttl] = true
-end
+local LIMITS = { domains = 50000, certificates = 10000, upstreams = 64 }
 
 local is_array, is_int = checks.is_array, checks.is_int
 
@@ -85,46 +78,6 @@ local function origin(o, path)
     portMap = port_map or nil, unresolved = unresolved or nil }
 end
 
-local function cache_rule(r, path)
-  if type(r) ~= "table" then return nil, path, "not an object" end
-  if not CACHE_SCOPES[r.scope] then return nil, path .. ".scope", "not a cache scope" end
-  if not is_array(r.values, LIMITS.cache_values) then return nil, path .. ".values", "not a list" end
-  local pattern = (r.scope == "suffix") and CACHE_SUFFIX_RE or CACHE_PATH_RE
-  if (r.scope == "all") ~= (#r.values == 0) then return nil, path .. ".values", "wrong number of values" end
-  local values = {}
-  for i, v in ipairs(r.values) do
-    if type(v) ~= "string" or not re_find(v, pattern, "jo") then
-      return nil, path .. ".values[" .. (i - 1) .. "]", "not a valid value"
-    end
-    values[i] = v
-  end
-  if not CACHE_TTLS[r.ttl] then return nil, path .. ".ttl", "not a cache lifetime" end
-  if r.queryString ~= "ignore" and r.queryString ~= "include" then
-    return nil, path .. ".queryString", "not ignore or include"
-  end
-  if type(r.bypass) ~= "boolean" then return nil, path .. ".bypass", "not a boolean" end
-  if type(r.respectOrigin) ~= "boolean" then return nil, path .. ".respectOrigin", "not a boolean" end
-  return {
-    scope = r.scope, values = values, ttl = r.ttl, queryString = r.queryString, bypass = r.bypass,
-    respectOrigin = r.respectOrigin,
-  }
-end
-
-local function cache_policy(p, path)
-  if type(p) ~= "table" then return nil, path, "not an object" end
-  if not is_int(p.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
-  if not is_int(p.generation, 1, 2147483647) then return nil, path .. ".generation", "not a generation" end
-  if not is_array(p.rules, LIMITS.cache_rules) or #p.rules == 0 then
-    return nil, path .. ".rules", "not a list of 1 to " .. LIMITS.cache_rules
-  end
-  local rules = {}
-  for i, r in ipairs(p.rules) do
-    local clean, field, reason = cache_rule(r, path .. ".rules[" .. (i - 1) .. "]")
-    if clean == nil then return nil, field, reason end
-    rules[i] = clean
-  end
-  return { id = p.id, generation = p.generation, rules = rules }
-end
 
 local function domain(d, path, certificate_ids, cache_ids, module_types, settings_ids, firewall_ids)
   if type(d) ~= "table" then return nil, path, "not an object" end
@@ -229,7 +182,7 @@ function _M.document(doc)
   end
   for i, p in ipairs(raw_caches) do
     local path = "caches[" .. (i - 1) .. "]"
-    local clean, field, reason = cache_policy(p, path)
+    local clean, field, reason = validate_cache.policy(p, path)
     if clean == nil then return nil, field, reason end
     if cache_ids[clean.id] then return nil, path .. ".id", "duplicate cache policy id" end
     cache_ids[clean.id] = true
@@ -366,7 +319,7 @@ function _M.entry(kk, value, module_type)
     return { cert = value.certPem, key = value.keyPem }
   elseif kind == "p" then
     if not id_of(id, value, path) then return nil, path .. ".id", "not the id of its key" end
-    return cache_policy(value, path)
+    return validate_cache.policy(value, path)
   elseif kind == "m" then
     if not id_of(id, value, path) then return nil, path .. ".id", "not the id of its key" end
     local clean, field, reason = modules_check.modules({ value })
