@@ -1,37 +1,35 @@
 import path from 'node:path';
 import type { EdgeCommand } from '@rampart/contract';
-import { PoolKeeper } from '../challenge-pool/pool.js';
+import type { PoolKeeper } from '../challenge-pool/pool.js';
 import type { AdminEndpoint } from '../data-plane/admin-client.js';
 import { NginxProcess } from '../nginx/nginx-process.js';
-import { type AggregateOptions, aggregateSettings } from './aggregate-settings.js';
-import { SnapshotApplier } from './apply.js';
-import { BlockReporter } from './block-list.js';
+import type { AgentOptions } from './agent-options.js';
+import { type AgentTimings, agentParts, STATE_LOCK_WAIT_MS } from './agent-parts.js';
+import type { SnapshotApplier } from './apply.js';
+import type { BlockReporter } from './block-list.js';
 import { type CommandOutcome, runCommandLoop } from './command-loop.js';
 import { type CommandHost, executeCommand, rotateLogs } from './commands.js';
 import { describeError } from './errors.js';
-import { bundledEventWorker, EVENTS_NICE_DEFAULT, EventProcess, type EventWorkerCommand } from './event-process.js';
-import { SPOOL_DEFAULT_MEGABYTES } from './event-spool.js';
-import { GeoDatabaseFiles } from './geo-database.js';
-import { autoNft, type KernelPushDown, kernelPushDown } from './kernel-push-down.js';
+import type { EventProcess } from './event-process.js';
+import type { KernelPushDown } from './kernel-push-down.js';
 import { runL4Counters } from './l4-counter-worker.js';
-import { L4Firewall } from './l4-firewall.js';
+import type { L4Firewall } from './l4-firewall.js';
 import { jsonLineLogger, type Logger } from './log.js';
-import { nextDailyTime } from './log-rotate.js';
+import { DailyRotation } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
 import { NodeClient } from './node-client.js';
-import { NodeExporterServer } from './node-exporter.js';
-import { PlaneLog } from './plane-log.js';
-import { PlaneLoop, type PlaneOriginOptions } from './plane-loop.js';
+import type { NodeExporterServer } from './node-exporter.js';
+import type { PlaneLoop } from './plane-loop.js';
 import { registerWithBackoff } from './registration.js';
-import { AbuseIPFiles } from './reputation-list.js';
-import { SnapshotLoop } from './snapshot-loop.js';
+import type { SnapshotLoop } from './snapshot-loop.js';
 import { blockedAncestor, type Credentials, StateDir } from './state.js';
 import { lockStateDir, type StateLock } from './state-lock.js';
-import { StatusReporter } from './status-reporter.js';
-import { NginxSupervisor } from './supervisor.js';
-import { SystemSampler } from './system-info.js';
+import type { StatusReporter } from './status-reporter.js';
+import type { NginxSupervisor } from './supervisor.js';
 import { AGENT_VERSION } from './version.js';
 
+export type { AgentOptions } from './agent-options.js';
+export { STATE_LOCK_WAIT_MS } from './agent-parts.js';
 export { describeError } from './errors.js';
 export { autoNft, type KernelPushDown, kernelPushDown } from './kernel-push-down.js';
 
@@ -45,87 +43,19 @@ export { autoNft, type KernelPushDown, kernelPushDown } from './kernel-push-down
  * rendered, nginx started or reloaded when it changed, data plane pushed), the nginx supervisor
  * (supervisor.ts), the status reporter (status-reporter.ts), the block-list reporter (block-list.ts),
  * the request events read from nginx's access log, spooled and shipped by a process of their own
- * at a lower CPU priority (event-process.ts, event-worker.ts) and the operator's commands (commands.ts, run by command-loop.ts). This file starts and stops them and holds the apply lock.
+ * at a lower CPU priority (event-process.ts, event-worker.ts) and the operator's commands (commands.ts, run by
+ * command-loop.ts); agent-parts.ts wires them, agent-options.ts lists the options. This file starts and stops
+ * them and holds the apply lock.
  *
  * Everything that changes nginx runs one at a time (the apply lock): a snapshot from the poll, the
  * restart by the supervisor, the operator's commands (reboot, reset, log rotation) and the shutdown.
  */
 
-/** The aggregate options (eventAggregates, refusalTallies, aggregatePartialSeconds): aggregate-settings.ts. */
-export interface AgentOptions extends PlaneOriginOptions, AggregateOptions {
-  /** Control plane URL; null = the one stored with the credentials. */
-  controlPlane: string | null;
-  /** Operator's join token; needed only before the first registration. */
-  joinToken: string | null;
-  /** Absolute path of the state directory. */
-  stateDir: string;
-  nginxBinary: string;
-  /** Absolute path of the Lua package directory (holds `rampart/`). */
-  luaDir: string;
-  /** Snapshot listen port → local port (ports not in the map are used as they are). */
-  portMap: ReadonlyMap<number, number>;
-  /** IP literal the public servers bind to; undefined = every address. */
-  listenAddress?: string | undefined;
-  hostname: string;
-  ips: string[];
-  workerProcesses: 'auto' | number;
-  logger?: Logger;
-  /** How long a snapshot poll may be held by the control plane (seconds, ≤ 30). */
-  pollWaitSeconds?: number;
-  heartbeatMs?: number;
-  /** How often the supervisor checks that nginx's master runs. */
-  superviseMs?: number;
-  /** How often ports that did not bind are tried again (supervisor.ts). */
-  portRetryMs?: number;
-  /** How often the supervisor checks that nginx holds the applied data plane (version and hash). */
-  verifyMs?: number;
-  backoffMinMs?: number;
-  backoffMaxMs?: number;
-  /** How often the node asks what it should probe as a monitor node (monitor.ts). */
-  probeRefreshMs?: number;
-  /** How long a start waits for another agent's lock on the state directory before it refuses (state-lock.ts). */
-  lockWaitMs?: number;
-  /** Disk the spool of request events may use before its oldest batches are dropped (event-spool.ts). */
-  eventSpoolMegabytes?: number;
-  /** How long a batch of request events collects before it is cut (event-collector.ts; tests shorten it). */
-  eventCutMs?: number;
-  /** How the request events' process is started (event-process.ts): this bundle unless given (tests run the sources). */
-  eventWorker?: EventWorkerCommand;
-  /** The nice value the request events' process runs at (process-priority.ts). */
-  eventsNice?: number;
-  /**
-   * The node's kernel firewall for the layer-4 rules (l4-firewall.ts): `auto` (the default) runs it
-   * when the agent is root and finds `nft`; `off` never touches nftables; `{ nft }` runs the given
-   * command (tests run nft in a network namespace).
-   */
-  l4Firewall?: 'auto' | 'off' | { nft: readonly string[] };
-  /** How often the layer-4 counters are read (default 5 s; tests shorten it). */
-  l4CounterIntervalMs?: number;
-  /**
-   * The port of the node's Prometheus metrics (node-exporter.ts), bound on `listenAddress`;
-   * absent or null: not served (the command line serves NODE_EXPORTER_PORT unless told 0).
-   */
-  metricsPort?: number | null;
-  /**
-   * How the node takes its data plane: `entries` (the default) as versioned entries and deltas
-   * (plane-loop.ts, GET /api/edge/v1/plane), or `snapshot`, inside the whole snapshot as before.
-   */
-  dataPlane?: 'entries' | 'snapshot';
-}
-
-/** A restart (self-restart, the service manager after a crash) finds the previous agent's lock gone within this. */
-export const STATE_LOCK_WAIT_MS = 3000;
-
 export class Agent {
   readonly state: StateDir;
   readonly nginx: NginxProcess;
   private readonly log: Logger;
-  private readonly options: Required<
-    Pick<
-      AgentOptions,
-      'pollWaitSeconds' | 'heartbeatMs' | 'superviseMs' | 'portRetryMs' | 'verifyMs' | 'backoffMinMs' | 'backoffMaxMs'
-    >
-  >;
+  private readonly options: AgentTimings;
   /** nginx's admin endpoint; the secret is read (or made) at start. */
   private readonly admin: AdminEndpoint;
   private readonly applier: SnapshotApplier;
@@ -159,10 +89,8 @@ export class Agent {
   private running: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private controlPlaneUrl = '';
-  private readonly system: SystemSampler;
-  /** The daily log rotation the applied snapshot asks for (`HH:MM` UTC) and its timer. */
-  private rotationTime: string | null = null;
-  private rotationTimer: NodeJS.Timeout | null = null;
+  /** The daily log rotation the applied snapshot asks for. */
+  private readonly rotation: DailyRotation;
   private probes: ProbeLoop | null = null;
   /** Set once an upgrade switched releases; resolved after its result is reported (see upgrade.ts). */
   private switchedTo: string | null = null;
@@ -189,209 +117,42 @@ export class Agent {
       errorLogPath: path.join(this.state.nginxPrefix, 'logs/error.log'),
       nginxBinary: config.nginxBinary,
     });
-    this.system = new SystemSampler(config.stateDir, config.nginxBinary);
     this.admin = { socketPath: this.state.adminSocketPath, secret: '' };
-    const setting = config.l4Firewall ?? 'auto';
-    const nft = setting === 'off' ? { reason: 'turned off' } : setting === 'auto' ? autoNft() : setting;
-    this.l4 = 'nft' in nft ? new L4Firewall({ nft: nft.nft, log: this.log }) : null;
-    this.l4Nft = 'nft' in nft ? nft.nft : null;
-    this.l4Off = 'reason' in nft ? nft.reason : '';
-    this.pushDown = kernelPushDown(this.l4, () => this.snapshots.applied?.l4KernelBlocks === true);
-    const geoFiles = new GeoDatabaseFiles(
-      this.state.geoDir,
-      async (sha256) => {
-        if (!this.client) throw new Error('not registered');
-        return this.client.geoDatabase(sha256, this.signal);
-      },
-      this.log,
-    );
-    const reputationFiles = new AbuseIPFiles(
-      this.state.reputationDir,
-      async (sha256) => {
-        if (!this.client) throw new Error('not registered');
-        return this.client.abuseIPs(sha256, this.signal);
-      },
-      this.log,
-    );
-    this.planes =
-      (config.dataPlane ?? 'entries') === 'entries'
-        ? new PlaneLoop({
-            admin: this.admin,
-            nginx: this.nginx,
-            log: this.log,
-            signal: this.signal,
-            exclusive: (task) => this.exclusive(task),
-            pollWaitSeconds: this.options.pollWaitSeconds,
-            backoffMinMs: this.options.backoffMinMs,
-            backoffMaxMs: this.options.backoffMaxMs,
-            planeLog: new PlaneLog(this.state.planeDir, () => this.admin.secret || null),
-            geo: geoFiles,
-            reputation: reputationFiles,
-            reportStatus: () => this.reportStatus(),
-            origins: config.origins,
-            unavailable: () => {
-              // The snapshot's own data plane goes to nginx again (verify pushes it when it differs).
-              const snapshot = this.snapshots.applied;
-              if (snapshot)
-                this.exclusive(() => this.applier.verify(snapshot)).catch((err: unknown) => {
-                  this.log('error', 'dataplane.push_failed', { error: describeError(err) });
-                });
-            },
-          })
-        : null;
-    this.applier = new SnapshotApplier({
+    const parts = agentParts({
+      config,
+      options: this.options,
+      state: this.state,
       nginx: this.nginx,
-      prefix: this.state.nginxPrefix,
       admin: this.admin,
-      adminSecretFile: this.state.adminSecretPath,
-      ips: config.ips,
-      luaDir: config.luaDir,
-      portMap: config.portMap,
-      listenAddress: config.listenAddress,
-      workerProcesses: config.workerProcesses,
-      refusalTallies: config.eventAggregates !== false && config.refusalTallies !== false,
+      log: this.log,
+      signal: this.signal,
+      client: () => this.client,
+      registeredClient: () => (this.credentials ? this.client : null),
       nodeId: () => this.credentials?.nodeId ?? null,
-      geo: { dir: this.state.geoDir, files: geoFiles },
-      l4: this.l4 ?? undefined,
-      reputation: { dir: this.state.reputationDir, files: reputationFiles },
-      plane: this.planes ?? undefined,
-    });
-    this.snapshots = new SnapshotLoop({
-      applier: this.applier,
-      nginx: this.nginx,
-      state: this.state,
-      log: this.log,
-      signal: this.signal,
       exclusive: (task) => this.exclusive(task),
-      pollWaitSeconds: this.options.pollWaitSeconds,
-      backoffMinMs: this.options.backoffMinMs,
-      backoffMaxMs: this.options.backoffMaxMs,
-      served: (snapshot) => {
-        this.scheduleRotation(snapshot.logRotateTime ?? null);
-        // Blocks that came while the push-down was off go down now; a refused push is kept in its lastError.
-        this.pushDown?.catchUp().catch(() => {});
-      },
       reportStatus: () => this.reportStatus(),
-    });
-    this.supervisor = new NginxSupervisor({
-      nginx: this.nginx,
-      applier: this.applier,
-      log: this.log,
-      signal: this.signal,
-      intervalMs: this.options.superviseMs,
-      portRetryMs: this.options.portRetryMs,
-      verifyMs: this.options.verifyMs,
-      backoffMinMs: this.options.backoffMinMs,
-      backoffMaxMs: this.options.backoffMaxMs,
-      exclusive: (task) => this.exclusive(task),
-      applied: () => this.snapshots.applied,
-      restartOutcome: (error) => {
-        this.snapshots.nginxError = error;
-      },
-      reportStatus: () => this.reportStatus(),
-    });
-    this.status = new StatusReporter({
-      client: () => (this.credentials ? this.client : null),
       appliedVersion: () => this.appliedVersion,
-      planeVersion: () => this.planes?.heldInStore ?? null,
       lastError: () => this.lastError,
-      failedPorts: () => this.applier.failedPorts,
-      ips: config.ips,
-      system: this.system,
-      log: this.log,
-      signal: this.signal,
-    });
-    this.blocks = new BlockReporter({
-      admin: this.admin,
-      // The layer-7 DROP + Blacklist blocks go down to the kernel too when the zone asks for it.
-      kernel: this.pushDown,
-      // Floods escalated to the kernel go down whatever the zone's push-down of rule blocks says.
-      escalate: this.l4 ? (entries) => this.l4?.block(entries) ?? Promise.resolve() : undefined,
-      client: () => (this.credentials ? this.client : null),
-      log: this.log,
-      signal: this.signal,
-      backoffMinMs: this.options.backoffMinMs,
-      backoffMaxMs: this.options.backoffMaxMs,
-    });
-    this.exporter =
-      config.metricsPort === undefined || config.metricsPort === null
-        ? null
-        : new NodeExporterServer({
-            port: config.metricsPort,
-            host: config.listenAddress,
-            setting: () => this.snapshots.applied?.nodeExporter ?? null,
-            log: this.log,
-          });
-    this.events = new EventProcess({
-      onStats: (stats) => this.exporter?.add(stats.counts, stats.spoolBytes, stats.spoolBatches),
-      command: config.eventWorker ?? bundledEventWorker(),
-      settings: {
-        logFile: this.state.accessLogPath,
-        eventsDir: this.state.eventsDir,
-        spoolBytes: (config.eventSpoolMegabytes ?? SPOOL_DEFAULT_MEGABYTES) * 1024 * 1024,
-        ...(config.eventCutMs !== undefined ? { cutMs: config.eventCutMs } : {}),
-        ...aggregateSettings(config, {
-          socketPath: this.state.adminSocketPath,
-          secretFile: this.state.adminSecretPath,
-        }),
-        nice: config.eventsNice ?? EVENTS_NICE_DEFAULT,
-        backoffMinMs: this.options.backoffMinMs,
-        backoffMaxMs: this.options.backoffMaxMs,
-        lockWaitMs: STATE_LOCK_WAIT_MS,
-      },
-      log: this.log,
-      signal: this.signal,
-      backoffMinMs: this.options.backoffMinMs,
-      backoffMaxMs: this.options.backoffMaxMs,
-    });
-    this.pool = new PoolKeeper({
-      admin: this.admin,
-      needed: () =>
-        ((this.planes?.available ? this.planes.meta?.challenge : this.snapshots.applied?.dataPlane.challenge)?.keys
-          .length ?? 0) > 0,
-      log: this.log,
-      signal: this.signal,
-    });
-    this.commands = {
-      nginx: this.nginx,
-      state: this.state,
-      applier: this.applier,
-      system: this.system,
-      log: this.log,
-      signal: this.signal,
-      stateDir: config.stateDir,
-      admin: this.admin,
-      client: () => {
-        if (!this.client) throw new Error('agent not started');
-        return this.client;
-      },
-      applied: () => this.snapshots.applied,
-      snapshotError: () => this.snapshots.snapshotError,
-      takeSnapshot: (snapshot) => this.snapshots.take(snapshot),
-      exclusive: (task) => this.exclusive(task),
-      forgetApplied: async () => {
-        this.snapshots.forget();
-        await this.planes?.forget();
-      },
-      cacheEpoch: () =>
-        (this.planes?.available ? this.planes.meta?.cacheEpoch : this.snapshots.applied?.dataPlane.cacheEpoch) ?? 0,
-      refreshPlane: async () => {
-        const client = this.client;
-        if (!this.planes?.available || !client) return;
-        const answer = await this.planes.fetch(client, 0);
-        if (answer !== null) await this.planes.take(answer);
-      },
-      nginxRecovered: () => {
-        this.snapshots.nginxError = '';
-      },
-      reportStatus: () => this.reportStatus(),
-      kernelUnblock: (ips) => this.pushDown?.unblock(ips) ?? Promise.resolve(),
-      kernelBlock: (entries) =>
-        this.l4?.block(entries) ?? Promise.reject(new Error(`no kernel firewall: ${this.l4Off}`)),
+      scheduleRotation: (time) => this.rotation.schedule(time),
       switchedTo: (version) => {
         this.switchedTo = version;
       },
-    };
+    });
+    this.l4 = parts.l4;
+    this.l4Nft = parts.l4Nft;
+    this.l4Off = parts.l4Off;
+    this.pushDown = parts.pushDown;
+    this.planes = parts.planes;
+    this.applier = parts.applier;
+    this.snapshots = parts.snapshots;
+    this.supervisor = parts.supervisor;
+    this.status = parts.status;
+    this.blocks = parts.blocks;
+    this.exporter = parts.exporter;
+    this.events = parts.events;
+    this.pool = parts.pool;
+    this.commands = parts.commands;
+    this.rotation = new DailyRotation(() => rotateLogs(this.commands), this.log);
   }
 
   /** The version of the snapshot nginx serves now ('' before the first). */
@@ -533,7 +294,7 @@ export class Agent {
     if (!this.stopping) this.controller.abort(new Error(reason));
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.supervisor.stop();
-    if (this.rotationTimer) clearTimeout(this.rotationTimer);
+    this.rotation.stop();
     await this.running;
   }
 
@@ -628,24 +389,5 @@ export class Agent {
     // The agent that takes over (the service manager's restart, or --self-restart) locks it again.
     await this.releaseLock();
     this.log('info', 'agent.detached', { appliedVersion: this.appliedVersion, nginxPid: await this.nginx.masterPid() });
-  }
-
-  /** (Re)arms the daily log rotation for `time` (`HH:MM` UTC); null disarms it. */
-  private scheduleRotation(time: string | null): void {
-    if (time === this.rotationTime && (time === null || this.rotationTimer !== null)) return;
-    this.rotationTime = time;
-    if (this.rotationTimer) clearTimeout(this.rotationTimer);
-    this.rotationTimer = null;
-    if (time === null || this.stopping) return;
-    const at = nextDailyTime(time, new Date());
-    this.log('info', 'logs.rotation_scheduled', { daily: time, at: at.toISOString() });
-    this.rotationTimer = setTimeout(() => {
-      this.rotationTimer = null;
-      rotateLogs(this.commands)
-        .catch((err: unknown) => this.log('error', 'logs.rotate_failed', { error: describeError(err) }))
-        .finally(() => {
-          if (this.rotationTime === time) this.scheduleRotation(time);
-        });
-    }, at.getTime() - Date.now());
   }
 }

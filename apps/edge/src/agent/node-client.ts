@@ -2,16 +2,13 @@ import {
   ABUSE_IP_FILE_MAX_BYTES,
   type AnyRoute,
   type CacheUrlResult,
-  DATA_PLANE_LIMITS,
   EDGE_COMMANDS_MAX_WAIT_SECONDS,
   EDGE_PLANE_STREAM_KEEPALIVE_SECONDS,
   EDGE_SNAPSHOT_MAX_WAIT_SECONDS,
   type EdgeBlockReport,
-  type EdgeCommand,
   type EdgeSnapshot,
   EVENT_BATCH_CONTENT_TYPE,
   EVENT_BATCH_GZIP_MAX_BYTES,
-  edgeCommandSchema,
   fillPath,
   GEO_DATABASE_MAX_BYTES,
   getNodeAbuseIPs,
@@ -39,17 +36,12 @@ import {
   shipNodeL4Counters,
 } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
-import { z } from 'zod';
-import { formatPath } from '../data-plane/schema.js';
-import {
-  failureDetail,
-  NodeApiError,
-  readBounded,
-  refusal,
-  SnapshotRefusedError,
-  withTimeout,
-} from './node-api-errors.js';
+import type { z } from 'zod';
+import { commandsAnswer, jsonAnswer, planeAnswer, type ReceivedCommand, snapshotAnswer } from './node-answers.js';
+import { failureDetail, NodeApiError, readBounded, refusal, withTimeout } from './node-api-errors.js';
+import { readPlaneStream } from './node-plane-stream.js';
 
+export type { ReceivedCommand } from './node-answers.js';
 export { NodeApiError, SnapshotRefusedError } from './node-api-errors.js';
 
 /**
@@ -65,19 +57,12 @@ export interface NodeCredentials {
   nodeSecret: string;
 }
 
-/** A command the agent received: one it knows, or one it cannot run (unknown type or payload). */
-export type ReceivedCommand = EdgeCommand | { id: number; type: string; refused: string };
 /** What the agent reports for one command. */
 export interface CommandResult {
   ok: boolean;
   message: string;
   results?: CacheUrlResult[];
 }
-
-/** The command poll's envelope: each command is then checked alone, so one unknown type spoils nothing else. */
-const commandsEnvelope = z.object({
-  data: z.array(z.looseObject({ id: z.number().int().positive(), type: z.string().max(64) })).max(100),
-});
 
 type RegisterBody = z.input<NonNullable<(typeof registerNode)['request']['body']>>;
 type StatusBody = z.input<NonNullable<(typeof reportNodeStatus)['request']['body']>>;
@@ -190,88 +175,14 @@ export class NodeClient {
       accept: 'application/x-ndjson',
       ...signedNodeHeaders(this.credentials, 'GET', url.pathname + url.search, ''),
     };
-    const idle = new AbortController();
-    let timer = setTimeout(() => idle.abort(), idleMs);
-    const streamSignal = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
-    const failed = (err: unknown): never => {
-      if (err instanceof NodeApiError) throw err;
-      const detail = idle.signal.aborted ? `nothing received for ${idleMs} ms` : failureDetail(err);
-      throw new NodeApiError(0, `GET ${url.pathname}: ${detail}`);
-    };
-    try {
-      const response = await fetch(url, { headers, signal: streamSignal }).catch(failed);
-      if (response.status < 200 || response.status > 299) {
-        const text = (await readBounded(response, 64 * 1024).catch(failed)).toString('utf8');
-        throw refusal(route, url, response.status, text, response.headers.get('date'), true);
-      }
-      const maxLine = DATA_PLANE_LIMITS.documentBytes + 1024 * 1024;
-      let pending: Buffer[] = [];
-      let pendingBytes = 0;
-      const reader = response.body;
-      if (!reader) return;
-      try {
-        for await (const chunk of reader) {
-          // Silence is counted between chunks, not while a line is taken (a whole plane may take long).
-          clearTimeout(timer);
-          let bytes = Buffer.from(chunk);
-          for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10)) {
-            const line = Buffer.concat([...pending, bytes.subarray(0, at)]).toString('utf8');
-            pending = [];
-            pendingBytes = 0;
-            bytes = bytes.subarray(at + 1);
-            if (line !== '') await take(NodeClient.streamLine(line));
-          }
-          pendingBytes += bytes.byteLength;
-          if (pendingBytes > maxLine) throw new NodeApiError(200, `plane stream line larger than ${maxLine} bytes`);
-          if (bytes.byteLength > 0) pending.push(bytes);
-          timer = setTimeout(() => idle.abort(), idleMs);
-        }
-      } catch (err) {
-        if (err instanceof NodeApiError || !(streamSignal.aborted || (err as { name?: string }).name === 'TypeError'))
-          throw err;
-        failed(err);
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private static streamLine(line: string): PlaneAnswer {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      throw new NodeApiError(200, `plane stream line is not JSON: ${(err as Error).message}`);
-    }
-    const result = getNodePlaneStream.response.safeParse(value);
-    if (result.success) return result.data;
-    const issue = result.error.issues[0];
-    throw new NodeApiError(200, `plane stream line: ${formatPath(issue?.path ?? [])}: ${issue?.message ?? 'invalid'}`);
-  }
-
-  private static json(route: AnyRoute, text: string): unknown {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new NodeApiError(200, `${routeUrl(route)} answered something that is not JSON`);
-    }
-    const result = route.response.safeParse(value);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new NodeApiError(
-        200,
-        `${routeUrl(route)} answered an unexpected body: ${formatPath(issue?.path ?? [])}: ${issue?.message}`,
-      );
-    }
-    return result.data;
+    return readPlaneStream(route, url, headers, take, signal, idleMs);
   }
 
   /** Registers with the operator's join token; answers the node id and secret. */
   async register(body: RegisterBody, signal?: AbortSignal): Promise<NodeCredentials> {
     const checked = registerNode.request.body.parse(body);
     const reply = await this.call(registerNode, { body: checked, signed: false, signal }, (text) =>
-      NodeClient.json(registerNode, text),
+      jsonAnswer(registerNode, text),
     );
     return (reply as z.output<(typeof registerNode)['response']>).data;
   }
@@ -279,20 +190,20 @@ export class NodeClient {
   async reportStatus(body: StatusBody, signal?: AbortSignal): Promise<void> {
     const checked = reportNodeStatus.request.body.parse(body);
     await this.call(reportNodeStatus, { body: checked, signed: true, signal }, (text) =>
-      NodeClient.json(reportNodeStatus, text),
+      jsonAnswer(reportNodeStatus, text),
     );
   }
 
   /** What this node probes as a monitor node (empty when it is not one). */
   async probes(signal?: AbortSignal): Promise<ProbeAssignment[]> {
-    const reply = await this.call(getProbes, { signed: true, signal }, (text) => NodeClient.json(getProbes, text));
+    const reply = await this.call(getProbes, { signed: true, signal }, (text) => jsonAnswer(getProbes, text));
     return (reply as z.output<(typeof getProbes)['response']>).data;
   }
 
   async reportProbes(body: ProbeResultsBody, signal?: AbortSignal): Promise<void> {
     const checked = reportProbeResults.request.body.parse(body);
     await this.call(reportProbeResults, { body: checked, signed: true, signal }, (text) =>
-      NodeClient.json(reportProbeResults, text),
+      jsonAnswer(reportProbeResults, text),
     );
   }
 
@@ -300,7 +211,7 @@ export class NodeClient {
   async reportBlocks(entries: EdgeBlockReport[], signal?: AbortSignal): Promise<void> {
     const checked = reportNodeBlocks.request.body.parse({ entries });
     await this.call(reportNodeBlocks, { body: checked, signed: true, signal }, (text) =>
-      NodeClient.json(reportNodeBlocks, text),
+      jsonAnswer(reportNodeBlocks, text),
     );
   }
 
@@ -335,7 +246,7 @@ export class NodeClient {
     const reply = await this.call(
       route,
       { raw: { bytes: gzip, contentType: EVENT_BATCH_CONTENT_TYPE }, signed: true, signal, timeoutMs: 60_000 },
-      (text) => NodeClient.json(route, text),
+      (text) => jsonAnswer(route, text),
     );
     return (reply as { data: { stored: number; duplicate: boolean } }).data;
   }
@@ -354,29 +265,7 @@ export class NodeClient {
     const reply = await this.call(
       getNodeSnapshot,
       { query: `?${params}`, signed: true, signal, timeoutMs: wait * 1000 + this.requestTimeoutMs },
-      (text) => {
-        // The largest data plane plus room for the envelope and the listen settings.
-        if (Buffer.byteLength(text, 'utf8') > DATA_PLANE_LIMITS.documentBytes + 1024 * 1024) {
-          throw new SnapshotRefusedError(null, '(document)', 'larger than the data-plane limit');
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (err) {
-          throw new NodeApiError(200, `snapshot answer is not JSON: ${(err as Error).message}`);
-        }
-        const result = getNodeSnapshot.response.safeParse(value);
-        if (result.success) return result.data;
-        const issue = result.error.issues[0];
-        const path = issue?.path ?? [];
-        const data = (value as { data?: { version?: unknown } } | null)?.data;
-        const refusedVersion =
-          typeof data?.version === 'string' && /^[0-9a-f]{32}$/.test(data.version) ? data.version : null;
-        if (path[0] === 'data' && path.length > 1 && data !== null && typeof data === 'object') {
-          throw new SnapshotRefusedError(refusedVersion, formatPath(path.slice(1)), issue?.message ?? 'invalid');
-        }
-        throw new NodeApiError(200, `snapshot answer: ${formatPath(path)}: ${issue?.message ?? 'invalid'}`);
-      },
+      snapshotAnswer,
     );
     return reply.data;
   }
@@ -402,18 +291,7 @@ export class NodeClient {
     const reply = await this.call(
       getNodePlane,
       { query: `?${params}`, signed: true, signal, timeoutMs: wait * 1000 + this.requestTimeoutMs },
-      (text) => {
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (err) {
-          throw new NodeApiError(200, `plane answer is not JSON: ${(err as Error).message}`);
-        }
-        const result = getNodePlane.response.safeParse(value);
-        if (result.success) return result.data;
-        const issue = result.error.issues[0];
-        throw new NodeApiError(200, `plane answer: ${formatPath(issue?.path ?? [])}: ${issue?.message ?? 'invalid'}`);
-      },
+      planeAnswer,
     );
     return reply.data;
   }
@@ -428,25 +306,7 @@ export class NodeClient {
     return this.call(
       getNodeCommands,
       { query: `?wait=${wait}`, signed: true, signal, timeoutMs: wait * 1000 + this.requestTimeoutMs },
-      (text) => {
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          throw new NodeApiError(200, `${routeUrl(getNodeCommands)} answered something that is not JSON`);
-        }
-        const envelope = commandsEnvelope.safeParse(value);
-        if (!envelope.success) {
-          const issue = envelope.error.issues[0];
-          throw new NodeApiError(200, `commands answer: ${formatPath(issue?.path ?? [])}: ${issue?.message}`);
-        }
-        return envelope.data.data.map((item): ReceivedCommand => {
-          const command = edgeCommandSchema.safeParse(item);
-          if (command.success) return command.data;
-          const issue = command.error.issues[0];
-          return { id: item.id, type: item.type, refused: `${formatPath(issue?.path ?? [])}: ${issue?.message}` };
-        });
-      },
+      commandsAnswer,
     );
   }
 
@@ -457,15 +317,13 @@ export class NodeClient {
       ...(result.results ? { results: result.results } : {}),
     };
     await this.call(reportNodeCommandResult, { path: { id }, body, signed: true, signal }, (text) =>
-      NodeClient.json(reportNodeCommandResult, text),
+      jsonAnswer(reportNodeCommandResult, text),
     );
   }
 
   /** The manifest of the release the control plane serves (checked with the contract's schema). */
   async releaseManifest(signal?: AbortSignal): Promise<ReleaseManifest> {
-    const reply = await this.call(getNodeRelease, { signed: true, signal }, (text) =>
-      NodeClient.json(getNodeRelease, text),
-    );
+    const reply = await this.call(getNodeRelease, { signed: true, signal }, (text) => jsonAnswer(getNodeRelease, text));
     return (reply as z.output<(typeof getNodeRelease)['response']>).data;
   }
 
@@ -508,7 +366,7 @@ export class NodeClient {
       message: body.message.slice(0, NODE_COMMAND_MESSAGE_MAX),
     });
     await this.call(reportNodeUpgradeProgress, { body: checked, signed: true, signal }, (text) =>
-      NodeClient.json(reportNodeUpgradeProgress, text),
+      jsonAnswer(reportNodeUpgradeProgress, text),
     );
   }
 }
