@@ -52,7 +52,7 @@ export const POSTGRES_TOO = {
   'test/site-modules.test.ts': 'site-modules.repository',
   'test/site-ports.test.ts': 'site-ports.repository',
   'test/site-settings.test.ts': 'site-settings.repository',
-  'test/sites.test.ts': 'sites.repository',
+  'test/sites.test.ts': 'sites.repository and site-access.repository (platform/tenancy)',
   'test/user-sites.test.ts': 'announcements.repository (the customer reads them)',
   'test/zone-settings.test.ts': 'zone-settings.repository',
   'test/zones.test.ts': 'zones.repository',

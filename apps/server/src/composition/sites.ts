@@ -41,7 +41,6 @@ import { bindSitePortRoutes } from '../modules/site-ports/site-ports.routes.js';
 import { SitePortsService } from '../modules/site-ports/site-ports.service.js';
 import { bindSiteSettingRoutes } from '../modules/site-settings/site-settings.routes.js';
 import { SiteSettingsService } from '../modules/site-settings/site-settings.service.js';
-import { SiteAccess } from '../modules/sites/site-access.js';
 import { bindSiteCacheRoutes } from '../modules/sites/site-cache.routes.js';
 import { SiteCacheService } from '../modules/sites/site-cache.service.js';
 import { bindSiteRoutes } from '../modules/sites/sites.routes.js';
@@ -51,6 +50,7 @@ import { savedPerdefinedSetting } from '../modules/system/system-settings.servic
 import { CnameResolver } from '../platform/dns/cname-resolver.js';
 import { TxtResolver } from '../platform/dns/txt-resolver.js';
 import type { Binder } from '../platform/http/bind-route.js';
+import { SiteAccess } from '../platform/tenancy/site-access.js';
 import type { AppContext } from './context.js';
 
 /** What the site features need from the nodes: cache purges and warm-ups run as node commands. */

@@ -1,6 +1,6 @@
 import type { StatisticsFilter } from '@rampart/contract';
 import type { Caller } from '../../platform/http/bind-route.js';
-import type { SiteScope } from '../sites/sites.repository.js';
+import type { SiteScope } from '../../platform/tenancy/site-access.repository.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
 import type { Scope } from './store/statistics-sql.js';
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { dashboards, domains, nodes, sitePorts, sites } from '../../platform/db/schema.js';
 import { hasAnyTag } from '../../platform/db/tags.js';
-import { type SiteScope, siteScope } from '../sites/sites.repository.js';
+import { type SiteScope, siteScope } from '../../platform/tenancy/site-access.repository.js';
 
 /** A domain as analytics places its events: its site and the operator that owns the site. */
 export interface DomainPlace {

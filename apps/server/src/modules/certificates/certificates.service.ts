@@ -13,7 +13,7 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import type { SiteAccess } from '../sites/site-access.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
 import { presentCertificate, presentCertificateDetail, presentCertificateMeta } from './certificates.presenter.js';
 import type { CertificateRow, CertificatesRepository } from './certificates.repository.js';
 import { CertificateInputError, certificateCovers, type ParsedCertificate, parseCertificate } from './x509.js';

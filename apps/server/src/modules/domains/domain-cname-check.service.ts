@@ -4,7 +4,7 @@ import { type CnameResolver, DnsLookupError } from '../../platform/dns/cname-res
 import { eachLimited } from '../../platform/each-limited.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { SiteAccess } from '../sites/site-access.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
 import type { CnameSettingsService } from './cname-settings.service.js';
 import { cnameQueryName, cnameTarget } from './domain-names.js';
 import type { DomainProofService } from './domain-proof.service.js';

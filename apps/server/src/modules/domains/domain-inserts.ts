@@ -3,10 +3,10 @@ import { isUniqueViolation, violationDetail } from '../../platform/db/errors.js'
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { BatchFailures } from '../../platform/errors/batch-failures.js';
+import type { SiteAccessRepository, SiteView } from '../../platform/tenancy/site-access.repository.js';
 import type { CertificatesRepository } from '../certificates/certificates.repository.js';
 import { certificateCovers } from '../certificates/x509.js';
 import type { LicenseLimits } from '../licenses/license-limits.js';
-import type { SitesRepository, SiteView } from '../sites/sites.repository.js';
 import type { NodeCapacity } from '../snapshots/node-capacity.js';
 import type { DomainProofService } from './domain-proof.service.js';
 import { checkPortMap, servable, upstreamRow } from './domain-rules.js';
@@ -19,7 +19,7 @@ import type { DomainsRepository } from './domains.repository.js';
 export class DomainInserts {
   constructor(
     private readonly repo: DomainsRepository,
-    private readonly sites: SitesRepository,
+    private readonly sites: SiteAccessRepository,
     private readonly certificates: CertificatesRepository,
     private readonly proof: DomainProofService,
     private readonly capacity: NodeCapacity,

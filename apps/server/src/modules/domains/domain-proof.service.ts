@@ -13,7 +13,7 @@ import type { TxtResolver } from '../../platform/dns/txt-resolver.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
-import type { SiteAccess } from '../sites/site-access.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
 import type { CnameSettingsService } from './cname-settings.service.js';
 import { cnameQueryName, cnameTarget } from './domain-names.js';
 import type { Claim, DomainProofRepository } from './domain-proof.repository.js';

@@ -1,5 +1,5 @@
 import { type DomainState, ORIGIN_HEALTH_MINUTES, originIsDown, proofIsLive } from '@rampart/contract';
-import type { SiteAccess } from '../sites/site-access.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
 import type { DomainServing } from '../snapshots/domain-serving.js';
 import type { DomainsRepository } from './domains.repository.js';
 

@@ -2,7 +2,7 @@ import { type DomainUpstream, UPSTREAMS_PER_DOMAIN_MAX, type UpstreamIn } from '
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { SiteAccess } from '../sites/site-access.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
 import { type OriginCheck, upstreamOrigins } from './domain-origins.js';
 import { servable, upstreamRow } from './domain-rules.js';
 import { presentUpstream } from './domains.presenter.js';

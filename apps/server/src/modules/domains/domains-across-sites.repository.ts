@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { domains, sites } from '../../platform/db/schema.js';
 import { tagElements } from '../../platform/db/tags.js';
-import { type SiteScope, siteScope } from '../sites/sites.repository.js';
+import { type SiteScope, siteScope } from '../../platform/tenancy/site-access.repository.js';
 
 export interface DomainSiteFilter {
   siteID?: number | undefined;

@@ -11,9 +11,9 @@ import {
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
+import type { SiteAccessRepository } from '../../platform/tenancy/site-access.repository.js';
 import type { DomainsRepository } from '../domains/domains.repository.js';
-import type { SiteAccess } from '../sites/site-access.js';
-import type { SitesRepository } from '../sites/sites.repository.js';
 import type { DomainAccessKind, DomainAccessRepository, DomainAccessRow } from './domain-access.repository.js';
 import type { FirewallRuleValues } from './firewall-rules.repository.js';
 
@@ -83,7 +83,7 @@ export class DomainAccessService {
     private readonly transactions: Transactions,
     private readonly repo: DomainAccessRepository,
     private readonly domains: DomainsRepository,
-    private readonly sites: SitesRepository,
+    private readonly sites: SiteAccessRepository,
     private readonly access: SiteAccess,
   ) {}
 

@@ -11,9 +11,9 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
+import type { SiteAccessRepository } from '../../platform/tenancy/site-access.repository.js';
 import type { SitePortsRepository } from '../site-ports/site-ports.repository.js';
-import type { SiteAccess } from '../sites/site-access.js';
-import type { SitesRepository } from '../sites/sites.repository.js';
 import type { FirewallL4Repository, L4RuleRow, L4RuleValues } from './firewall-l4.repository.js';
 import type { KindCalls } from './firewall-rules.service.js';
 
@@ -56,7 +56,7 @@ export class FirewallL4Service {
   constructor(
     private readonly transactions: Transactions,
     private readonly repo: FirewallL4Repository,
-    private readonly sites: SitesRepository,
+    private readonly sites: SiteAccessRepository,
     private readonly ports: SitePortsRepository,
     private readonly access: SiteAccess,
   ) {}

@@ -19,8 +19,8 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import type { SiteAccess } from '../sites/site-access.js';
-import type { SitesRepository } from '../sites/sites.repository.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
+import type { SiteAccessRepository } from '../../platform/tenancy/site-access.repository.js';
 import type { FirewallRulesRepository } from './firewall-rules.repository.js';
 import type { AbuseIPFilter, AbuseIPRow, AbuseIPsRepository, AbuseIPValues } from './reputation.repository.js';
 
@@ -251,7 +251,7 @@ export class AbuseIPSettingService {
   constructor(
     private readonly transactions: Transactions,
     private readonly rules: FirewallRulesRepository,
-    private readonly sites: SitesRepository,
+    private readonly sites: SiteAccessRepository,
     private readonly access: SiteAccess,
   ) {}
 

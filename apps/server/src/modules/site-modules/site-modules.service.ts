@@ -11,8 +11,8 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import type { SiteAccess } from '../sites/site-access.js';
-import type { SitesRepository } from '../sites/sites.repository.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
+import type { SiteAccessRepository } from '../../platform/tenancy/site-access.repository.js';
 import { type PresentedModule, presentModule, presentRule } from './site-modules.presenter.js';
 import type { ModuleRow, RuleType, SiteModulesRepository } from './site-modules.repository.js';
 
@@ -59,7 +59,7 @@ export class SiteModulesService {
   constructor(
     private readonly transactions: Transactions,
     private readonly repo: SiteModulesRepository,
-    private readonly sites: SitesRepository,
+    private readonly sites: SiteAccessRepository,
     private readonly access: SiteAccess,
   ) {}
 

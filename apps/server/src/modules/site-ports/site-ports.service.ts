@@ -17,11 +17,11 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
+import type { SiteAccessRepository } from '../../platform/tenancy/site-access.repository.js';
 import type { LicenseLimits } from '../licenses/license-limits.js';
 import { NodeSockets } from '../nodes/node-sockets.js';
 import type { NodeSocketsRepository } from '../nodes/node-sockets.repository.js';
-import type { SiteAccess } from '../sites/site-access.js';
-import type { SitesRepository } from '../sites/sites.repository.js';
 import { presentPortUpstream, presentSitePort } from './site-ports.presenter.js';
 import type { NewPortUpstream, PortFilter, SitePortRow, SitePortsRepository } from './site-ports.repository.js';
 
@@ -45,7 +45,7 @@ export class SitePortsService {
   constructor(
     private readonly transactions: Transactions,
     private readonly repo: SitePortsRepository,
-    private readonly sites: SitesRepository,
+    private readonly sites: SiteAccessRepository,
     private readonly access: SiteAccess,
     private readonly nodeSockets: NodeSocketsRepository,
     private readonly allowPrivateOrigins: boolean,

@@ -11,8 +11,8 @@ import {
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { SiteAccess } from '../sites/site-access.js';
-import type { SitesRepository } from '../sites/sites.repository.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
+import type { SiteAccessRepository } from '../../platform/tenancy/site-access.repository.js';
 import { presentGzip, presentPage, presentRate } from './site-settings.presenter.js';
 import type { SiteSettingsRepository, SiteSettingsRow } from './site-settings.repository.js';
 
@@ -25,7 +25,7 @@ export class SiteSettingsService {
   constructor(
     private readonly transactions: Transactions,
     private readonly repo: SiteSettingsRepository,
-    private readonly sites: SitesRepository,
+    private readonly sites: SiteAccessRepository,
     private readonly access: SiteAccess,
   ) {}
 

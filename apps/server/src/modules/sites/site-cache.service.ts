@@ -2,7 +2,7 @@ import { CACHE_RULES_PER_SITE, type CacheRule, type CacheRuleIn } from '@rampart
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { SiteAccess } from './site-access.js';
+import type { SiteAccess } from '../../platform/tenancy/site-access.js';
 import { presentCacheRule } from './site-cache.presenter.js';
 import type { CacheRuleColumns, SiteCacheRepository } from './site-cache.repository.js';
 import type { SitesRepository } from './sites.repository.js';

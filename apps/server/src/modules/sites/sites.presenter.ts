@@ -1,5 +1,5 @@
 import type { OperatorSite, Site } from '@rampart/contract';
-import type { SiteView } from './sites.repository.js';
+import type { SiteView } from '../../platform/tenancy/site-access.repository.js';
 
 export function presentSite(row: SiteView): Site {
   return {

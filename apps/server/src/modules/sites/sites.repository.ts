@@ -5,7 +5,6 @@ import {
   countDistinct,
   desc,
   eq,
-  exists,
   gt,
   ilike,
   inArray,
@@ -15,13 +14,18 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { readPage } from '../../platform/db/paging.js';
 import { accounts, domains, products, sitePorts, sites, siteUsers } from '../../platform/db/schema.js';
 import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
-
-export type SiteStatus = 'normal' | 'pause' | 'limit';
+import {
+  SiteAccessRepository,
+  type SiteScope,
+  type SiteStatus,
+  type SiteView,
+  siteColumns,
+  siteScope,
+} from '../../platform/tenancy/site-access.repository.js';
 
 export interface SiteFilter {
   siteName?: string | undefined;
@@ -35,76 +39,8 @@ export interface SiteFilter {
   forceBackup?: boolean | undefined;
 }
 
-const domainCount = sql<number>`(select count(*) from ${domains} where ${domains.siteId} = ${sites.id})`.mapWith(
-  Number,
-);
-const portCount = sql<number>`(select count(*) from ${sitePorts} where ${sitePorts.siteId} = ${sites.id})`.mapWith(
-  Number,
-);
-const columns = {
-  id: sites.id,
-  ownerId: sites.ownerId,
-  userId: sites.userId,
-  productId: sites.productId,
-  name: sites.name,
-  status: sites.status,
-  tags: sites.tags,
-  expiresAt: sites.expiresAt,
-  forceBackup: sites.forceBackup,
-  memo: sites.memo,
-  maxDomains: sites.maxDomains,
-  maxPorts: sites.maxPorts,
-  trafficRestriction: sites.trafficRestriction,
-  createdAt: sites.createdAt,
-  productName: products.name,
-  productPortType: products.portType,
-  userAccount: accounts.account,
-  domainCount,
-  portCount,
-};
-export type SiteView = {
-  id: number;
-  ownerId: number;
-  userId: number;
-  productId: number;
-  name: string;
-  status: SiteStatus;
-  tags: string[];
-  expiresAt: Date | null;
-  forceBackup: boolean;
-  memo: string;
-  maxDomains: number;
-  maxPorts: number;
-  trafficRestriction: 'pause' | 'throttle' | null;
-  createdAt: Date;
-  productName: string;
-  productPortType: 7 | 4;
-  userAccount: string;
-  domainCount: number;
-  portCount: number;
-};
-/**
- * Whose sites: the operator that owns them (`ownerId`), the customer that holds them or a
- * sub-account it gave access to (`userId`, what every customer call reads and manages through),
- * or only the customer that holds them (`holderId`, for who may see them and their tags).
- */
-export type SiteScope = { ownerId: number } | { userId: number } | { holderId: number };
-
-export function siteScope(scope: SiteScope): SQL {
-  if ('ownerId' in scope) return eq(sites.ownerId, scope.ownerId);
-  if ('holderId' in scope) return eq(sites.userId, scope.holderId);
-  return or(
-    eq(sites.userId, scope.userId),
-    exists(
-      sql`(select 1 from ${siteUsers} where ${siteUsers.siteId} = ${sites.id} and ${siteUsers.accountId} = ${scope.userId})`,
-    ),
-  ) as SQL;
-}
-
 /** Sites, scoped either to the operator that owns them or to the customer they belong to. */
-export class SitesRepository {
-  constructor(private readonly db: Db) {}
-
+export class SitesRepository extends SiteAccessRepository {
   private where(scope: SiteScope, f: SiteFilter): SQL | undefined {
     const now = new Date();
     return and(
@@ -128,7 +64,7 @@ export class SitesRepository {
     const where = this.where(scope, f);
     return readPage<SiteView>(
       this.db
-        .select(columns)
+        .select(siteColumns)
         .from(sites)
         .innerJoin(products, eq(products.id, sites.productId))
         .innerJoin(accounts, eq(accounts.id, sites.userId))
@@ -137,26 +73,6 @@ export class SitesRepository {
       this.db.select({ n: count() }).from(sites).where(where),
       { page, pageSize },
     );
-  }
-
-  /**
-   * Sites among `ids` in the scope (fewer than asked when some are not the caller's). `lock` holds
-   * their rows until the transaction ends, so a bulk change checks and writes the same state.
-   */
-  async findMany(scope: SiteScope, ids: number[], lock = false): Promise<SiteView[]> {
-    if (ids.length === 0) return [];
-    const base = siteScope(scope);
-    const query = this.db
-      .select(columns)
-      .from(sites)
-      .innerJoin(products, eq(products.id, sites.productId))
-      .innerJoin(accounts, eq(accounts.id, sites.userId))
-      .where(and(base, inArray(sites.id, ids)));
-    return (lock ? await query.for('update', { of: sites }) : await query) as SiteView[];
-  }
-
-  async find(scope: SiteScope, id: number): Promise<SiteView | undefined> {
-    return (await this.findMany(scope, [id]))[0];
   }
 
   meta(ownerId: number, userId?: number) {
@@ -308,15 +224,5 @@ export class SitesRepository {
       .where(and(eq(sites.ownerId, ownerId), inArray(sites.id, ids)))
       .returning({ id: sites.id });
     return rows.length;
-  }
-
-  /** Locks one site's row until the transaction ends (domain creation counts against its limit). */
-  async lock(id: number): Promise<{ maxDomains: number; maxPorts: number } | undefined> {
-    const [row] = await this.db
-      .select({ maxDomains: sites.maxDomains, maxPorts: sites.maxPorts })
-      .from(sites)
-      .where(eq(sites.id, id))
-      .for('update');
-    return row;
   }
 }

@@ -13,13 +13,14 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import type { SiteStatus, SiteView } from '../../platform/tenancy/site-access.repository.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import type { LicenseLimits } from '../licenses/license-limits.js';
 import type { ProductsRepository } from '../products/products.repository.js';
 import { overSiteLimit } from '../products/products.service.js';
 import type { CapacityScope, NodeCapacity } from '../snapshots/node-capacity.js';
 import { presentOperatorSite, presentSite } from './sites.presenter.js';
-import type { SiteFilter, SiteStatus, SitesRepository, SiteView } from './sites.repository.js';
+import type { SiteFilter, SitesRepository } from './sites.repository.js';
 
 type Paged = SiteFilter & { page: number; pageSize: number };
 /**

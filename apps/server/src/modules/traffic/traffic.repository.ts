@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { readPage } from '../../platform/db/paging.js';
 import { accounts, extraTrafficPlans, products, sites } from '../../platform/db/schema.js';
-import { type SiteScope, siteScope } from '../sites/sites.repository.js';
+import { type SiteScope, siteScope } from '../../platform/tenancy/site-access.repository.js';
 
 export type TrafficRestriction = 'pause' | 'throttle';
 

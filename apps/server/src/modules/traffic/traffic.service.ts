@@ -9,7 +9,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { SiteScope, SitesRepository } from '../sites/sites.repository.js';
+import type { SiteAccessRepository, SiteScope } from '../../platform/tenancy/site-access.repository.js';
 import type { PlanView, TrafficRepository } from './traffic.repository.js';
 import { allowanceOf, type MonthBytes, monthOf, type TrafficCheck } from './traffic-check.js';
 
@@ -39,7 +39,7 @@ function presentPlan(row: PlanView): ExtraTrafficPlan {
 export class TrafficService {
   constructor(
     private readonly repo: TrafficRepository,
-    private readonly sites: SitesRepository,
+    private readonly sites: SiteAccessRepository,
     private readonly transactions: Transactions,
     private readonly check: TrafficCheck,
     private readonly monthBytes: MonthBytes,

@@ -1,9 +1,9 @@
-import { AppError } from '../../platform/errors/app-error.js';
-import type { SitesRepository, SiteView } from './sites.repository.js';
+import { AppError } from '../errors/app-error.js';
+import type { SiteAccessRepository, SiteView } from './site-access.repository.js';
 
 /** The one check every site-scoped customer call starts with: the site must be the caller's. */
 export class SiteAccess {
-  constructor(private readonly sites: SitesRepository) {}
+  constructor(private readonly sites: SiteAccessRepository) {}
 
   async userSite(userId: number, siteId: number): Promise<SiteView> {
     const site = await this.sites.find({ userId }, siteId);
