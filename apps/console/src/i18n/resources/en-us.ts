@@ -2890,6 +2890,7 @@ export const enUS = {
       kinds: 'Alerts',
       emails: 'E-mail addresses',
       emailsHint: 'Type an address and press Enter.',
+      emailError: 'Address {{position}} ({{value}}): {{message}}',
       telegram: 'Also send to your Telegram chat',
       language: 'Language of the alerts',
     },

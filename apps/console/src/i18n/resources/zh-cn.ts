@@ -2827,6 +2827,7 @@ export const zhCN: LocaleResources = {
       kinds: '告警',
       emails: '邮箱地址',
       emailsHint: '输入地址后按回车。',
+      emailError: '第 {{position}} 个地址（{{value}}）：{{message}}',
       telegram: '同时发送到您的 Telegram 聊天',
       language: '告警语言',
     },

@@ -2830,6 +2830,7 @@ export const zhTW: LocaleResources = {
       kinds: '告警',
       emails: '電子郵件地址',
       emailsHint: '輸入地址後按 Enter。',
+      emailError: '第 {{position}} 個地址（{{value}}）：{{message}}',
       telegram: '同時傳送到您的 Telegram 聊天',
       language: '告警語言',
     },
