@@ -4,7 +4,8 @@
  * the page). Prints one JSON object:
  *
  *   {"entries", "runs", "blacklist_valid_ms", "blacklist_all_bad_ms", "blacklist_half_repeated_ms",
- *    "blacklist_form_submit_ms", "blacklist_1000_ms", "domains_max_ms", "domains_max_entries"}
+ *    "blacklist_form_submit_ms", "blacklist_1000_ms", "domains_max_ms", "domains_max_entries",
+ *    "abuse_import_max_ms", "abuse_import_all_bad_ms", "abuse_import_rows"}
  *
  * - blacklist_*: the IPs box's rule (ipsRules, the whitelist's, blacklist's and layer-4 lists'
  *   mechanism) on MAX_IPS (5,000) lines: all good (IPv4, IPv6, CIDR and ranges mixed), all
@@ -14,12 +15,20 @@
  *   contract, with the 5,000 addresses in it (one parse serves the four while nothing changed).
  * - blacklist_1000_ms: the good list cut to 1,000 lines, to read the growth (linear: about a fifth).
  * - domains_max_ms: the domain names box's rule (lineListRules) on DOMAINS_PER_REQUEST_MAX names.
+ * - abuse_import_max_ms / abuse_import_all_bad_ms: the reputation list's import box (the console's
+ *   biggest: ABUSE_IP_IMPORT_ROWS_MAX rows, CSV and plain lines mixed), all good and all malformed.
  *
  * Each figure is the median of BENCH_RUNS runs (default 7) after one warm-up. The box's rule runs
  * when the box loses focus and when the form is sent, never at each key (LIST_VALIDATE_TRIGGER).
  */
-import { blacklistRuleInputSchema, DOMAINS_PER_REQUEST_MAX, MAX_IPS } from '@rampart/contract';
+import {
+  ABUSE_IP_IMPORT_ROWS_MAX,
+  blacklistRuleInputSchema,
+  DOMAINS_PER_REQUEST_MAX,
+  MAX_IPS,
+} from '@rampart/contract';
 import type { FormInstance, FormRule } from 'antd';
+import { importTextRules } from '../apps/console/src/pages/client/settings/abuse-import-rules.js';
 import { namesRules } from '../apps/console/src/pages/user/site-setting/domains/domain-form.js';
 import { firewallRuleRules } from '../apps/console/src/pages/user/site-setting/firewall/firewall-rule-form.js';
 import {
@@ -109,6 +118,23 @@ let submits = 0;
 const domains = Array.from({ length: DOMAINS_PER_REQUEST_MAX }, (_, i) => `site-${i}.example.com`).join('\n');
 const names = validatorOf(namesRules[0]);
 
+// The import box's rule reads the form's default score: a form that has none (the rule's fallback).
+const importRule = importTextRules[0];
+if (typeof importRule !== 'function') throw new Error('not a form rule');
+const importText = validatorOf(importRule({ getFieldValue: () => undefined } as unknown as FormInstance));
+const feed = Array.from({ length: ABUSE_IP_IMPORT_ROWS_MAX }, (_, i) => {
+  const [a, b, c] = [(i >> 16) & 255, (i >> 8) & 255, i & 255];
+  return i % 2 === 0 ? `10.${a}.${b}.${c},${(i % 100) + 1},feed` : `2001:db8:${a}:${b}::${c.toString(16)}`;
+}).join('\n');
+const feedBad = Array.from({ length: ABUSE_IP_IMPORT_ROWS_MAX }, (_, i) => `10.0.${i}.300`).join('\n');
+const importRefusal = (text: string) =>
+  Promise.resolve(importText(undefined, text)).then(
+    () => [] as Error[],
+    (errors: Error[]) => errors,
+  );
+if ((await importRefusal(feed)).length !== 0) throw new Error('the good feed was refused');
+if ((await importRefusal(feedBad)).length === 0) throw new Error('the bad feed was accepted');
+
 const result = {
   entries: MAX_IPS,
   runs: RUNS,
@@ -123,5 +149,8 @@ const result = {
   blacklist_1000_ms: await timed('blacklist, 1000 good lines', () => ips(undefined, good.slice(0, 1000).join('\n'))),
   domains_max_ms: await timed('domain names, the most', () => names(undefined, domains)),
   domains_max_entries: DOMAINS_PER_REQUEST_MAX,
+  abuse_import_max_ms: await timed('reputation import, the most rows', () => importText(undefined, feed)),
+  abuse_import_all_bad_ms: await timed('reputation import, every row bad', () => importText(undefined, feedBad)),
+  abuse_import_rows: ABUSE_IP_IMPORT_ROWS_MAX,
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -75,24 +75,51 @@ export function listSchemaRules(
   return [
     {
       validateTrigger: LIST_VALIDATE_TRIGGER,
-      validator: (_rule, text: string | undefined) => {
-        const lines = numberedLines(text ?? '');
-        const result = list.safeParse(lines.map(({ value }) => value));
-        if (result.success) return Promise.resolve();
-        const locale = currentLocale();
-        const worded = (issue: z.core.$ZodIssue, value: string) => {
-          const { key, params } = issueKey(issue, value);
-          return validationText(key, locale, params);
-        };
-        const whole = result.error.issues.find((issue) => typeof issue.path[0] !== 'number');
-        if (whole) return Promise.reject(new Error(worded(whole, '')));
-        const problems = result.error.issues.map((issue) => ({ issue, at: lines[issue.path[0] as number] }));
-        return refuseLines(problems, ({ issue, at }) =>
-          lineText(at?.line ?? 0, at?.value ?? '', worded(issue, at?.value ?? '')),
+      validator: (_rule, text: string | undefined) => refuseListIssues(list, numberedLines(text ?? ''), lineText),
+    },
+  ];
+}
+
+/**
+ * Rules for a tags box (entries typed one by one into a `Select mode="tags"`) whose entries make
+ * one list the contract checks whole: every bad or repeated entry named through
+ * `entryText(position, value, message)` (1-based), a problem of the whole list as one error.
+ */
+export function entryListRules(
+  list: z.ZodType,
+  entryText: (position: number, value: string, message: string) => string,
+): FormRule[] {
+  return [
+    {
+      validator: (_rule, value: unknown) => {
+        const entries = Array.isArray(value) ? value.map((entry) => String(entry)) : [];
+        return refuseListIssues(
+          list,
+          entries.map((entry, i) => ({ line: i + 1, value: entry })),
+          entryText,
         );
       },
     },
   ];
+}
+
+/** The list's entries checked with `list`; each entry's issues named through `text`, the list's own as one error. */
+function refuseListIssues(
+  list: z.ZodType,
+  entries: readonly { line: number; value: string }[],
+  text: (line: number, value: string, message: string) => string,
+): Promise<void> {
+  const result = list.safeParse(entries.map(({ value }) => value));
+  if (result.success) return Promise.resolve();
+  const locale = currentLocale();
+  const worded = (issue: z.core.$ZodIssue, value: string) => {
+    const { key, params } = issueKey(issue, value);
+    return validationText(key, locale, params);
+  };
+  const whole = result.error.issues.find((issue) => typeof issue.path[0] !== 'number');
+  if (whole) return Promise.reject(new Error(worded(whole, '')));
+  const problems = result.error.issues.map((issue) => ({ issue, at: entries[issue.path[0] as number] }));
+  return refuseLines(problems, ({ issue, at }) => text(at?.line ?? 0, at?.value ?? '', worded(issue, at?.value ?? '')));
 }
 
 /** The entries of such a text box, trimmed, empty lines left out. */

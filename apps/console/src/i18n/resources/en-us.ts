@@ -682,6 +682,7 @@ export const enUS = {
     throttleKbps: 'Throttle (KB/s)',
   },
   sites: {
+    tagError: 'Tag {{position}} ({{value}}): {{message}}',
     name: 'Site name',
     customer: 'Customer',
     product: 'Product',
@@ -799,7 +800,6 @@ export const enUS = {
     batch: {
       tagsTitle: 'Tags of {{count}} domain(s)',
       tagsHint: 'Replaces the tags of every chosen domain; empty removes them.',
-      tagsMax: 'At most {{max}} tags',
       copyTitle: 'Copy {{count}} domain(s) to another site',
       copyHint:
         'Copies are added disabled, with their origins, settings and tags but without a certificate; enable them once the originals are disabled.',
@@ -2890,6 +2890,7 @@ export const enUS = {
       kinds: 'Alerts',
       emails: 'E-mail addresses',
       emailsHint: 'Type an address and press Enter.',
+      emailError: 'Address {{position}} ({{value}}): {{message}}',
       telegram: 'Also send to your Telegram chat',
       language: 'Language of the alerts',
     },

@@ -670,6 +670,7 @@ export const zhCN: LocaleResources = {
     throttleKbps: '限速（KB/s）',
   },
   sites: {
+    tagError: '第 {{position}} 个标签（{{value}}）：{{message}}',
     name: '站点名称',
     customer: '客户',
     product: '产品',
@@ -779,7 +780,6 @@ export const zhCN: LocaleResources = {
     batch: {
       tagsTitle: '{{count}} 个域名的标签',
       tagsHint: '替换所选域名的全部标签；留空则清除。',
-      tagsMax: '最多 {{max}} 个标签',
       copyTitle: '将 {{count}} 个域名复制到其他站点',
       copyHint: '副本以停用状态添加，带有源站、设置和标签，但不带证书；停用原域名后再启用副本。',
       targetSite: '目标站点',
@@ -2827,6 +2827,7 @@ export const zhCN: LocaleResources = {
       kinds: '告警',
       emails: '邮箱地址',
       emailsHint: '输入地址后按回车。',
+      emailError: '第 {{position}} 个地址（{{value}}）：{{message}}',
       telegram: '同时发送到您的 Telegram 聊天',
       language: '告警语言',
     },

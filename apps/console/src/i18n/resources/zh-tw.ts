@@ -671,6 +671,7 @@ export const zhTW: LocaleResources = {
     throttleKbps: '限速（KB/s）',
   },
   sites: {
+    tagError: '第 {{position}} 個標籤（{{value}}）：{{message}}',
     name: '網站名稱',
     customer: '客戶',
     product: '產品',
@@ -780,7 +781,6 @@ export const zhTW: LocaleResources = {
     batch: {
       tagsTitle: '{{count}} 個網域的標籤',
       tagsHint: '取代所選網域的全部標籤；留空則清除。',
-      tagsMax: '最多 {{max}} 個標籤',
       copyTitle: '將 {{count}} 個網域複製到其他站點',
       copyHint: '副本以停用狀態新增，帶有源站、設定與標籤，但不含憑證；停用原網域後再啟用副本。',
       targetSite: '目標站點',
@@ -2830,6 +2830,7 @@ export const zhTW: LocaleResources = {
       kinds: '告警',
       emails: '電子郵件地址',
       emailsHint: '輸入地址後按 Enter。',
+      emailError: '第 {{position}} 個地址（{{value}}）：{{message}}',
       telegram: '同時傳送到您的 Telegram 聊天',
       language: '告警語言',
     },

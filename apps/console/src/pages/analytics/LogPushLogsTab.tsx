@@ -1,6 +1,12 @@
-import { LOG_PUSH_LOG_STATUSES, type LogPushLog, type LogPushLogStatus, PAGE_SIZE_MAX } from '@rampart/contract';
+import {
+  clientLogPushLogs,
+  LOG_PUSH_LOG_STATUSES,
+  type LogPushLog,
+  type LogPushLogStatus,
+  PAGE_SIZE_MAX,
+} from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Input, InputNumber, Select, Space, Tag } from 'antd';
+import { Button, Flex, Input, Select, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../app/route-query';
@@ -10,10 +16,14 @@ import { ListTable } from '../../components/ListTable';
 import { AccountPicker } from '../../features/accounts/AccountPicker';
 import { type ListSearch, urlQuery } from '../../features/lists/use-list-search';
 import { formatValue } from '../../features/statistics/stat-format';
+import { FilterNumber, numberRefusal } from '../../forms/FilterNumber';
 import { useLocale } from '../../i18n';
 import { type PushTier, pushRoutes } from './log-push-routes';
 import { LOG_FILTER_KEYS, type LogFilterKey, type PageKey } from './log-push-search';
 import { isoOf, localInput } from './ManualPushModal';
+
+/** The delivery log's id filter as the contract takes it (the same on both consoles). */
+const ID_FILTER = clientLogPushLogs.request.query.shape.ID;
 
 const STATUS_COLORS: Readonly<Record<LogPushLogStatus, string>> = {
   delivered: 'success',
@@ -153,8 +163,8 @@ function LogSearchRow({
   const { t } = useTranslation('logPush');
   const [draft, setDraft] = useState<LogFields>(initial);
   const set = (change: Partial<LogFields>) => setDraft((previous) => ({ ...previous, ...change }));
-  const submit = () => onSearch(draft);
-  const whole = (value: number | string | null) => (value === null || value === '' ? undefined : Number(value));
+  // A refused id is named under its box and searches nothing.
+  const submit = () => numberRefusal(ID_FILTER, draft.ID) === null && onSearch(draft);
   return (
     <Flex gap="small" wrap align="center" style={{ marginBottom: 16 }}>
       <Select<number>
@@ -196,14 +206,12 @@ function LogSearchRow({
           style={{ width: 200 }}
         />
       </Flex>
-      <InputNumber
-        style={{ width: 120 }}
-        aria-label={t('filters.id')}
-        placeholder={t('filters.id')}
-        min={1}
-        precision={0}
-        value={draft.ID ?? null}
-        onChange={(value) => set({ ID: whole(value) })}
+      <FilterNumber
+        schema={ID_FILTER}
+        label={t('filters.id')}
+        width={120}
+        value={draft.ID}
+        onChange={(ID) => set({ ID })}
         onPressEnter={submit}
       />
       {tier === 'client' && (

@@ -1,8 +1,13 @@
-import { LOG_URL_MATCHES } from '@rampart/contract';
-import { Button, Flex, Input, InputNumber, Select } from 'antd';
+import { LOG_URL_MATCHES, logFilterBase, logWafFilters } from '@rampart/contract';
+import { Button, Flex, Input, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FilterNumber, numberRefusal } from '../../forms/FilterNumber';
 import { DECISIONS, type LogKind, METHODS, type SearchFields, type UrlMatch } from './logger-search';
+
+/** The number filters as the contract's log search takes them. */
+const STATUS_FILTER = logFilterBase.shape.status;
+const RULE_FILTER = logWafFilters.ruleId;
 
 /** The search row: typed values are sent when Search is pressed (or Enter in a field). */
 export function SearchRow({
@@ -18,7 +23,11 @@ export function SearchRow({
   const [draft, setDraft] = useState<SearchFields>(initial);
   const set = (change: Partial<SearchFields>) => setDraft((previous) => ({ ...previous, ...change }));
   const text = (value: string) => (value.trim() === '' ? undefined : value.trim());
-  const submit = () => onSearch(draft);
+  // A refused number is named under its box and searches nothing.
+  const submit = () =>
+    numberRefusal(STATUS_FILTER, draft.status) === null &&
+    numberRefusal(RULE_FILTER, draft.ruleId) === null &&
+    onSearch(draft);
   return (
     <Flex gap="small" wrap style={{ marginBottom: 16 }}>
       <Input
@@ -30,15 +39,12 @@ export function SearchRow({
         onChange={(e) => set({ ip: text(e.target.value) })}
         onPressEnter={submit}
       />
-      <InputNumber
-        style={{ width: 110 }}
-        aria-label={t('filters.status')}
-        placeholder={t('filters.status')}
-        min={0}
-        max={999}
-        precision={0}
-        value={draft.status ?? null}
-        onChange={(value) => set({ status: value === null ? undefined : Number(value) })}
+      <FilterNumber
+        schema={STATUS_FILTER}
+        label={t('filters.status')}
+        width={110}
+        value={draft.status}
+        onChange={(status) => set({ status })}
         onPressEnter={submit}
       />
       <Select
@@ -88,14 +94,12 @@ export function SearchRow({
       )}
       {kind === 'waf' && (
         <>
-          <InputNumber
-            style={{ width: 130 }}
-            aria-label={t('filters.ruleId')}
-            placeholder={t('filters.ruleId')}
-            min={1}
-            precision={0}
-            value={draft.ruleId ?? null}
-            onChange={(value) => set({ ruleId: value === null ? undefined : Number(value) })}
+          <FilterNumber
+            schema={RULE_FILTER}
+            label={t('filters.ruleId')}
+            width={130}
+            value={draft.ruleId}
+            onChange={(ruleId) => set({ ruleId })}
             onPressEnter={submit}
           />
           <Select

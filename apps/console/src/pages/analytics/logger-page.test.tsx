@@ -221,6 +221,31 @@ describe('dataAnalysis/logger', () => {
     expect(bodies<Record<string, unknown>>(api, userAccessLogs).every((b) => b.ruleId === undefined)).toBe(true);
   });
 
+  it('names a status or rule out of range under its box and searches nothing, rather than changing it', async () => {
+    renderAt(PAGE);
+    await findRow('/index.html');
+    await waitFor(() => expect(api.sent(userAccessLogs).length).toBeGreaterThan(0));
+    const searches = api.sent(userAccessLogs).length;
+    const status = screen.getByLabelText('Status') as HTMLInputElement;
+    fireEvent.change(status, { target: { value: '1200' } });
+    fireEvent.blur(status);
+    fireEvent.click(buttonByText('Search'));
+    expect(await screen.findByText('Must be at most 999')).toBeTruthy();
+    expect(status.value).toBe('1200');
+    expect(api.sent(userAccessLogs)).toHaveLength(searches);
+
+    fireEvent.click(screen.getByRole('tab', { name: 'WAF log' }));
+    await waitFor(() => expect(api.sent(userWafLogs).length).toBeGreaterThan(0));
+    const wafSearches = api.sent(userWafLogs).length;
+    const rule = screen.getByLabelText('Rule ID') as HTMLInputElement;
+    fireEvent.change(rule, { target: { value: '0' } });
+    fireEvent.blur(rule);
+    fireEvent.click(buttonByText('Search'));
+    expect(await screen.findByText('Must be at least 1')).toBeTruthy();
+    expect(rule.value).toBe('0');
+    expect(api.sent(userWafLogs)).toHaveLength(wafSearches);
+  });
+
   it('takes its search from the URL, so a shared link opens the same search', async () => {
     renderAt(`${PAGE}?kind=waf&ip=203.0.113.9&ruleId=100012&url=%2Fsearch&urlMatch=prefix&page=2&pageSize=25`);
     await findRow("/search?q=1' union select 1--");

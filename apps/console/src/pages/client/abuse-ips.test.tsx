@@ -131,7 +131,35 @@ describe('systemManagement/abuseIPs', () => {
     await modalClosed(dialog);
   });
 
-  it('names every refused line of an import under the text', async () => {
+  it('names every bad and repeated line of an import under the text before sending', async () => {
+    renderAt(PAGE);
+    await findRow('203.0.113.7');
+    clickButton('Import');
+    const dialog = await findModal();
+    typeInto(dialog, 'List', 'ip,score\n192.0.2.1\nnope\n192.0.2.3,500\n\n192.0.2.1,40\n10.0.0.0/33');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('Line 3: not an IPv4 or IPv6 address or CIDR block')).toBeTruthy();
+    expect(within(dialog).getByText('Line 4: the score must be a whole number from 1 to 100')).toBeTruthy();
+    expect(within(dialog).getByText('Line 6: the same IP as line 2')).toBeTruthy();
+    expect(within(dialog).getByText('Line 7: not an IPv4 or IPv6 address or CIDR block')).toBeTruthy();
+    expect(api.sent(importAbuseIPs)).toHaveLength(0);
+  });
+
+  it('counts the bad lines past the first twenty of a pasted import', async () => {
+    renderAt(PAGE);
+    await findRow('203.0.113.7');
+    clickButton('Import');
+    const dialog = await findModal();
+    const bad = Array.from({ length: 25 }, (_, i) => `192.0.2.${300 + i}`);
+    typeInto(dialog, 'List', bad.join('\n'));
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('and 5 more lines with errors')).toBeTruthy();
+    expect(within(dialog).getByText('Line 20: not an IPv4 or IPv6 address or CIDR block')).toBeTruthy();
+    expect(within(dialog).queryByText(/^Line 21:/)).toBeNull();
+    expect(api.sent(importAbuseIPs)).toHaveLength(0);
+  });
+
+  it('names every line the server refuses under the text', async () => {
     const fields = [
       {
         in: 'body',
@@ -152,7 +180,7 @@ describe('systemManagement/abuseIPs', () => {
     await findRow('203.0.113.7');
     clickButton('Import');
     const dialog = await findModal();
-    typeInto(dialog, 'List', '192.0.2.1\nnope\n192.0.2.3,500');
+    typeInto(dialog, 'List', '192.0.2.1\n192.0.2.2\n192.0.2.3,50');
     clickButton('OK', dialog);
     expect(await within(dialog).findByText('Line 2: not an IPv4 or IPv6 address or CIDR block')).toBeTruthy();
     expect(within(dialog).getByText('Line 3: the score must be a whole number from 1 to 100')).toBeTruthy();

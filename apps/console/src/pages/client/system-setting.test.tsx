@@ -54,6 +54,31 @@ describe('systemManagement/systemSetting', () => {
     expect(await screen.findByText('Saved: only 2 destination(s) on the list may be called')).toBeTruthy();
   });
 
+  it('names every bad or repeated destination with its line before saving', async () => {
+    api.on(saveOutgoingUrlSetting, (request) => ok(request.body));
+    renderAt(PAGE);
+    const urls = 'Allowed destinations, one per line';
+    await screen.findByLabelText(urls);
+    typeInto(document.body, urls, 'https://api.cloudflare.com\nftp://files.example.com\n\nHTTPS://API.cloudflare.com');
+    clickButton('Save');
+    expect(await screen.findByText('Line 2 (ftp://files.example.com): Wrong format')).toBeTruthy();
+    expect(screen.getByText('Line 4 (HTTPS://API.cloudflare.com): Not one of the allowed values')).toBeTruthy();
+    expect(api.sent(saveOutgoingUrlSetting)).toHaveLength(0);
+  });
+
+  it('names every bad or repeated sign-in address with its line before saving', async () => {
+    api.on(saveRestrictCidrsSetting, (request) => ok(request.body));
+    renderAt(`${PAGE}?tab=restrictGroupCIDRs`);
+    const cidrs = 'Allowed addresses (IP or CIDR), one per line';
+    await screen.findByLabelText(cidrs);
+    typeInto(document.body, cidrs, '10.0.0.0/8\n10.0.0.0/33\n10.0.0.0/8\nnot-an-address');
+    clickButton('Save');
+    expect(await screen.findByText('Line 2 (10.0.0.0/33): Wrong format')).toBeTruthy();
+    expect(screen.getByText('Line 3 (10.0.0.0/8): Duplicate IP')).toBeTruthy();
+    expect(screen.getByText('Line 4 (not-an-address): Wrong format')).toBeTruthy();
+    expect(api.sent(saveRestrictCidrsSetting)).toHaveLength(0);
+  });
+
   it('saves the second-factor requirement and says whom it holds', async () => {
     api.on(saveAccountVerifySetting, (request) => ok(request.body));
     renderAt(`${PAGE}?tab=accountVerify`);

@@ -1,5 +1,5 @@
 import { getCustomerNotify, saveCustomerNotify } from '@rampart/contract';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, typeInto } from '../../test/queries';
@@ -32,5 +32,19 @@ describe('the notifySetting page', () => {
       ]),
     );
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+  });
+
+  it('names every bad address with its place and saves nothing', async () => {
+    api.on(getCustomerNotify, ok({ kinds: [], emails: [], telegramChatId: '', language: 'en_US' }));
+    api.on(saveCustomerNotify, (request) => ok(request.body));
+    renderAt(PAGE);
+    const form = (await screen.findByText('Telegram chat ID', {}, { timeout: 10_000 })).closest('form') as HTMLElement;
+    const emails = within(form).getByLabelText('E-mail addresses');
+    fireEvent.change(emails, { target: { value: 'ops@example.com,not-an-address,noc@,' } });
+    await waitFor(() => expect(within(form).getAllByText(/^(ops@example\.com|not-an-address|noc@)$/)).toHaveLength(3));
+    clickButton('Save', form);
+    expect(await within(form).findByText('Address 2 (not-an-address): Please enter a valid email')).toBeTruthy();
+    expect(within(form).getByText('Address 3 (noc@): Please enter a valid email')).toBeTruthy();
+    expect(api.sent(saveCustomerNotify)).toHaveLength(0);
   });
 });

@@ -114,6 +114,19 @@ describe('sitesSetting: domains advanced filter', () => {
 });
 
 describe('sitesSetting: domain batch actions', () => {
+  it('names every bad tag of the chosen domains with its place and sends nothing', async () => {
+    api.on(setDomainsTags, { siteId: 3 }, ok(true));
+    renderAt(SETTING);
+    await selectRows(['www.example.com']);
+    clickButton('Set tags (1)');
+    const dialog = await findModal();
+    const input = within(dialog).getByLabelText('Tags');
+    fireEvent.change(input, { target: { value: `promo,${'z'.repeat(65)},` } });
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText(/^Tag 2 \(z+\): /)).toBeTruthy();
+    expect(api.sent(setDomainsTags, { siteId: 3 })).toHaveLength(0);
+  });
+
   it('replaces the tags of the chosen domains', async () => {
     api.on(setDomainsTags, { siteId: 3 }, ok(true));
     renderAt(SETTING);

@@ -112,9 +112,12 @@ describe("sitesSetting: a domain's access rules", () => {
     const dialog = await findModal();
     expect(within(dialog).getByText('New anti-referer rule')).toBeTruthy();
     typeInto(dialog, 'URL', '\\.(png|jpg)$');
-    typeInto(dialog, 'Referer hosts', 'Example.com\n\n  *.cdn.example.com \nnot a host');
+    typeInto(dialog, 'Referer hosts', 'Example.com\n\n  *.cdn.example.com \nnot a host\nexample.com:8080');
     clickButton('OK', dialog);
-    expect(await within(dialog).findByText(VALIDATION_MESSAGES.invalid_format.en_US)).toBeTruthy();
+    // Every bad line is named with its number and entry, not only the first.
+    const format = VALIDATION_MESSAGES.invalid_format.en_US;
+    expect(await within(dialog).findByText(`Line 4 (not a host): ${format}`)).toBeTruthy();
+    expect(within(dialog).getByText(`Line 5 (example.com:8080): ${format}`)).toBeTruthy();
     expect(api.sent(addAntiReferers, domainParams)).toHaveLength(0);
 
     typeInto(dialog, 'Referer hosts', 'Example.com\n\n  *.cdn.example.com ');

@@ -13,6 +13,7 @@ import {
   setUserSiteTags,
   updateDomain,
   userSiteTags,
+  VALIDATION_MESSAGES,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -73,6 +74,23 @@ describe('sites (user console)', () => {
     expect(within(summary).queryByText(/Traffic/)).toBeNull();
     expect(within(summary).queryByText('0.00 Byte')).toBeNull();
     expect(api.sent(listUserSites)[0]?.search.getAll('tags')).toEqual(['web', 'live']);
+  });
+
+  it('names every bad tag of a site with its place and sends nothing', async () => {
+    api.on(listUserSites, okPage([{ ...site, tags: ['web'] }]));
+    renderAt('/user/sitesManagement/sites');
+    clickButton('Tags', await findRow('my shop'));
+    const dialog = await findModal();
+    const input = within(dialog).getByLabelText('Tags') as HTMLInputElement;
+    const long = 'x'.repeat(65);
+    fireEvent.change(input, { target: { value: `eu,${long},${'y'.repeat(70)},` } });
+    clickButton('OK', dialog);
+    expect(
+      await within(dialog).findByText(`Tag 3 (${long}): ${VALIDATION_MESSAGES.tooLong.en_US.replace('{max}', '64')}`),
+    ).toBeTruthy();
+    expect(within(dialog).getByText(/^Tag 4 \(y+\): /)).toBeTruthy();
+    expect(within(dialog).queryByText(/^Tag 2 /)).toBeNull();
+    expect(api.sent(setUserSiteTags, { siteId: 3 })).toHaveLength(0);
   });
 
   it('edits the tags of a site and puts a refused tag under the field', async () => {

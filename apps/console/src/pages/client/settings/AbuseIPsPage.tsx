@@ -31,6 +31,7 @@ import { urlQuery, useListSearch } from '../../../features/lists/use-list-search
 import { NumberInput } from '../../../forms/NumberInput';
 import type { FieldNameOf } from '../../../forms/server-errors';
 import { schemaRules } from '../../../forms/zod-rules';
+import { importTextRules } from './abuse-import-rules';
 
 /** The list's filter and sort in the URL. */
 const KEYS = ['ip', 'sortBy', 'orderBy'] as const;
@@ -252,7 +253,7 @@ function ImportModal({ open, onClose }: { open: boolean; onClose: () => void }) 
         name="text"
         label={t('importText')}
         extra={t('importHint', { max: ABUSE_IP_IMPORT_ROWS_MAX, csv: '"ip,score,memo"' })}
-        rules={importRules('text')}
+        rules={[...importRules('text'), ...importTextRules]}
         required
       >
         <Input.TextArea

@@ -1,5 +1,9 @@
 import { Button, Form, Input } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { listSchemaRules } from '../../../forms/line-rules';
+import { i18n } from '../../../i18n/i18n';
 
 /** One entry per line in the text area; blank lines dropped. */
 export const linesOf = (text: string): string[] =>
@@ -8,8 +12,13 @@ export const linesOf = (text: string): string[] =>
     .map((line) => line.trim())
     .filter((line) => line !== '');
 
-/** A list setting edited as lines (the outgoing URL list, the sign-in addresses): one text area and its save. */
+/**
+ * A list setting edited as lines (the outgoing URL list, the sign-in addresses): one text area and
+ * its save. `list` is the contract's schema of the whole list: every bad or repeated line is named
+ * under the box, with its number, before anything is sent.
+ */
 export function LinesSettingForm({
+  list,
   current,
   canWrite,
   label,
@@ -18,6 +27,7 @@ export function LinesSettingForm({
   saving,
   onSave,
 }: {
+  list: z.ZodType;
   current: readonly string[];
   canWrite: boolean;
   label: string;
@@ -27,6 +37,10 @@ export function LinesSettingForm({
   onSave: (lines: string[]) => void;
 }) {
   const { t } = useTranslation('systemSettings');
+  const rules = useMemo(
+    () => listSchemaRules(list, (line, value, message) => i18n.t('firewall:form.lineError', { line, value, message })),
+    [list],
+  );
   return (
     <Form
       layout="vertical"
@@ -35,7 +49,7 @@ export function LinesSettingForm({
       initialValues={{ text: current.join('\n') }}
       onFinish={(values: { text?: string }) => onSave(linesOf(values.text ?? ''))}
     >
-      <Form.Item name="text" label={label} extra={hint}>
+      <Form.Item name="text" label={label} extra={hint} rules={rules}>
         <Input.TextArea rows={8} placeholder={placeholder} spellCheck={false} />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={saving}>

@@ -1,7 +1,8 @@
-import { systemSettingRoutes as r } from '@rampart/contract';
+import { outgoingUrlSettingInSchema, systemSettingRoutes as r, restrictCidrsSettingInSchema } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toast } from '../../../app/toast';
@@ -11,6 +12,7 @@ import { LinesSettingForm } from './LinesSettingForm';
 /** The tab of a list setting: its intro, its lines, and a save whose toast says what the list now does. */
 function ListSettingTab({
   prefix,
+  list,
   current,
   canWrite,
   placeholder,
@@ -20,6 +22,8 @@ function ListSettingTab({
   onRetry,
 }: {
   prefix: 'outgoing' | 'cidrs';
+  /** The contract's schema of the whole list, which checks every line before the save. */
+  list: z.ZodType;
   current: readonly string[] | undefined;
   /** The setting could not be loaded: say so with a retry, rather than spin forever. */
   failed: boolean;
@@ -36,6 +40,7 @@ function ListSettingTab({
     <>
       <Alert type="info" showIcon title={t(`${prefix}.intro`)} style={{ marginBottom: 16 }} />
       <LinesSettingForm
+        list={list}
         current={current}
         canWrite={canWrite}
         label={t(`${prefix}.label`)}
@@ -65,6 +70,7 @@ export function OutgoingUrlTab({ canWrite }: { canWrite: boolean }) {
   return (
     <ListSettingTab
       prefix="outgoing"
+      list={outgoingUrlSettingInSchema.shape.urls}
       current={current.data?.data.urls}
       failed={current.isError}
       onRetry={() => current.refetch()}
@@ -88,6 +94,7 @@ export function RestrictCidrsTab({ canWrite }: { canWrite: boolean }) {
   return (
     <ListSettingTab
       prefix="cidrs"
+      list={restrictCidrsSettingInSchema.shape.cidrs}
       current={current.data?.data.cidrs}
       failed={current.isError}
       onRetry={() => current.refetch()}

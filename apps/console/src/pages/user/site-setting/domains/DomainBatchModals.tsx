@@ -1,4 +1,4 @@
-import { DOMAIN_TAGS_MAX, domainRoutes, PAGE_SIZE_MAX, siteRoutes } from '@rampart/contract';
+import { domainRoutes, PAGE_SIZE_MAX, siteRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,9 @@ import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
+import { entryListRules } from '../../../../forms/line-rules';
 import { schemaRules } from '../../../../forms/zod-rules';
+import { i18n } from '../../../../i18n/i18n';
 
 interface BatchProps {
   siteId: number;
@@ -15,6 +17,11 @@ interface BatchProps {
   onClose: () => void;
   onDone?: () => void;
 }
+
+/** Every bad tag named with its place, and too many as one error (the contract's list of the call). */
+const tagsRules = entryListRules(domainRoutes.setDomainsTags.request.body.shape.tags, (position, value, message) =>
+  i18n.t('sites:tagError', { position, value, message }),
+);
 
 /** Replaces the tags of the chosen domains (`PUT domain/setting/tags`). */
 export function DomainTagsModal({ siteId, ids, onClose, onDone }: BatchProps) {
@@ -46,12 +53,7 @@ export function DomainTagsModal({ siteId, ids, onClose, onDone }: BatchProps) {
       onCancel={onClose}
       onSubmit={(values) => save.mutate(values)}
     >
-      <Form.Item
-        name="tags"
-        label={t('tags')}
-        extra={t('batch.tagsHint')}
-        rules={[{ type: 'array', max: DOMAIN_TAGS_MAX, message: t('batch.tagsMax', { max: DOMAIN_TAGS_MAX }) }]}
-      >
+      <Form.Item name="tags" label={t('tags')} extra={t('batch.tagsHint')} rules={tagsRules}>
         <Select
           mode="tags"
           aria-label={t('tags')}

@@ -4,16 +4,24 @@ import {
   HEADER_NAME_MAX,
   REFERER_HOSTS_MAX,
   REFERER_MODES,
+  refererHostsSchema,
   USER_AGENT_REGEX_MAX,
 } from '@rampart/contract';
 import { Form, Input, Radio, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { listSchemaRules } from '../../../../forms/line-rules';
+import { i18n } from '../../../../i18n/i18n';
 import { BlockTypeField, EnabledField, MemoField, UrlField } from './FirewallFields';
 import type { FirewallFieldsProps } from './firewall-kinds';
 
 /** Literals of the hints, the same in every language. */
 const HEADER_HINT = { example: 'X-Scanner', value: 'sqlmap|nikto', any: '.*' };
 const REFERER_HINT = { exact: 'example.com', wildcard: '*.example.com', max: REFERER_HOSTS_MAX };
+
+/** The hosts box: every bad line named under it with its number (the contract's list schema), none at all refused. */
+const referersRules = listSchemaRules(refererHostsSchema, (line, value, message) =>
+  i18n.t('firewall:form.lineError', { line, value, message }),
+);
 
 /** A header rule's fields: the URLs it covers, the header, how it matches, its mode, whether it is on, a memo. */
 export function HeaderRuleFields({ rules }: FirewallFieldsProps) {
@@ -62,7 +70,7 @@ export function AntiRefererFields({ rules }: FirewallFieldsProps) {
         name="referers"
         label={t('referers')}
         extra={t('form.referersHint', REFERER_HINT)}
-        rules={rules('referers')}
+        rules={referersRules}
         required
       >
         <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} spellCheck={false} />
