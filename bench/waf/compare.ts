@@ -3,7 +3,7 @@
  * WAF's verdicts on the same requests, as `bench/waf/profile.ts` writes them
  * (`BENCH_PROFILE_VERDICTS`), compared request by request. Prints one JSON object: per corpus the
  * requests judged by both, those that changed from pass to block and from block to pass (ids
- * only: the corpora carry real cookies), those blocked by another rule, and the µs of inspection
+ * only: the corpora carry real cookies), those blocked by another rule (ids and rules), and the µs of inspection
  * summed on each side. Exits 1 when a pass/block verdict changed.
  */
 import { readFile } from 'node:fs/promises';
@@ -34,7 +34,7 @@ async function main() {
     judged: number;
     to_block: string[];
     to_pass: string[];
-    other_rule: number;
+    other_rule: string[];
     us_before: number;
     us_after: number;
   };
@@ -46,14 +46,14 @@ async function main() {
       onlyOneSide++;
       continue;
     }
-    const row = byFile[b.file] ?? { judged: 0, to_block: [], to_pass: [], other_rule: 0, us_before: 0, us_after: 0 };
+    const row = byFile[b.file] ?? { judged: 0, to_block: [], to_pass: [], other_rule: [], us_before: 0, us_after: 0 };
     byFile[b.file] = row;
     row.judged++;
     row.us_before += b.us;
     row.us_after += a.us;
     if (b.rule === 'pass' && a.rule !== 'pass') row.to_block.push(`${b.id} ${a.rule}`);
     else if (b.rule !== 'pass' && a.rule === 'pass') row.to_pass.push(`${b.id} ${b.rule}`);
-    else if (b.rule !== a.rule) row.other_rule++;
+    else if (b.rule !== a.rule) row.other_rule.push(`${b.id} ${b.rule} -> ${a.rule}`);
   }
   for (const key of after.keys()) if (!before.has(key)) onlyOneSide++;
   for (const row of Object.values(byFile)) {

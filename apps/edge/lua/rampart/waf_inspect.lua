@@ -301,7 +301,7 @@ local function inspect_args(part, raw, args)
       if b64 or not redirect_on then
         names = redirect_on
       else
-        at, _, e = re_find(d, redirect.NAME_IN_ARGS, "jo")
+        at, e = redirect.name_in_args(d)
         names = at ~= nil or e ~= nil
       end
       -- nothing to read argument by argument: the arguments need not even be parsed
