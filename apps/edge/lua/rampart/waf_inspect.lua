@@ -281,10 +281,13 @@ end
 -- short one: each pass stops at its first find, so a string that is not clean costs the bytes
 -- before it and is then read argument by argument). A pattern that fails (an error) leaves the
 -- string not clean.
+local SEPARATOR_INSIDE = [=[%(?:2[56]|3d)|=[^&=]*=]=]
 local function inspect_args(part, raw, args)
   local clean, b64, names = false, true, true
   local redirect_on = S.m.groups.redirect and (part == "query" or part == "body")
-  local sep, _, err = re_find(raw, [=[%(?:2[56]|3d)|=[^&]*=]=], "joi")
+  -- (a second "=" in an argument: "[^&=]*" stops at the first one, where "[^&]*" ran to the "&"
+  -- and back, a byte at a time, at every "=" of the string)
+  local sep, _, err = re_find(raw, SEPARATOR_INSIDE, "joi")
   if not sep and not err then
     -- (ngx.unescape_uri reads "+" as a space too)
     local d = (find(raw, "+", 1, true) or find(raw, "%", 1, true)) and unescape(raw) or raw
@@ -338,6 +341,7 @@ local function inspect_args(part, raw, args)
   end
 end
 
+_M.SEPARATOR_INSIDE = SEPARATOR_INSIDE
 _M.PREFILTER, _M.ARGS_PREFILTER, _M.WORDS_RE, _M.WORDS_AT_START = PREFILTER, ARGS_PREFILTER, WORDS_RE, WORDS_AT_START
 _M.prefiltered, _M.args_prefiltered, _M.WILDCARD_SEGMENT = prefiltered, args_prefiltered, WILDCARD_SEGMENT
 _M.inspect, _M.inspect_name, _M.inspect_args, _M.inspect_base64 = inspect, inspect_name, inspect_args, inspect_base64

@@ -88,6 +88,9 @@ return function()
       diff("redirect name", s)
     end
     if ngx.re.find(s, session.IN_ARGS, "joi") ~= session.in_args(s) then diff("session name", s) end
+    if (ngx.re.find(s, [=[%(?:2[56]|3d)|=[^&]*=]=], "joi") ~= nil) ~= (ngx.re.find(s, I.SEPARATOR_INSIDE, "joi") ~= nil) then
+      diff("separator inside", s)
+    end
     local l = string.lower(s)
     local at = ngx.re.find(l, SCANNER_REF, "jo")
     if at then report.scanners = report.scanners + 1 end
