@@ -124,6 +124,8 @@ async function main() {
     [
       '--tool=callgrind',
       '--smc-check=all-non-file',
+      // (each dump names its functions in full: callgrind_annotate reads the measured one alone)
+      '--compress-strings=no',
       `--callgrind-out-file=${OUT}`,
       'nginx',
       '-p',

@@ -17,6 +17,10 @@ import { blocked, passed, wafSender } from './helpers/waf-send.js';
 // - the shell-quoting test with plain searches first answers the same;
 // - the rules' literal guards found by one Aho-Corasick scan (rampart.waf_guard) are those the
 //   plain searches one by one found, for every guard;
+// - the scanner User-Agent rule, its boundary before the names read as a byte, finds the names at
+//   the places the rule with a word boundary on each side found them;
+// - the session-fixation names and the redirect parameter names, each found in a query string or
+//   form by two patterns (at the start; after a separator) where one found them;
 // - the pattern that says whether a clean query or form may hold a redirect parameter finds every
 //   name rampart.waf_redirect's is_name() accepts.
 // Then through a real edge: a long form (past the 4 KB a clean form was once limited to) whose
@@ -38,6 +42,8 @@ let report: {
   names: number;
   guards: number;
   wildcards: number;
+  scanners: number;
+  sessions: number;
   diffs: string[] | Record<string, never>;
 };
 
@@ -63,7 +69,7 @@ describe('the cheap checks after the CPU pass, beside the ones they replaced', (
     process.stderr.write(
       `waf-prefilter: ${report.cases} values, ${report.prefilter_hits} prefilter hits, ${report.args_hits} args hits, ` +
         `${report.html_changed} changed by entities, ${report.base64_decoded} base64, ${report.shell} shell-quoted, ` +
-        `${report.guards} guards held, ${report.long} long\n`,
+        `${report.guards} guards held, ${report.scanners} scanners, ${report.long} long\n`,
     );
     // (cjson writes an empty list as {})
     expect(Object.values(report.diffs)).toEqual([]);
@@ -77,6 +83,8 @@ describe('the cheap checks after the CPU pass, beside the ones they replaced', (
     expect(report.names).toBeGreaterThan(400);
     expect(report.guards).toBeGreaterThan(10000);
     expect(report.wildcards).toBeGreaterThan(100);
+    expect(report.scanners).toBeGreaterThan(300);
+    expect(report.sessions).toBeGreaterThan(20);
     // and each short value again inside a long one, at its start and at its end
     expect(report.long).toBeGreaterThan(100000);
   });

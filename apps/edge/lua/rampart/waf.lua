@@ -231,7 +231,8 @@ local function inspect_request(m, var, with_body)
     if type(ua) == "table" then ua = ua[1] end
     if ua then
       S.part, S.name, S.lname, S.value = "header", "User-Agent", "user-agent", ua
-      run_rules(m.special.ua, lower(ua))
+      -- (a space before it: the scanner rule reads its boundary as a byte, rampart.waf_rules)
+      run_rules(m.special.ua, " " .. lower(ua))
     end
     for name, value in pairs(headers) do
       if find(name, "file[_-]?name") then

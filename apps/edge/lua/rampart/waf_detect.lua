@@ -76,11 +76,26 @@ end
 -- text file, or an open query that cuts the application's suffix off).
 local QUALIFIED_PATH_NAME = [=[(?:^|[_\[.-])(?:abs(?:olute)?_?path|(?:root|base|inc|include|lib|app|mod|module|plugin|theme|template|tpl|class|conf|config)_?(?:path|dir|root)|include|require|include_once|require_once)\]?$|\[(?:path|dir)\]$]=]
 local INCLUDABLE_URL = [=[^\s{0,4}(?:https?|ftps?)://[^\s#?]{1,512}(?:\.(?:txt|php\d?|phtml|inc|sh|pl|py|jsp|asp|aspx|cgi|gif|jpg)\??$|\?{1,2}$)]=]
+-- (what PATH_NAME and QUALIFIED_PATH_NAME say of a name, kept per worker: the same few names,
+-- "url", "href", "page", hold the URLs of every beacon; 0 neither, 1 PATH_NAME, 2 both)
+local path_names, n_path_names = {}, 0
+local function path_name(name)
+  local k = path_names[name]
+  if k then return k end
+  k = 0
+  if re_find(name, PATH_NAME, "joi") then k = re_find(name, QUALIFIED_PATH_NAME, "joi") and 2 or 1 end
+  -- (a pattern that fails answers "no" to re_find's caller and is remembered for the request: a
+  -- name whose answer is not known is not kept)
+  if waf_re.failure() then return k end
+  if n_path_names >= 4096 then path_names, n_path_names = {}, 0 end
+  path_names[name], n_path_names = k, n_path_names + 1
+  return k
+end
 local function path_param_url(l)
   if S.m.groups.rfi and S.name and S.name ~= "" and (S.part == "query" or S.part == "body")
-    and find(l, "://", 1, true) and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") and re_find(S.name, PATH_NAME, "joi")
-    and (re_find(S.name, QUALIFIED_PATH_NAME, "joi") or re_find(l, INCLUDABLE_URL, "jo")) then
-    hit(104005, 5, 1)
+    and find(l, "://", 1, true) and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") then
+    local k = path_name(S.name)
+    if k == 2 or k == 1 and re_find(l, INCLUDABLE_URL, "jo") then hit(104005, 5, 1) end
   end
 end
 

@@ -26,7 +26,9 @@ local CHUNK, OVERLAP = 4096, 256
 -- spaces that make most of a value), and WORDS_RE, the words that follow a word boundary, grouped
 -- by their first letter. Apart, each is a fast scan; as one alternation every byte of a value
 -- was a place to try all of them (a 128 KB form cost 1.7 ms of this pattern alone).
-local WORDS = [=[select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|declare\s{1,8}@|create\s+(?:table|database|function|procedure|trigger)\b|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:|(?:document|window)\s*\.|ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit]=]
+local WORDS = [=[select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|declare\s{1,8}@|create\s+(?:table|database|function|procedure|trigger)\b|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:|ldaps?://|rmi://|iiop://|dns://|tftp://|jar://|netdoc://|fastcgi://|sftp://|mailto://|telnet://|ssh://|nfs://|smb://|redis://|mysql://|postgres(?:ql)?://|mongodb://|memcached://|zookeeper://|rtsp://|(?:document|window)\s*\.|ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit]=]
+-- (the URL schemes of internal services the SSRF rule judges, "ldap://", "redis://" ...: such a
+-- URL may hold no special byte, "ldap://evil.example:1389/Exploit", "redis://10.0.0.5:6379/0")
 -- (the boundary as a consumed non-word byte, WORDS_RE, or the start, WORDS_AT_START, two patterns:
 -- PCRE then tries the words only after the spaces and punctuation of a value, not at each letter,
 -- a third less time than with \b; with the start as a third alternative, "(?:[^\w]|^)", it could
@@ -279,10 +281,13 @@ end
 -- short one: each pass stops at its first find, so a string that is not clean costs the bytes
 -- before it and is then read argument by argument). A pattern that fails (an error) leaves the
 -- string not clean.
+local SEPARATOR_INSIDE = [=[%(?:2[56]|3d)|=[^&=]*=]=]
 local function inspect_args(part, raw, args)
   local clean, b64, names = false, true, true
   local redirect_on = S.m.groups.redirect and (part == "query" or part == "body")
-  local sep, _, err = re_find(raw, [=[%(?:2[56]|3d)|=[^&]*=]=], "joi")
+  -- (a second "=" in an argument: "[^&=]*" stops at the first one, where "[^&]*" ran to the "&"
+  -- and back, a byte at a time, at every "=" of the string)
+  local sep, _, err = re_find(raw, SEPARATOR_INSIDE, "joi")
   if not sep and not err then
     -- (ngx.unescape_uri reads "+" as a space too)
     local d = (find(raw, "+", 1, true) or find(raw, "%", 1, true)) and unescape(raw) or raw
@@ -299,7 +304,7 @@ local function inspect_args(part, raw, args)
       if b64 or not redirect_on then
         names = redirect_on
       else
-        at, _, e = re_find(d, redirect.NAME_IN_ARGS, "jo")
+        at, e = redirect.name_in_args(d)
         names = at ~= nil or e ~= nil
       end
       -- nothing to read argument by argument: the arguments need not even be parsed
@@ -336,6 +341,7 @@ local function inspect_args(part, raw, args)
   end
 end
 
+_M.SEPARATOR_INSIDE = SEPARATOR_INSIDE
 _M.PREFILTER, _M.ARGS_PREFILTER, _M.WORDS_RE, _M.WORDS_AT_START = PREFILTER, ARGS_PREFILTER, WORDS_RE, WORDS_AT_START
 _M.prefiltered, _M.args_prefiltered, _M.WILDCARD_SEGMENT = prefiltered, args_prefiltered, WILDCARD_SEGMENT
 _M.inspect, _M.inspect_name, _M.inspect_args, _M.inspect_base64 = inspect, inspect_name, inspect_args, inspect_base64

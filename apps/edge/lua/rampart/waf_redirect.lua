@@ -42,7 +42,20 @@ local names_list = {}
 for w in pairs(NAMES) do names_list[#names_list + 1] = w end
 table.sort(names_list, function(a, b) return #a > #b end)
 local LIST = require("rampart.waf_re").by_first_letter(table.concat(names_list, "|"))
-_M.NAME_IN_ARGS = [=[(?i)(?:^|&)(?:(?:]=] .. LIST .. [=[)|[^=&]*[\[.](?:]=] .. LIST .. [=[)\]?)(?=[=&]|$)]=]
+local NAME = [=[(?:(?:]=] .. LIST .. [=[)|[^=&]*[\[.](?:]=] .. LIST .. [=[)\]?)(?=[=&]|$)]=]
+-- Does a query string or form hold an argument so named (as is_name() reads it)? NAME_IN_ARGS, one
+-- pattern, is the reference; name_in_args() asks it in two, after an "&" and at the start: with
+-- the start as an alternative, "(?:^|&)", PCRE cannot skip to the "&"s and tried the names at each
+-- byte (140 µs on a 128 KB form).
+_M.NAME_IN_ARGS = "(?i)(?:^|&)" .. NAME
+local NAME_AT_START, NAME_AFTER_AMP = "(?i)^" .. NAME, "(?i)&" .. NAME
+-- (the position of a find, or nil and a pattern's error)
+function _M.name_in_args(s)
+  local at, _, err = re_find(s, NAME_AT_START, "jo")
+  if at or err then return at, err end
+  at, _, err = re_find(s, NAME_AFTER_AMP, "jo")
+  return at, err
+end
 
 -- (answers kept per name: a long form repeats its names)
 local seen, seen_n = {}, 0

@@ -13,6 +13,11 @@ local _M = {}
 
 local find = string.find
 local code = require "rampart.waf_rules_code"
+local waf_re = require "rampart.waf_re"
+
+-- The names in a User-Agent that say a scanner or an attack tool sent it (rule 112001).
+local SCANNER_UA_NAMES = [=[sqlmap|nikto|nmap|masscan|zgrab|nuclei|acunetix|netsparker|invicti|wpscan|dirbuster|gobuster|dirb|wfuzz|ffuf|burp\s?(?:suite|collaborator)|owasp[\s_-]?zap|zaproxy|w3af|arachni|skipfish|openvas(?:vt)?|fuzz\sfaster\su\sfool|nessus|qualys|havij|jaeles|commix|whatweb|fimap|xsser|hydra|medusa|appscan|webinspect|paros|grabber|httprint|morfeus|zmeu|jorgee|sqlninja|pangolin|bsqlbf|dotdotpwn|nsauditor|brutus|grendel-scan|webshag|wapiti|vega|webvulnscan|netlab360|l9explore|l9tcpid|zgrab|censysinspect|masscan-ng|xray|goby|afrog|tsunami|fuxi|dirsearch|feroxbuster|joomscan|droopescan|cmsmap|blackwidow|sitelockspider|teh\s?forest|mysqloit|crimscanner|bfac|metis|security\s?scan|scan\s?bot|pmafind|cgichk|webtrends\s?security|floodgate|n-stealth|ecairn-grabber|muieblackcat|internet\s?ninja|nasl|absinthe|sf\d?|mozilla/4\.0\s\(compatible;\s?msie\s?6\.0;\s?win32\)|fhscan|gootkit|jbrofuzz|toata|datacha0s|zeus|prowebwalker]=]
+_M.SCANNER_UA_NAMES = SCANNER_UA_NAMES
 
 -- group → rules; ids are checked against the group ranges by test/waf-rules.test.ts.
 _M.RULES = {
@@ -166,7 +171,11 @@ _M.SPECIAL = {
   -- The User-Agent (and other identifying headers): scanners and attack tools.
   ua = {
     { id = 112001, group = "scanner", score = 8,
-      re = [=[\b(?:sqlmap|nikto|nmap|masscan|zgrab|nuclei|acunetix|netsparker|invicti|wpscan|dirbuster|gobuster|dirb|wfuzz|ffuf|burp\s?(?:suite|collaborator)|owasp[\s_-]?zap|zaproxy|w3af|arachni|skipfish|openvas(?:vt)?|fuzz\sfaster\su\sfool|nessus|qualys|havij|jaeles|commix|whatweb|fimap|xsser|hydra|medusa|appscan|webinspect|paros|grabber|httprint|morfeus|zmeu|jorgee|sqlninja|pangolin|bsqlbf|dotdotpwn|nsauditor|brutus|grendel-scan|webshag|wapiti|vega|webvulnscan|netlab360|l9explore|l9tcpid|zgrab|censysinspect|masscan-ng|xray|goby|afrog|tsunami|fuxi|dirsearch|feroxbuster|joomscan|droopescan|cmsmap|blackwidow|sitelockspider|teh\s?forest|mysqloit|crimscanner|bfac|metis|security\s?scan|scan\s?bot|pmafind|cgichk|webtrends\s?security|floodgate|n-stealth|ecairn-grabber|muieblackcat|internet\s?ninja|nasl|absinthe|sf\d?|mozilla/4\.0\s\(compatible;\s?msie\s?6\.0;\s?win32\)|fhscan|gootkit|jbrofuzz|toata|datacha0s|zeus|prowebwalker)\b]=] },
+      -- (the boundary before the name as a consumed byte of its own, the User-Agent read with a
+      -- space before it: PCRE then tries the names only after a space or punctuation, grouped by
+      -- their first letter, not at each letter; SCANNER_UA_NAMES between two \b, on the
+      -- bare value, finds the same names at the same places)
+      re = "[^A-Za-z0-9_](?:" .. waf_re.by_first_letter(SCANNER_UA_NAMES) .. ")\\b" },
   },
   -- An upload's file name: web shells.
   filename = {

@@ -21,9 +21,14 @@ local NAMES = [=[(?:jsessionid|jservsession|jwsession|weblogicsession|phpsessid|
 -- as an argument of a query string or form as sent, a name's "." and ":" %-encoded or not
 -- ("asp.net_sessionid", "koa%3Asess"): the string is not decoded first (a 128 KB form would be
 -- copied for it)
+-- (asked as two patterns, at the start and after a separator: with the start as an alternative,
+-- "(?:^|[&;])", PCRE could not skip to the separators and tried the names at every byte)
 local IN_ARGS = [=[(?:^|[&;])]=] .. NAMES .. [=[=]=]
+local AT_START, AFTER_SEP = "^" .. NAMES .. "=", "[&;]" .. NAMES .. "="
 local IN_JSON = [=["]=] .. NAMES .. [=["\s*:]=]
-_M.NAMES = NAMES
+_M.NAMES, _M.IN_ARGS = NAMES, IN_ARGS
+-- Where IN_ARGS finds a name in `raw`, or nil.
+function _M.in_args(raw) return re_find(raw, AT_START, "joi") or re_find(raw, AFTER_SEP, "joi") end
 -- (for test/waf-patterns.test.ts: both forms, one rule)
 _M.PATTERNS = { { id = 113013, group = "protocol", re = IN_ARGS .. "|" .. IN_JSON } }
 
@@ -46,7 +51,8 @@ end
 -- `raw`: a query string or urlencoded body as sent (`json`: a JSON body). `hit(id, score, at)`.
 function _M.check(raw, json, headers, hit)
   if raw == nil or raw == "" then return end
-  local at = re_find(raw, json and IN_JSON or IN_ARGS, "joi")
+  local at
+  if json then at = re_find(raw, IN_JSON, "joi") else at = _M.in_args(raw) end
   if at and not same_site(headers) then hit(_M.RULE, 5, at) end
 end
 

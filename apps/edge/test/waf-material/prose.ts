@@ -6,9 +6,9 @@ import type { Material, MaterialCase } from './types.js';
 // names read, called or assigned in PHP; "cd" to a folder written as an instruction against "cd"
 // injected after a separator or chained to a command; a directory or database URL entered in a
 // settings form (ldap://, ssh://, redis://) against the same schemes pointed at an internal host
-// or, for LDAP, at a Java class to load (JNDI). (Such a URL with none of the bytes or words the
-// engine's prefilter looks for, "ldap://evil.example/Exploit" or "redis://10.0.0.5/", is never
-// read by the rules, before this material as after.)
+// or, for LDAP, at a Java class to load (JNDI); each scheme also as a URL with none of the special
+// bytes or other words the engine's prefilter looks for ("ldap://evil.example:1389/Exploit",
+// "redis://10.0.0.5:6379/0"), which only the scheme itself gets read.
 
 const PLACES: { place: WafPlace; name: string }[] = [
   { place: 'query', name: 'q' },
@@ -108,6 +108,29 @@ export const ssrfSchemes: Material = {
     ['smb://192.168.1.10/c$', 'SMB share on a private address'],
     ['ssh://root@169.254.169.254/', 'SSH to link-local'],
     ['rmi://127.0.0.1:1099/Object', 'RMI'],
+    // nothing but the scheme for the prefilter to find
+    ['ldap://evil.example:1389/Exploit', 'JNDI class over LDAP, no special byte'],
+    ['ldaps://evil.example/Exploit', 'JNDI class over LDAPS, no special byte'],
+    ['rmi://evil.example:1099/Exploit', 'RMI to a public host'],
+    ['iiop://evil.example:900/Exploit', 'IIOP'],
+    ['gopher://10.0.0.5:6379/_INFO', 'gopher to a private address'],
+    ['dict://10.0.0.5:11211/stats', 'dict to a private address'],
+    ['tftp://10.0.0.1/boot', 'TFTP'],
+    ['dns://10.0.0.1/internal', 'DNS'],
+    ['fastcgi://10.0.0.3:9000/index', 'FastCGI'],
+    ['redis://10.0.0.5:6379/0', 'Redis on a private address'],
+    ['smb://10.0.0.8/share', 'SMB on a private address'],
+    ['ssh://192.168.1.10/', 'SSH on a private address'],
+    ['sftp://10.1.2.3/home', 'SFTP on a private address'],
+    ['telnet://10.0.0.1:23', 'telnet on a private address'],
+    ['nfs://10.0.0.2/export', 'NFS on a private address'],
+    ['mysql://root@10.0.0.5:3306/app', 'MySQL on a private address'],
+    ['postgres://app@172.16.0.5:5432/app', 'PostgreSQL on a private address'],
+    ['postgresql://192.168.0.5/app', 'PostgreSQL, long scheme'],
+    ['mongodb://10.0.0.7:27017/admin', 'MongoDB on a private address'],
+    ['memcached://10.0.0.9:11211', 'memcached on a private address'],
+    ['zookeeper://10.0.0.4:2181', 'ZooKeeper on a private address'],
+    ['rtsp://192.168.1.64/stream', 'RTSP on a private address'],
   ]),
   benign: benign([
     'ldap://ldap.example.com:389/dc=example,dc=com',
@@ -117,5 +140,9 @@ export const ssrfSchemes: Material = {
     'redis://cache.example.com:6379/0',
     'postgres://app@db.example.com:5432/app',
     'rtsp://camera.example.net/stream1',
+    'mongodb://db.example.com:27017/app',
+    'smb://files.example.com/share',
+    'mysql://app@db.example.org:3306/shop',
+    'sftp://upload.example.com/incoming',
   ]),
 };

@@ -8,9 +8,14 @@ return function()
   local redirect = require "rampart.waf_redirect"
   local rules = require "rampart.waf_rules"
   local guard = require "rampart.waf_guard"
+  local session = require "rampart.waf_session"
   local GUARDS = {}
   for _, g in pairs(rules.GUARDS) do GUARDS[#GUARDS + 1] = g end
   local ref = require "waf_reference"
+  -- the scanner rule as it was (a word boundary on each side of the names, over the bare value)
+  -- and as it is (the boundary before as a byte, over the value read with a space before it)
+  local SCANNER_REF = "\\b(?:" .. rules.SCANNER_UA_NAMES .. ")\\b"
+  local SCANNER_NOW = rules.SPECIAL.ua[1].re
   local char, rep, upper = string.char, string.rep, string.upper
 
   local TOKENS = {
@@ -42,7 +47,7 @@ return function()
 
   local PAD = rep("a ", 130)
   local report = { long = 0, cases = 0, prefilter_hits = 0, args_hits = 0, html_changed = 0, base64_decoded = 0, shell = 0,
-    names = 0, guards = 0, wildcards = 0, diffs = {} }
+    names = 0, guards = 0, wildcards = 0, scanners = 0, sessions = 0, diffs = {} }
   local function diff(kind, s)
     if #report.diffs < 20 then report.diffs[#report.diffs + 1] = kind .. ": " .. ngx.encode_base64(s) end
   end
@@ -79,6 +84,17 @@ return function()
       if g then report.guards = report.guards + 1 end
       if g ~= guard.guarded(GUARDS[i], s) then diff("guarded", s) end
     end
+    if (ngx.re.find(s, redirect.NAME_IN_ARGS, "jo") ~= nil) ~= (redirect.name_in_args(s) ~= nil) then
+      diff("redirect name", s)
+    end
+    if ngx.re.find(s, session.IN_ARGS, "joi") ~= session.in_args(s) then diff("session name", s) end
+    if (ngx.re.find(s, [=[%(?:2[56]|3d)|=[^&]*=]=], "joi") ~= nil) ~= (ngx.re.find(s, I.SEPARATOR_INSIDE, "joi") ~= nil) then
+      diff("separator inside", s)
+    end
+    local l = string.lower(s)
+    local at = ngx.re.find(l, SCANNER_REF, "jo")
+    if at then report.scanners = report.scanners + 1 end
+    if at ~= ngx.re.find(" " .. l, SCANNER_NOW, "jo") then diff("scanner", s) end
     local q = ref.shell_quoted(s)
     if q then report.shell = report.shell + 1 end
     if q ~= D.shell_quoted(s) then diff("shell_quoted", s) end
@@ -125,18 +141,40 @@ return function()
     check(table.concat(parts))
   end
 
+  -- the scanner names, alone, in a User-Agent, and glued to words on either side
+  for name in rules.SCANNER_UA_NAMES:gmatch("[^|]+") do
+    if name:find("^[%w-]+$") then
+      for _, v in ipairs({ name, name .. "/1.7", "Mozilla/5.0 (compatible; " .. name .. "/2.1)", "x" .. name, name .. "x",
+        "a_" .. name, name .. "_b", "1" .. name .. "-2", upper(name) }) do
+        check(v)
+      end
+    end
+  end
+  -- the session cookie names as arguments, first or after a separator, encoded or not
+  for _, name in ipairs({ "jsessionid", "PHPSESSID", "asp.net_sessionid", "asp%2Enet_SessionId", "koa%3Asess",
+    "__Host-next-auth.session-token", "laravel_session", "cfid" }) do
+    for _, v in ipairs({ name .. "=x", "a=1&" .. name .. "=x", "a=1;" .. name .. "=x", "x" .. name .. "=1",
+      "a=1&" .. name, name, "a=" .. name .. "=1" }) do
+      check(v)
+      if ngx.re.find(v, session.IN_ARGS, "joi") then report.sessions = report.sessions + 1 end
+    end
+  end
   -- every redirect parameter name, as a clean query or form holds it
   for name in pairs(redirect.NAMES) do
     for _, v in ipairs({ name .. "=x", "a=1&" .. name .. "=x", "a=1&" .. upper(name) .. "=x&b=2", "f[" .. name .. "]=x",
       "a=1&f.b." .. name .. "=x", "f[" .. name .. "]", "a&" .. name }) do
       report.names = report.names + 1
+      check(v)
+      check("a=1&" .. v .. "=2&z")
       local at = ngx.re.find(v, redirect.NAME_IN_ARGS, "jo")
       if not at then diff("redirect name not found", v) end
+      if not redirect.name_in_args(v) then diff("redirect name not found in two", v) end
     end
   end
   -- and not where no argument is named so
   for _, v in ipairs({ "a=1&b=2", "page=next", "returned=1", "a=redirect", "xurl=1" }) do
     if ngx.re.find(v, redirect.NAME_IN_ARGS, "jo") then diff("redirect name found", v) end
+    if redirect.name_in_args(v) then diff("redirect name found in two", v) end
   end
   return report
 end
