@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import type { EdgeFirewall } from '@rampart/contract';
 import { geoRecord, writeMmdb } from '@rampart/contract/testing';
@@ -9,6 +8,7 @@ import { cleanUpAgents, startServingAgent, type TestAgent } from './helpers/agen
 import { document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
+import { statusFrom as getStatus } from './helpers/send.js';
 
 // The agent installs the operator's geo database a snapshot names (agent/geo-database.ts): it
 // fetches the file from the node API, checks its SHA-256, keeps it in <state>/geo for Lua, and
@@ -49,26 +49,8 @@ function snapshot(version: string, geoDatabase: string | null) {
   return snapshotOf({ ...doc, geoDatabase });
 }
 
-function statusFrom(edge: TestAgent, from: string, host = 'geo.example.com'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: edge.ports.http,
-        path: '/',
-        localAddress: from,
-        headers: { host },
-        agent: false,
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** The status of a GET for `host` sent from `from` to the agent's nginx. */
+const statusFrom = (edge: TestAgent, from: string, host = 'geo.example.com') => getStatus(from, edge.ports.http, host);
 
 beforeAll(async () => {
   origin = await startOrigin('origin');

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import { abuseIPFileOf, type EdgeFirewall, emptyEdgeFirewall } from '@rampart/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { cleanUpAgents, startServingAgent, type TestAgent } from './helpers/agen
 import { document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
+import { statusFrom as getStatus } from './helpers/send.js';
 
 // The agent installs the operator's reputation list a snapshot names (agent/reputation-list.ts): it
 // fetches the file from the node API, checks its SHA-256 and format, keeps it in <state>/reputation
@@ -29,26 +29,8 @@ function snapshot(version: string, abuseIPs: string | null) {
   return snapshotOf({ ...doc, abuseIPs });
 }
 
-function statusFrom(edge: TestAgent, from: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: edge.ports.http,
-        path: '/',
-        localAddress: from,
-        headers: { host: 'trust.example.com' },
-        agent: false,
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** The status of a GET for the site sent from `from` to the agent's nginx. */
+const statusFrom = (edge: TestAgent, from: string) => getStatus(from, edge.ports.http, 'trust.example.com');
 
 beforeAll(async () => {
   origin = await startOrigin('origin');

@@ -49,3 +49,10 @@ export function sendFrom(
     req.end(options.body);
   });
 }
+
+/** The status of a GET of `path` for `host` from `from`, on a new connection; throws when the edge closed it unanswered. */
+export async function statusFrom(from: string, port: number, host: string, path = '/'): Promise<number> {
+  const reply = await sendFrom(from, port, host, { path });
+  if (reply === 'closed') throw new Error(`the edge closed the connection for ${host}${path} from ${from} unanswered`);
+  return reply.status;
+}
