@@ -8,7 +8,7 @@ import { cleanUpAgents, startServingAgent, type TestAgent } from './helpers/agen
 import { document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
-import { statusFrom as getStatus } from './helpers/send.js';
+import { sendStatus } from './helpers/send.js';
 
 // The agent installs the operator's geo database a snapshot names (agent/geo-database.ts): it
 // fetches the file from the node API, checks its SHA-256, keeps it in <state>/geo for Lua, and
@@ -50,7 +50,7 @@ function snapshot(version: string, geoDatabase: string | null) {
 }
 
 /** The status of a GET for `host` sent from `from` to the agent's nginx. */
-const statusFrom = (edge: TestAgent, from: string, host = 'geo.example.com') => getStatus(from, edge.ports.http, host);
+const statusFrom = (edge: TestAgent, from: string, host = 'geo.example.com') => sendStatus(from, edge.ports.http, host);
 
 beforeAll(async () => {
   origin = await startOrigin('origin');

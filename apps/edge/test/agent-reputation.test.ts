@@ -7,7 +7,7 @@ import { cleanUpAgents, startServingAgent, type TestAgent } from './helpers/agen
 import { document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
-import { statusFrom as getStatus } from './helpers/send.js';
+import { sendStatus } from './helpers/send.js';
 
 // The agent installs the operator's reputation list a snapshot names (agent/reputation-list.ts): it
 // fetches the file from the node API, checks its SHA-256 and format, keeps it in <state>/reputation
@@ -30,7 +30,7 @@ function snapshot(version: string, abuseIPs: string | null) {
 }
 
 /** The status of a GET for the site sent from `from` to the agent's nginx. */
-const statusFrom = (edge: TestAgent, from: string) => getStatus(from, edge.ports.http, 'trust.example.com');
+const statusFrom = (edge: TestAgent, from: string) => sendStatus(from, edge.ports.http, 'trust.example.com');
 
 beforeAll(async () => {
   origin = await startOrigin('origin');

@@ -6,7 +6,7 @@ import { drainRefusalPage } from '../src/agent/refusal-drain.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
-import { sendFrom } from './helpers/send.js';
+import { sendStatus } from './helpers/send.js';
 
 // Zone limits (docs/decisions.md "Zone limits", rampart.limits) through a real nginx. Counters are
 // per client IP and node: every case connects from its own loopback address (127.0.0.x), so the
@@ -25,10 +25,7 @@ async function pushLimits(version: string, limits: Omit<EdgeZoneLimits, 'challen
 }
 
 /** One HTTP request from `from` on a new connection: its status, or 'closed' when nothing came back. */
-async function get(from: string, host: string): Promise<number | 'closed'> {
-  const reply = await sendFrom(from, edge.httpPort, host);
-  return reply === 'closed' ? reply : reply.status;
-}
+const get = (from: string, host: string) => sendStatus(from, edge.httpPort, host);
 
 /** One full TLS handshake from `from` (new connection, no session to resume): true when it completed. */
 function handshake(from: string): Promise<boolean> {
