@@ -1,18 +1,16 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { type TokenAuth, tokenAuthRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Typography } from 'antd';
+import { Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
-import { FitTable, type ListColumns } from '../../../../components/FitTable';
+import type { ListColumns } from '../../../../components/FitTable';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
+import { MODULE_ITEMS_PAGE_SIZE, ModuleItemsDrawer } from './ModuleItemsDrawer';
 import { type ListedModule, ruleInvalidates } from './module-types';
 import { TokenAuthFormModal } from './TokenAuthFormModal';
-
-const PAGE_SIZE = 20;
 
 /** A key as the list shows it: its first two characters, the rest hidden; the copy button copies it whole. */
 export function maskedKey(key: string): string {
@@ -35,7 +33,7 @@ export function TokenAuthsDrawer({ siteId, module, onClose }: TokenAuthsDrawerPr
   const [editing, setEditing] = useState<TokenAuth | 'new' | null>(null);
   const params = { siteId, moduleId: module?.id ?? 0 };
   const auths = useQuery({
-    ...routeQuery('user', tokenAuthRoutes.listRules, { params, query: { page, pageSize: PAGE_SIZE } }),
+    ...routeQuery('user', tokenAuthRoutes.listRules, { params, query: { page, pageSize: MODULE_ITEMS_PAGE_SIZE } }),
     enabled: module !== null,
   });
   const remove = useRouteMutation('user', tokenAuthRoutes.deleteRules, {
@@ -79,23 +77,23 @@ export function TokenAuthsDrawer({ siteId, module, onClose }: TokenAuthsDrawerPr
   ];
 
   return (
-    <Drawer open={module !== null} size={900} title={t('token.title', { name: module?.name ?? '' })} onClose={onClose}>
-      <Typography.Paragraph type="secondary">{t('token.help')}</Typography.Paragraph>
-      <Button type="primary" icon={<PlusOutlined />} style={{ marginBottom: 16 }} onClick={() => setEditing('new')}>
-        {t('token.add')}
-      </Button>
-      <FitTable<TokenAuth>
-        rowKey="id"
-        size="small"
-        columns={columns}
-        dataSource={(auths.data?.data ?? []) as TokenAuth[]}
-        loading={auths.isLoading}
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: auths.data?.total ?? 0, onChange: setPage }}
-        locale={{ emptyText: t('token.empty') }}
-      />
+    <ModuleItemsDrawer<TokenAuth>
+      open={module !== null}
+      size={900}
+      title={t('token.title', { name: module?.name ?? '' })}
+      help={<Typography.Paragraph type="secondary">{t('token.help')}</Typography.Paragraph>}
+      addLabel={t('token.add')}
+      onAdd={() => setEditing('new')}
+      columns={columns}
+      items={auths}
+      page={page}
+      onPage={setPage}
+      emptyText={t('token.empty')}
+      onClose={onClose}
+    >
       {module && (
         <TokenAuthFormModal siteId={siteId} moduleId={module.id} auth={editing} onClose={() => setEditing(null)} />
       )}
-    </Drawer>
+    </ModuleItemsDrawer>
   );
 }
