@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import type { ListColumns } from '../../../../components/FitTable';
-import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { AclRuleFormModal } from './AclRuleFormModal';
 import { MODULE_ITEMS_PAGE_SIZE, ModuleItemsDrawer } from './ModuleItemsDrawer';
@@ -91,17 +90,6 @@ export function AclRulesDrawer({ siteId, module, onClose }: AclRulesDrawerProps)
         />
       ),
     },
-    actionsColumn(
-      (rule) => (
-        <RowActions
-          onEdit={() => setEditing(rule)}
-          deleteConfirm={t('rules.deleteConfirm')}
-          deleting={pendingFor(remove, rule.id)}
-          onDelete={() => remove.mutate(rule.id)}
-        />
-      ),
-      '',
-    ),
   ];
 
   return (
@@ -112,6 +100,9 @@ export function AclRulesDrawer({ siteId, module, onClose }: AclRulesDrawerProps)
       addLabel={t('acl.addRule')}
       onAdd={() => setEditing('new')}
       columns={columns}
+      onEdit={setEditing}
+      deleteConfirm={t('rules.deleteConfirm')}
+      remove={remove}
       items={rules}
       page={page}
       onPage={setPage}

@@ -3,6 +3,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { Button, Drawer } from 'antd';
 import type { ReactNode } from 'react';
 import { FitTable, type ListColumns } from '../../../../components/FitTable';
+import { actionsColumn, RowActions } from '../../../../components/RowActions';
+import { pendingFor } from '../../../../features/lists/row-pending';
 
 /** How many of a module's items the drawer lists a page. */
 export const MODULE_ITEMS_PAGE_SIZE = 20;
@@ -15,7 +17,12 @@ interface ModuleItemsDrawerProps<T> {
   help?: ReactNode;
   addLabel: string;
   onAdd: () => void;
+  /** The module's own columns; the row's edit and delete buttons come after them. */
   columns: ListColumns<T>;
+  onEdit: (item: T) => void;
+  deleteConfirm: string;
+  /** The delete mutation, called with the item's id. */
+  remove: { isPending: boolean; variables: unknown; mutate: (id: number) => void };
   items: UseQueryResult<{ data: unknown[]; total: number }>;
   page: number;
   onPage: (page: number) => void;
@@ -37,6 +44,9 @@ export function ModuleItemsDrawer<T extends { id: number }>({
   addLabel,
   onAdd,
   columns,
+  onEdit,
+  deleteConfirm,
+  remove,
   items,
   page,
   onPage,
@@ -53,7 +63,20 @@ export function ModuleItemsDrawer<T extends { id: number }>({
       <FitTable<T>
         rowKey="id"
         size="small"
-        columns={columns}
+        columns={[
+          ...columns,
+          actionsColumn(
+            (item: T) => (
+              <RowActions
+                onEdit={() => onEdit(item)}
+                deleteConfirm={deleteConfirm}
+                deleting={pendingFor(remove, item.id)}
+                onDelete={() => remove.mutate(item.id)}
+              />
+            ),
+            '',
+          ),
+        ]}
         dataSource={(items.data?.data ?? []) as T[]}
         loading={items.isLoading}
         pagination={{

@@ -6,8 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import type { ListColumns } from '../../../../components/FitTable';
-import { actionsColumn, RowActions } from '../../../../components/RowActions';
-import { pendingFor } from '../../../../features/lists/row-pending';
 import { MODULE_ITEMS_PAGE_SIZE, ModuleItemsDrawer } from './ModuleItemsDrawer';
 import { type ListedModule, ruleInvalidates } from './module-types';
 import { TokenAuthFormModal } from './TokenAuthFormModal';
@@ -63,17 +61,6 @@ export function TokenAuthsDrawer({ siteId, module, onClose }: TokenAuthsDrawerPr
       render: (_, a) => (a.expire === 0 ? t('token.noExpiry') : t('token.seconds', { count: a.expire })),
     },
     { title: t('token.action'), key: 'action', render: (_, a) => t(`token.actions.${a.action}`) },
-    actionsColumn(
-      (a) => (
-        <RowActions
-          onEdit={() => setEditing(a)}
-          deleteConfirm={t('token.deleteConfirm')}
-          deleting={pendingFor(remove, a.id)}
-          onDelete={() => remove.mutate(a.id)}
-        />
-      ),
-      '',
-    ),
   ];
 
   return (
@@ -85,6 +72,9 @@ export function TokenAuthsDrawer({ siteId, module, onClose }: TokenAuthsDrawerPr
       addLabel={t('token.add')}
       onAdd={() => setEditing('new')}
       columns={columns}
+      onEdit={setEditing}
+      deleteConfirm={t('token.deleteConfirm')}
+      remove={remove}
       items={auths}
       page={page}
       onPage={setPage}
