@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import type { EdgeFirewall } from '@rampart/contract';
 import { geoRecord, writeMmdb } from '@rampart/contract/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanUpAgents, startServingAgent, type TestAgent } from './helpers/agent.js';
+import { describe, expect, it } from 'vitest';
+import { startServingAgent, type TestAgent } from './helpers/agent.js';
+import { agentRig } from './helpers/agent-rig.js';
 import { document, domain, upstream } from './helpers/documents.js';
-import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
-import { type Origin, startOrigin } from './helpers/origins.js';
+import { snapshotOf } from './helpers/fake-control-plane.js';
+import { sendStatus } from './helpers/send.js';
 
 // The agent installs the operator's geo database a snapshot names (agent/geo-database.ts): it
 // fetches the file from the node API, checks its SHA-256, keeps it in <state>/geo for Lua, and
@@ -36,11 +36,10 @@ const WHITE: EdgeFirewall = {
   geos: [{ id: 8, url: '.*', white: true, countries: ['CN'], cities: [], action: 'deny' }],
 };
 
-let origin: Origin;
-let cp: FakeControlPlane;
+const rig = agentRig();
 
 function snapshot(version: string, geoDatabase: string | null) {
-  const to = [upstream(origin.port)];
+  const to = [upstream(rig.origin.port)];
   const domains = [
     domain(1, 'geo.example.com', to, { firewallId: 1 }),
     domain(2, 'white.example.com', to, { firewallId: 2 }),
@@ -49,41 +48,13 @@ function snapshot(version: string, geoDatabase: string | null) {
   return snapshotOf({ ...doc, geoDatabase });
 }
 
-function statusFrom(edge: TestAgent, from: string, host = 'geo.example.com'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: edge.ports.http,
-        path: '/',
-        localAddress: from,
-        headers: { host },
-        agent: false,
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-beforeAll(async () => {
-  origin = await startOrigin('origin');
-  cp = await startFakeControlPlane();
-});
-afterEach(async () => cleanUpAgents());
-afterAll(async () => {
-  await cp?.close();
-  await origin?.close();
-});
+/** The status of a GET for `host` sent from `from` to the agent's nginx. */
+const statusFrom = (edge: TestAgent, from: string, host = 'geo.example.com') => sendStatus(from, edge.ports.http, host);
 
 describe('the geo database on the node', () => {
   it('is fetched, checked and kept for Lua; a new one replaces it without a reload', async () => {
-    cp.setGeoDatabase(CN);
-    const edge = await startServingAgent(cp, snapshot('geo-one', sha(CN)));
+    rig.cp.setGeoDatabase(CN);
+    const edge = await startServingAgent(rig.cp, snapshot('geo-one', sha(CN)));
     const file = path.join(edge.stateDir, 'geo', `${sha(CN)}.mmdb`);
     expect(((await stat(file)).mode & 0o777).toString(8)).toBe('644');
     expect(await statusFrom(edge, '127.0.0.2')).toBe(403);
@@ -92,10 +63,10 @@ describe('the geo database on the node', () => {
     expect(await statusFrom(edge, '127.0.0.3', 'white.example.com')).toBe(403);
     const master = await edge.agent.nginx.masterPid();
 
-    cp.setGeoDatabase(JP);
+    rig.cp.setGeoDatabase(JP);
     const next = snapshot('geo-two', sha(JP));
-    cp.setSnapshot(next);
-    await cp.waitForReport((r) => r.appliedVersion === next.version);
+    rig.cp.setSnapshot(next);
+    await rig.cp.waitForReport((r) => r.appliedVersion === next.version);
     expect(await statusFrom(edge, '127.0.0.2')).toBe(200);
     expect(await statusFrom(edge, '127.0.0.2', 'white.example.com')).toBe(403);
     expect(await readdir(path.join(edge.stateDir, 'geo'))).toEqual([`${sha(JP)}.mmdb`]);
@@ -103,14 +74,14 @@ describe('the geo database on the node', () => {
   });
 
   it('serves on without a database it cannot fetch (logged), and installs it once it can', async () => {
-    cp.setGeoDatabase(null);
-    const edge = await startServingAgent(cp, snapshot('geo-three', sha(CN)), { verifyMs: 300 });
+    rig.cp.setGeoDatabase(null);
+    const edge = await startServingAgent(rig.cp, snapshot('geo-three', sha(CN)), { verifyMs: 300 });
     expect(await edge.waitForLog('geo.failed')).toMatchObject({ sha256: sha(CN) });
     expect(await statusFrom(edge, '127.0.0.2')).toBe(200);
     // A file whose hash is not the one named is refused too.
-    cp.setGeoDatabase(JP);
+    rig.cp.setGeoDatabase(JP);
     expect(await statusFrom(edge, '127.0.0.3')).toBe(200);
-    cp.setGeoDatabase(CN);
+    rig.cp.setGeoDatabase(CN);
     await edge.waitForLog('geo.installed', (e) => e.sha256 === sha(CN), 20_000);
     for (let i = 0; i < 80 && (await statusFrom(edge, '127.0.0.2')) !== 403; i++) {
       await new Promise((r) => setTimeout(r, 100));

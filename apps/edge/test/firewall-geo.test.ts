@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import {
   CHALLENGE_COOKIE,
@@ -15,7 +14,7 @@ import type { DataPlane } from '../src/data-plane/schema.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
-import { type FullReply, sendFrom } from './helpers/send.js';
+import { type FullReply, sendFrom, sendStatus } from './helpers/send.js';
 
 // The site firewall's geo rules (routes/firewall-geos.ts, rampart.firewall_geo) through a real
 // nginx and libmaxminddb, with a small MaxMind DB the test writes (the product ships none).
@@ -95,23 +94,7 @@ function plane(version: string, geoDatabase: string | null): DataPlane {
   };
 }
 
-function send(from: string, host: string, urlPath = '/'): Promise<number | 'closed'> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port: edge.httpPort, path: urlPath, localAddress: from, headers: { host }, agent: false },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ECONNRESET' || err.message === 'socket hang up') resolve('closed');
-      else reject(err);
-    });
-    req.end();
-  });
-}
+const send = (from: string, host: string, urlPath = '/') => sendStatus(from, edge.httpPort, host, { path: urlPath });
 
 async function install(bytes: Buffer): Promise<string> {
   const hash = sha(bytes);

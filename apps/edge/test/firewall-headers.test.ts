@@ -1,4 +1,3 @@
-import http from 'node:http';
 import type { EdgeDomainAccess, EdgeFirewall } from '@rampart/contract';
 import { ipListRanges } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import { sendFrom } from './helpers/send.js';
 
 // Header blocking (the site's header rules) and a domain's anti-referer and anti-header lists
 // (routes/firewall-headers.ts, domain-access.ts; rampart.firewall_headers) through a real nginx.
@@ -75,27 +75,8 @@ function plane(version: string, access: EdgeDomainAccess = REFERERS): DataPlane 
 
 type Reply = { status: number; body: string } | 'closed';
 
-function send(host: string, path = '/', headers: Record<string, string> = {}, from = '127.0.0.1'): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path, localAddress: from, headers: { ...headers, host }, agent: false },
-      (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => {
-          body += chunk.toString('utf8');
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error(`request for ${host}${path} timed out`)));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ECONNRESET' || err.message === 'socket hang up') resolve('closed');
-      else reject(err);
-    });
-    req.end();
-  });
-}
+const send = (host: string, path = '/', headers: Record<string, string> = {}, from = '127.0.0.1'): Promise<Reply> =>
+  sendFrom(from, port, host, { path, headers });
 const status = async (reply: Promise<Reply>) => {
   const r = await reply;
   return r === 'closed' ? 'closed' : r.status;

@@ -1,6 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import {
   abuseIPFileOf,
@@ -20,7 +19,7 @@ import { firewallLogLines } from './helpers/access-log.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { adminCall, type Edge, startEdge } from './helpers/edge.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
-import { sendFrom } from './helpers/send.js';
+import { sendFrom, sendStatus } from './helpers/send.js';
 
 // IP trust protection (routes/firewall-reputation.ts, rampart.firewall_reputation) through a real
 // nginx with two workers: the operator's list is a file the test writes with the contract's encoder
@@ -113,25 +112,9 @@ function plane(version: string, abuseIPs: string | null): DataPlane {
 }
 
 const send = (from: string, host: string, options: Parameters<typeof sendFrom>[3] = {}) =>
-  sendFrom(from, edge.httpPort, host, options).then((r) => (r === 'closed' ? 'closed' : r.status));
+  sendStatus(from, edge.httpPort, host, options);
 
-function send6(host: string): Promise<number | 'closed'> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '::1', port: edge6.httpPort, path: '/', localAddress: '::1', headers: { host }, agent: false },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ECONNRESET' || err.message === 'socket hang up') resolve('closed');
-      else reject(err);
-    });
-    req.end();
-  });
-}
+const send6 = (host: string) => sendStatus('::1', edge6.httpPort, host, { to: '::1' });
 
 async function install(bytes: Buffer): Promise<string> {
   const hash = sha(bytes);

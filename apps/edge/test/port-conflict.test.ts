@@ -1,16 +1,17 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import type { EdgeSnapshot } from '@rampart/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bindFailures } from '../src/agent/port-check.js';
 import { NginxConfigError } from '../src/nginx/nginx-process.js';
-import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
+import { startAgent, type TestAgent } from './helpers/agent.js';
+import { agentRig } from './helpers/agent-rig.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { startEdge } from './helpers/edge.js';
-import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
-import { letGo, streamPort, tcpAsk, tcpEcho } from './helpers/layer4.js';
+import { snapshotOf } from './helpers/fake-control-plane.js';
+import { letGo, streamPort, tcpAsk } from './helpers/layer4.js';
 import { freePort, request } from './helpers/net.js';
-import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import { servedBy } from './helpers/origins.js';
 
 // A layer-4 port that another process on the node holds: the agent leaves that port out, keeps
 // applying every other change, reports the port, and serves it once the other process lets go.
@@ -27,33 +28,17 @@ async function occupyUdp(port: number): Promise<Socket> {
   return socket;
 }
 
-let origin: Origin;
-let echo: Awaited<ReturnType<typeof tcpEcho>>;
-let cp: FakeControlPlane;
-
-beforeAll(async () => {
-  origin = await startOrigin('web');
-  echo = await tcpEcho('echo');
-});
-afterAll(async () => {
-  await origin?.close();
-  if (echo) letGo(echo.server);
-});
-afterEach(async () => {
-  await cleanUpAgents();
-  await cp?.close();
-});
+const rig = agentRig({ origin: 'web', echo: true, controlPlanePerTest: true });
 
 async function agentWith(snapshot: EdgeSnapshot): Promise<TestAgent> {
-  cp = await startFakeControlPlane();
-  cp.setSnapshot(snapshot);
-  return startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, portRetryMs: 200 });
+  rig.cp.setSnapshot(snapshot);
+  return startAgent({ controlPlane: rig.cp.url, joinToken: rig.cp.joinToken, portRetryMs: 200 });
 }
 
 const sites = (version: string, names: string[]) =>
   document(
     version,
-    names.map((name, i) => domain(i + 1, name, [upstream(origin.port)])),
+    names.map((name, i) => domain(i + 1, name, [upstream(rig.origin.port)])),
   );
 const served = async (edge: TestAgent, host: string) => servedBy((await request(edge.ports.http, host)).body);
 
@@ -61,11 +46,11 @@ describe('a layer-4 port another process holds', () => {
   it('fails for that port only: other ports and later changes apply, the port is reported, and binds once freed', async () => {
     const [free, held] = [await freePort(), await freePort()];
     const blocker = await occupyTcp(held);
-    const ports = [streamPort(1, free, echo.port), streamPort(2, held, echo.port)];
+    const ports = [streamPort(1, free, rig.echo.port), streamPort(2, held, rig.echo.port)];
     const s1 = snapshotOf(sites('one', ['site.example.com']), undefined, true, undefined, ports);
     const edge = await agentWith(s1);
 
-    const first = await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    const first = await rig.cp.waitForReport((r) => r.appliedVersion === s1.version);
     expect(first.lastError).toBe('');
     expect(first.failedPorts).toEqual([{ kind: 'stream', id: 2, port: held, protocol: 'tcp', error: 'EADDRINUSE' }]);
     expect(await tcpAsk(free, 'a')).toBe('echo:a');
@@ -74,8 +59,8 @@ describe('a layer-4 port another process holds', () => {
 
     // Another site's change still applies while the port stays held: a new domain answers.
     const s2 = snapshotOf(sites('two', ['site.example.com', 'new.example.com']), undefined, true, undefined, ports);
-    cp.setSnapshot(s2);
-    const second = await cp.waitForReport((r) => r.appliedVersion === s2.version);
+    rig.cp.setSnapshot(s2);
+    const second = await rig.cp.waitForReport((r) => r.appliedVersion === s2.version);
     expect(second.failedPorts).toEqual(first.failedPorts);
     expect(await served(edge, 'new.example.com')).toBe('web');
 
@@ -83,15 +68,15 @@ describe('a layer-4 port another process holds', () => {
     const other = await freePort();
     const s3 = snapshotOf(sites('three', ['site.example.com', 'new.example.com']), undefined, true, undefined, [
       ...ports,
-      streamPort(3, other, echo.port),
+      streamPort(3, other, rig.echo.port),
     ]);
-    cp.setSnapshot(s3);
-    await cp.waitForReport((r) => r.appliedVersion === s3.version);
+    rig.cp.setSnapshot(s3);
+    await rig.cp.waitForReport((r) => r.appliedVersion === s3.version);
     expect(await tcpAsk(other, 'c')).toBe('echo:c');
 
     // The holder lets go: the agent tries again by itself and serves the port, with no new snapshot.
     letGo(blocker);
-    const freed = await cp.waitForReport((r) => r.appliedVersion === s3.version && r.failedPorts?.length === 0);
+    const freed = await rig.cp.waitForReport((r) => r.appliedVersion === s3.version && r.failedPorts?.length === 0);
     expect(freed.lastError).toBe('');
     expect(await tcpAsk(held, 'd')).toBe('echo:d');
     expect(await tcpAsk(free, 'e')).toBe('echo:e');
@@ -102,10 +87,10 @@ describe('a layer-4 port another process holds', () => {
     const blocker = await occupyUdp(port);
     try {
       const s1 = snapshotOf(sites('both', ['site.example.com']), undefined, true, undefined, [
-        streamPort(7, port, echo.port, { protocol: 'both' }),
+        streamPort(7, port, rig.echo.port, { protocol: 'both' }),
       ]);
       const edge = await agentWith(s1);
-      const report = await cp.waitForReport((r) => r.appliedVersion === s1.version);
+      const report = await rig.cp.waitForReport((r) => r.appliedVersion === s1.version);
       expect(report.failedPorts).toEqual([{ kind: 'stream', id: 7, port, protocol: 'udp', error: 'EADDRINUSE' }]);
       expect(await tcpAsk(port, 'tcp')).toBe('echo:tcp');
       expect(await served(edge, 'site.example.com')).toBe('web');
@@ -122,7 +107,7 @@ describe("nginx's own bind error", () => {
     const edge = await startEdge();
     try {
       const err = await edge.nginx
-        .reload(edge.render({ streamPorts: [streamPort(1, held, echo.port)] }))
+        .reload(edge.render({ streamPorts: [streamPort(1, held, rig.echo.port)] }))
         .catch((e) => e);
       expect(err).toBeInstanceOf(NginxConfigError);
       expect(bindFailures((err as NginxConfigError).emerg)).toEqual([

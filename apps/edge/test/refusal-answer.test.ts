@@ -4,6 +4,7 @@ import { type EdgeFirewall, ipListRanges } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { document, domain, moduleRefs, upstream, wafModule } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
+import { type FullReply, sendFrom } from './helpers/send.js';
 
 // A firewall's deny ("4030") and drop ("444") are answered by nginx in the router's own phase
 // (public-server.ts: `return 403 "$rampart_page$rampart_page_id$rampart_page_end"`, the page's parts
@@ -31,45 +32,13 @@ let edge: Edge;
 let origin: http.Server;
 let originPort: number;
 
-interface Answer {
-  status: number;
-  body: string;
-  headers: http.IncomingHttpHeaders;
-}
-
-function send(
+/** One request from `from` for `host` on a new connection; 'closed' when nothing came back. */
+const send = (
   from: string,
   host: string,
   path = '/',
   options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Answer | 'closed'> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: edge.httpPort,
-        path,
-        method: options.method ?? 'GET',
-        localAddress: from,
-        headers: { ...options.headers, host },
-        agent: false,
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => {
-          body += chunk.toString('utf8');
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ECONNRESET' || err.message === 'socket hang up') resolve('closed');
-      else reject(err);
-    });
-    req.end(options.body);
-  });
-}
+): Promise<FullReply | 'closed'> => sendFrom(from, edge.httpPort, host, { path, ...options });
 
 /** The request id line of an edge page (pages.lua footer): the id is each request's own. */
 const REQUEST_ID_LINE = /(Request ID|请求 ID|請求 ID): <code>[\w.-]+<\/code>/;
@@ -79,7 +48,7 @@ const REQUEST_ID_LINE = /(Request ID|请求 ID|請求 ID): <code>[\w.-]+<\/code>
  * framing aside: pages.send's answer is chunked, nginx's direct one has a Content-Length), the
  * page's request id (present, each request's own) as `<id>`.
  */
-function page(answer: Answer | 'closed') {
+function page(answer: FullReply | 'closed') {
   if (answer === 'closed') return 'closed';
   const { status, body, headers } = answer;
   expect(body, 'the page shows its request id').toMatch(REQUEST_ID_LINE);

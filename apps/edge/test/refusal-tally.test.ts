@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainAllRefusals, drainRefusalPage } from '../src/agent/refusal-drain.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
-import { sendFrom } from './helpers/send.js';
+import { sendFrom, sendStatus } from './helpers/send.js';
 
 // A flood of refusals costs one access-log line: of the refusals one address gets from one domain
 // for one decision in one minute, nginx logs the first whole and counts the rest in a shared dict
@@ -263,17 +263,4 @@ describe('refusal tallies (IPv6)', () => {
 });
 
 /** sendFrom for an edge listening on ::1. */
-function sendV6(port: number, host: string, path: string): Promise<number | 'closed'> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '::1', port, path, headers: { host }, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ECONNRESET' || err.message === 'socket hang up') resolve('closed');
-      else reject(err);
-    });
-    req.end();
-  });
-}
+const sendV6 = (port: number, host: string, path: string) => sendStatus('::1', port, host, { path, to: '::1' });

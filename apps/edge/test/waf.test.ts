@@ -11,6 +11,7 @@ import { document, domain, moduleRefs, upstream, wafModule } from './helpers/doc
 import { type Edge, startEdge } from './helpers/edge.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 import { sendFrom } from './helpers/send.js';
+import { type WafPlace, type WafReply, wafSender } from './helpers/waf-send.js';
 
 // The WAF (rampart.waf, issue 20) through a real nginx: every attack family blocked in each place
 // it can hide (query, urlencoded form, JSON, multipart, cookie, header, path) with a benign twin
@@ -48,54 +49,16 @@ const host = (name: string) => `${name}.waf.example`;
 let edge: Edge;
 let origin: Origin;
 
-type Place = 'query' | 'form' | 'json' | 'multipart' | 'cookie' | 'header' | 'path';
+type Place = Exclude<WafPlace, 'xml'>;
 const PLACES: Place[] = ['query', 'form', 'json', 'multipart', 'cookie', 'header', 'path'];
 const BOUNDARY = 'rampartWafBoundary42';
 
-interface Reply {
-  status: number | 'closed';
-  origin: boolean;
-}
-
-/** One value sent in one place, on a new connection. */
-async function sendIn(place: Place, value: string, name = 'v', to = 'block', urlPath = '/app'): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  let path = `${urlPath}?page=1`;
-  let body: string | undefined;
-  let method = 'GET';
-  switch (place) {
-    case 'query':
-      path = `${urlPath}?${name}=${encodeURIComponent(value)}`;
-      break;
-    case 'form':
-      method = 'POST';
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = `a=1&${name}=${encodeURIComponent(value)}`;
-      break;
-    case 'json':
-      method = 'POST';
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify({ user: { id: 7, prefs: [{ [name]: value }] } });
-      break;
-    case 'multipart':
-      method = 'POST';
-      headers['content-type'] = `multipart/form-data; boundary=${BOUNDARY}`;
-      body = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n--${BOUNDARY}--\r\n`;
-      break;
-    case 'cookie':
-      headers.cookie = `session=abc123; ${name}=${encodeURIComponent(value)}`;
-      break;
-    case 'header':
-      headers[`x-${name}`] = value;
-      break;
-    case 'path':
-      path = `${urlPath}/${encodeURIComponent(value)}`;
-      break;
-  }
-  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-  const reply = await sendFrom('127.0.0.1', edge.httpPort, host(to), { path, method, headers, body });
-  if (reply === 'closed') return { status: 'closed', origin: false };
-  return { status: reply.status, origin: servedBy(reply.body) === 'origin' };
+const senders = new Map(HOSTS.map((name) => [name, wafSender(() => edge, host(name))]));
+/** One value sent in one place to the domain `to`, on a new connection. */
+function sendIn(place: Place, value: string, name = 'v', to = 'block', urlPath = '/app'): Promise<WafReply> {
+  const sender = senders.get(to);
+  if (!sender) throw new Error(`no WAF test domain ${to}`);
+  return sender.sendIn(place, value, name, urlPath);
 }
 
 interface LogLine {

@@ -1,4 +1,3 @@
-import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { EdgeZoneLimits, RefusalTally } from '@rampart/contract';
@@ -7,6 +6,7 @@ import { drainRefusalPage } from '../src/agent/refusal-drain.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
+import { sendStatus } from './helpers/send.js';
 
 // Zone limits (docs/decisions.md "Zone limits", rampart.limits) through a real nginx. Counters are
 // per client IP and node: every case connects from its own loopback address (127.0.0.x), so the
@@ -25,25 +25,7 @@ async function pushLimits(version: string, limits: Omit<EdgeZoneLimits, 'challen
 }
 
 /** One HTTP request from `from` on a new connection: its status, or 'closed' when nothing came back. */
-function get(from: string, host: string): Promise<number | 'closed'> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port: edge.httpPort, localAddress: from, path: '/', headers: { host }, agent: false },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error(`request for ${host} timed out`)));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      // nginx's 444: the connection closes before any byte of an answer.
-      if (err.code === 'ECONNRESET' || err.message === 'socket hang up') resolve('closed');
-      else reject(err);
-    });
-    req.end();
-  });
-}
+const get = (from: string, host: string) => sendStatus(from, edge.httpPort, host);
 
 /** One full TLS handshake from `from` (new connection, no session to resume): true when it completed. */
 function handshake(from: string): Promise<boolean> {

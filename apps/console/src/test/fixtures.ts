@@ -1,4 +1,5 @@
 import type {
+  BlockedIpEntry,
   CertificateDetail,
   CertificateSummary,
   domainRoutes,
@@ -177,6 +178,28 @@ export function certificateDetail(overrides: Partial<CertificateDetail> = {}): C
     certificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
     fingerprintSha256: 'AB:CD:EF',
     domains: [],
+    ...overrides,
+  };
+}
+
+/**
+ * An address the edge blocked as the block lists answer it: `203.0.113.7` on site 3 (`my shop`) by
+ * the blacklist's rule 11, on node `edge-fra-1` of zone `Europe`, for an hour.
+ */
+export function blockedIp(overrides: Partial<BlockedIpEntry> = {}): BlockedIpEntry {
+  return {
+    id: 5,
+    ip: '203.0.113.7',
+    siteID: 3,
+    siteName: 'my shop',
+    cause: 'blacklist',
+    ruleID: 11,
+    nodeID: 2,
+    nodeName: 'edge-fra-1',
+    zoneID: 1,
+    zoneName: 'Europe',
+    blockedAt: '2026-03-01T10:00:00.000Z',
+    expiresAt: '2026-03-01T11:00:00.000Z',
     ...overrides,
   };
 }

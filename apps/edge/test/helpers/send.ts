@@ -10,20 +10,27 @@ export interface FullReply {
 }
 
 /**
- * One HTTP request on a new connection from the loopback address `from` to the edge on `port`,
- * for `host`, with an optional body (a form, when a string is given with its content type; bytes as they are).
+ * One HTTP request on a new connection from the loopback address `from` to the edge on `port`
+ * (of 127.0.0.1, or the address `to`), for `host`, with an optional body (a form, when a string is
+ * given with its content type; bytes as they are).
  */
 export function sendFrom(
   from: string,
   port: number,
   host: string,
-  options: { path?: string; method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  options: {
+    path?: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    to?: string;
+  } = {},
 ): Promise<FullReply | 'closed'> {
   const { path = '/', method = 'GET' } = options;
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
-        host: '127.0.0.1',
+        host: options.to ?? '127.0.0.1',
         port,
         path,
         method,
@@ -48,4 +55,15 @@ export function sendFrom(
     });
     req.end(options.body);
   });
+}
+
+/** The status of {@link sendFrom}'s answer, or 'closed' when the edge closed the connection unanswered (444). */
+export async function sendStatus(
+  from: string,
+  port: number,
+  host: string,
+  options: Parameters<typeof sendFrom>[3] = {},
+): Promise<number | 'closed'> {
+  const reply = await sendFrom(from, port, host, options);
+  return reply === 'closed' ? reply : reply.status;
 }

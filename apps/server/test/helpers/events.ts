@@ -9,40 +9,25 @@ import {
   shipNodeEvents,
 } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import { edgeEvent as contractEdgeEvent } from '@rampart/contract/testing';
 import type { FastifyInstance } from 'fastify';
 import type { NodeIdentity } from './call.js';
 
 let serial = 0;
 
-/** An event as an edge node would log it; `over` sets what a test needs. */
+/** An event as an edge node would log it (a node's id form, no domain); `over` sets what a test needs. */
 export function edgeEvent(over: Partial<EdgeEvent> & Pick<EdgeEvent, 'time'>): EdgeEvent {
   serial += 1;
-  return {
+  return contractEdgeEvent({
     id: `edge-1-1-test-${serial}`,
     domainId: 0,
     ip: '198.51.100.7',
-    method: 'GET',
-    scheme: 'https',
     httpVersion: '1.1',
     host: 'www.example.test',
     path: '/index.html',
-    status: 200,
-    bytesIn: 100,
-    bytesOut: 1000,
-    requestMs: 5,
-    upstreamMs: 3,
-    upstreamStatus: 200,
-    cacheStatus: '',
     userAgent: 'test-agent',
-    referer: '',
-    fwKind: '',
-    fwRule: 0,
-    fwAction: '',
-    wafPart: '',
-    wafExcerpt: '',
-    wafName: '',
     ...over,
-  };
+  });
 }
 
 /** Ships a batch as the agent does: gzip of its JSON, signed over the gzip bytes. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateBatchSchema } from '../routes/analytics-aggregates.js';
 import type { EdgeEvent } from '../routes/analytics-events.js';
+import { edgeEvent } from '../testing/edge-events.js';
 import { generateTraffic } from '../testing/edge-traffic.js';
 import { packAggregates } from './aggregate-batches.js';
 import { ROLLUP_COUNTERS } from './event-counters.js';
@@ -9,33 +10,7 @@ import { MinuteAggregator } from './minute-aggregator.js';
 const T0 = Date.UTC(2026, 10, 28, 12, 0);
 const REQUESTS = ROLLUP_COUNTERS.indexOf('requests');
 
-const event = (time: number, over: Partial<EdgeEvent> = {}): EdgeEvent => ({
-  id: `e${time}-${Math.random().toString(36).slice(2)}`,
-  time,
-  domainId: 7,
-  ip: '192.0.2.1',
-  method: 'GET',
-  scheme: 'https',
-  httpVersion: '2',
-  host: 'a.example',
-  path: '/',
-  status: 200,
-  bytesIn: 100,
-  bytesOut: 1000,
-  requestMs: 5,
-  upstreamMs: 3,
-  upstreamStatus: 200,
-  cacheStatus: '',
-  userAgent: 'ua',
-  referer: '',
-  fwKind: '',
-  fwRule: 0,
-  fwAction: '',
-  wafPart: '',
-  wafExcerpt: '',
-  wafName: '',
-  ...over,
-});
+const event = (time: number, over: Partial<EdgeEvent> = {}): EdgeEvent => edgeEvent({ time, ...over });
 
 describe('MinuteAggregator', () => {
   it('closes a minute once the log is the grace past its end, and puts later events into a correction', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AggregateMinute } from '../routes/analytics-aggregates.js';
 import type { EdgeEvent } from '../routes/analytics-events.js';
+import { edgeEvent } from '../testing/edge-events.js';
 import { generateTraffic, mulberry32, zipf } from '../testing/edge-traffic.js';
 import { HeavyHitters } from './heavy-hitters.js';
 import { Histogram } from './histogram.js';
@@ -88,33 +89,9 @@ function merge(taken: readonly TakenAggregates[]): Map<string, Merged> {
   return out;
 }
 
-const event = (time: number, over: Partial<EdgeEvent> = {}): EdgeEvent => ({
-  id: `e${time}`,
-  time,
-  domainId: 7,
-  ip: '192.0.2.1',
-  method: 'GET',
-  scheme: 'https',
-  httpVersion: '2',
-  host: 'a.example',
-  path: '/',
-  status: 200,
-  bytesIn: 100,
-  bytesOut: 10,
-  requestMs: 5,
-  upstreamMs: -1,
-  upstreamStatus: 0,
-  cacheStatus: '',
-  userAgent: 'ua',
-  referer: '',
-  fwKind: '',
-  fwRule: 0,
-  fwAction: '',
-  wafPart: '',
-  wafExcerpt: '',
-  wafName: '',
-  ...over,
-});
+/** A request that did not reach an origin (a cache hit's timings), 10 bytes out. */
+const event = (time: number, over: Partial<EdgeEvent> = {}): EdgeEvent =>
+  edgeEvent({ time, bytesOut: 10, upstreamMs: -1, upstreamStatus: 0, ...over });
 
 describe('partial minutes', () => {
   it('cuts the open minutes every interval of log time; later records carry only what came since', () => {

@@ -166,6 +166,7 @@ export function matchPath(template: string, path: string): Record<string, string
   return params;
 }
 
+export { edgeEvent } from './edge-events.js';
 export { addressOf, generateTraffic, mulberry32, type TrafficOptions, zipf } from './edge-traffic.js';
 export {
   asnRecord,

@@ -11,7 +11,7 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApiForEachTest, ok, okPage, selfInfo, signedInFakeApi } from '../../test/fake-api';
-import { managedAccount } from '../../test/fixtures';
+import { blockedIp, managedAccount } from '../../test/fixtures';
 import { chooseOption, clickButton, findPopconfirm, findRow, selectRows } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -23,18 +23,7 @@ const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 const BLOCK_LIST = '/client/sitesManagement/blockList';
 
 const scanner: ClientBlockedIpEntry = {
-  id: 5,
-  ip: '203.0.113.7',
-  siteID: 3,
-  siteName: 'my shop',
-  cause: 'userAgent',
-  ruleID: 31,
-  nodeID: 2,
-  nodeName: 'edge-fra-1',
-  zoneID: 2,
-  zoneName: 'Europe',
-  blockedAt: '2026-03-01T10:00:00.000Z',
-  expiresAt: '2026-03-01T11:00:00.000Z',
+  ...blockedIp({ cause: 'userAgent', ruleID: 31, zoneID: 2 }),
   userAccount: 'acme',
 };
 const flooder: ClientBlockedIpEntry = {

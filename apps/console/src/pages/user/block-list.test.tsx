@@ -10,6 +10,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n/i18n';
 import { fakeApiForEachTest, ok, okPage, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { blockedIp } from '../../test/fixtures';
 import { chooseOption, clickButton, findPopconfirm, findRow, selectRows, showAllColumns } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -20,20 +21,7 @@ const api = fakeApiForEachTest(() => signedInFakeApi('user'));
 
 const BLOCK_LIST = '/user/sitesManagement/blockList';
 
-const scanner: BlockedIpEntry = {
-  id: 5,
-  ip: '203.0.113.7',
-  siteID: 3,
-  siteName: 'my shop',
-  cause: 'blacklist',
-  ruleID: 11,
-  nodeID: 2,
-  nodeName: 'edge-fra-1',
-  zoneID: 1,
-  zoneName: 'Europe',
-  blockedAt: '2026-03-01T10:00:00.000Z',
-  expiresAt: '2026-03-01T11:00:00.000Z',
-};
+const scanner = blockedIp();
 const flooder: BlockedIpEntry = {
   ...scanner,
   id: 6,

@@ -1,18 +1,15 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { type LuaAclRule, luaAclRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Switch, Tag } from 'antd';
+import { Switch, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
-import { FitTable, type ListColumns } from '../../../../components/FitTable';
-import { actionsColumn, RowActions } from '../../../../components/RowActions';
+import type { ListColumns } from '../../../../components/FitTable';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { AclRuleFormModal } from './AclRuleFormModal';
+import { MODULE_ITEMS_PAGE_SIZE, ModuleItemsDrawer } from './ModuleItemsDrawer';
 import { type ListedModule, ruleInvalidates } from './module-types';
-
-const PAGE_SIZE = 20;
 
 interface AclRulesDrawerProps {
   siteId: number;
@@ -48,7 +45,7 @@ export function AclRulesDrawer({ siteId, module, onClose }: AclRulesDrawerProps)
   const [editing, setEditing] = useState<LuaAclRule | 'new' | null>(null);
   const params = { siteId, moduleId: module?.id ?? 0 };
   const rules = useQuery({
-    ...routeQuery('user', luaAclRoutes.listRules, { params, query: { page, pageSize: PAGE_SIZE } }),
+    ...routeQuery('user', luaAclRoutes.listRules, { params, query: { page, pageSize: MODULE_ITEMS_PAGE_SIZE } }),
     enabled: module !== null,
   });
   const invalidates = ruleInvalidates('luaAcl');
@@ -93,36 +90,28 @@ export function AclRulesDrawer({ siteId, module, onClose }: AclRulesDrawerProps)
         />
       ),
     },
-    actionsColumn(
-      (rule) => (
-        <RowActions
-          onEdit={() => setEditing(rule)}
-          deleteConfirm={t('rules.deleteConfirm')}
-          deleting={pendingFor(remove, rule.id)}
-          onDelete={() => remove.mutate(rule.id)}
-        />
-      ),
-      '',
-    ),
   ];
 
   return (
-    <Drawer open={module !== null} size={1000} title={t('rules.title', { name: module?.name ?? '' })} onClose={onClose}>
-      <Button type="primary" icon={<PlusOutlined />} style={{ marginBottom: 16 }} onClick={() => setEditing('new')}>
-        {t('acl.addRule')}
-      </Button>
-      <FitTable<LuaAclRule>
-        rowKey="id"
-        size="small"
-        columns={columns}
-        dataSource={(rules.data?.data ?? []) as LuaAclRule[]}
-        loading={rules.isLoading}
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: rules.data?.total ?? 0, onChange: setPage }}
-        locale={{ emptyText: t('acl.empty') }}
-      />
+    <ModuleItemsDrawer<LuaAclRule>
+      open={module !== null}
+      size={1000}
+      title={t('rules.title', { name: module?.name ?? '' })}
+      addLabel={t('acl.addRule')}
+      onAdd={() => setEditing('new')}
+      columns={columns}
+      onEdit={setEditing}
+      deleteConfirm={t('rules.deleteConfirm')}
+      remove={remove}
+      items={rules}
+      page={page}
+      onPage={setPage}
+      emptyText={t('acl.empty')}
+      onClose={onClose}
+    >
       {module && (
         <AclRuleFormModal siteId={siteId} moduleId={module.id} rule={editing} onClose={() => setEditing(null)} />
       )}
-    </Drawer>
+    </ModuleItemsDrawer>
   );
 }

@@ -1,18 +1,14 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { type TokenAuth, tokenAuthRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Typography } from 'antd';
+import { Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
-import { FitTable, type ListColumns } from '../../../../components/FitTable';
-import { actionsColumn, RowActions } from '../../../../components/RowActions';
-import { pendingFor } from '../../../../features/lists/row-pending';
+import type { ListColumns } from '../../../../components/FitTable';
+import { MODULE_ITEMS_PAGE_SIZE, ModuleItemsDrawer } from './ModuleItemsDrawer';
 import { type ListedModule, ruleInvalidates } from './module-types';
 import { TokenAuthFormModal } from './TokenAuthFormModal';
-
-const PAGE_SIZE = 20;
 
 /** A key as the list shows it: its first two characters, the rest hidden; the copy button copies it whole. */
 export function maskedKey(key: string): string {
@@ -35,7 +31,7 @@ export function TokenAuthsDrawer({ siteId, module, onClose }: TokenAuthsDrawerPr
   const [editing, setEditing] = useState<TokenAuth | 'new' | null>(null);
   const params = { siteId, moduleId: module?.id ?? 0 };
   const auths = useQuery({
-    ...routeQuery('user', tokenAuthRoutes.listRules, { params, query: { page, pageSize: PAGE_SIZE } }),
+    ...routeQuery('user', tokenAuthRoutes.listRules, { params, query: { page, pageSize: MODULE_ITEMS_PAGE_SIZE } }),
     enabled: module !== null,
   });
   const remove = useRouteMutation('user', tokenAuthRoutes.deleteRules, {
@@ -65,37 +61,29 @@ export function TokenAuthsDrawer({ siteId, module, onClose }: TokenAuthsDrawerPr
       render: (_, a) => (a.expire === 0 ? t('token.noExpiry') : t('token.seconds', { count: a.expire })),
     },
     { title: t('token.action'), key: 'action', render: (_, a) => t(`token.actions.${a.action}`) },
-    actionsColumn(
-      (a) => (
-        <RowActions
-          onEdit={() => setEditing(a)}
-          deleteConfirm={t('token.deleteConfirm')}
-          deleting={pendingFor(remove, a.id)}
-          onDelete={() => remove.mutate(a.id)}
-        />
-      ),
-      '',
-    ),
   ];
 
   return (
-    <Drawer open={module !== null} size={900} title={t('token.title', { name: module?.name ?? '' })} onClose={onClose}>
-      <Typography.Paragraph type="secondary">{t('token.help')}</Typography.Paragraph>
-      <Button type="primary" icon={<PlusOutlined />} style={{ marginBottom: 16 }} onClick={() => setEditing('new')}>
-        {t('token.add')}
-      </Button>
-      <FitTable<TokenAuth>
-        rowKey="id"
-        size="small"
-        columns={columns}
-        dataSource={(auths.data?.data ?? []) as TokenAuth[]}
-        loading={auths.isLoading}
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: auths.data?.total ?? 0, onChange: setPage }}
-        locale={{ emptyText: t('token.empty') }}
-      />
+    <ModuleItemsDrawer<TokenAuth>
+      open={module !== null}
+      size={900}
+      title={t('token.title', { name: module?.name ?? '' })}
+      help={<Typography.Paragraph type="secondary">{t('token.help')}</Typography.Paragraph>}
+      addLabel={t('token.add')}
+      onAdd={() => setEditing('new')}
+      columns={columns}
+      onEdit={setEditing}
+      deleteConfirm={t('token.deleteConfirm')}
+      remove={remove}
+      items={auths}
+      page={page}
+      onPage={setPage}
+      emptyText={t('token.empty')}
+      onClose={onClose}
+    >
       {module && (
         <TokenAuthFormModal siteId={siteId} moduleId={module.id} auth={editing} onClose={() => setEditing(null)} />
       )}
-    </Drawer>
+    </ModuleItemsDrawer>
   );
 }
