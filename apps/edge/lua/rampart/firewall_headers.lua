@@ -25,6 +25,7 @@
 -- set_by_lua: nothing here yields.
 local _M = {}
 
+local request_url = require "rampart.request_url"
 local re_find, lower, sub, find, byte = ngx.re.find, string.lower, string.sub, string.find, string.byte
 local null = ngx.null
 -- Only the start of a Referer is read: a host is in its first bytes.
@@ -123,10 +124,11 @@ end
 local function covers(rule, var, url)
   local pattern = rule.url
   if pattern == nil then return true, url end
-  if url == nil then url = var.rampart_fw_url end
-  local from, _, err = re_find(url, pattern, "jo")
+  -- The URL stays in nginx's memory (rampart.request_url): `url` is its length once read.
+  if url == nil then url = request_url.read() end
+  local from, err = request_url.find(pattern)
   if err then ngx.log(ngx.WARN, "rampart firewall: rule ", rule.id, " pattern failed: ", err) end
-  return from ~= nil, url
+  return from == true, url
 end
 
 local function first_header_hit(rules, var, url)
