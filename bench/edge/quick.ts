@@ -76,6 +76,12 @@ end
     };
     const flood = path.join(work, 'flood.lua');
     await writeFile(flood, `wrk.headers["Host"] = "${FLOOD_HOST}"\n`);
+    // The flood with a long Accept-Language per request (the deny page's language), varied as above.
+    const floodLanguages = async (label: string, crafted: boolean) => {
+      const file = path.join(work, `${label}.lua`);
+      await writeFile(file, longHeaderScript(FLOOD_HOST, crafted));
+      return file;
+    };
     const cases: Record<string, { port: number; script: string; refused?: boolean }> = {
       nginx: { port: baselinePort, script: await script('d', DOMAINS) },
       no_rules: { port, script: await script('n', DOMAINS) },
@@ -85,6 +91,8 @@ end
       firewall_crafted: { port, script: await longUrls('crafted', true) },
       nginx_flood: { port: floodPort, script: flood, refused: true },
       flood: { port, script: flood, refused: true },
+      flood_language: { port, script: await floodLanguages('flood-language', false), refused: true },
+      flood_language_crafted: { port, script: await floodLanguages('flood-language-crafted', true), refused: true },
     };
     // CPU of the serving nginx (master and workers, from /proc) per request: on a shared machine
     // its ratio to the baseline's says more than the throughputs, which follow the scheduler.
@@ -162,6 +170,18 @@ local at = ${crafted ? 280 : 400 - 8 - 1}
 request = function()
   local path = "/" .. fill:sub(1, at - 1) .. string.format("%08x", math.random(0, 0x7fffffff)) .. fill:sub(at)
   return wrk.format("GET", path, { ["Host"] = "${host}" })
+end
+`;
+}
+
+/** A wrk script of GETs to `host` with a 400-byte Accept-Language, varied as longUrlScript varies the path. */
+export function longHeaderScript(host: string, crafted: boolean): string {
+  return `math.randomseed(7)
+local fill = string.rep("x-aa,", 80):sub(1, 400 - 8 - 6)
+local at = ${crafted ? 280 : 400 - 8 - 6}
+request = function()
+  local value = "fr-FR," .. fill:sub(1, at - 1) .. string.format("%08x", math.random(0, 0x7fffffff)) .. fill:sub(at)
+  return wrk.format("GET", "/", { ["Host"] = "${host}", ["Accept-Language"] = value })
 end
 `;
 }

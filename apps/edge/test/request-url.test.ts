@@ -29,9 +29,66 @@ const PATTERNS = [
   '(a+)+$',
 ];
 
-/** The test location; the patterns come from a file (nginx's parser of the Lua block never sees them). */
-const snippet = (file: string) => `location /url-test/ { access_log off; content_by_lua_block {
-  local f = io.open("${file}")
+/**
+ * The string parser of Accept-Language that rampart.accept_language replaced (rampart.pages before
+ * it), the reference its in-place answers are compared with.
+ */
+const OLD_ACCEPT_LANGUAGE = `
+  local lower, sub, find = string.lower, string.sub, string.find
+  local function language_of(range)
+    if range == "en" or sub(range, 1, 3) == "en-" then return "en_US" end
+    if range == "zh" then return "zh_CN" end
+    if sub(range, 1, 3) ~= "zh-" then return nil end
+    if find(range, "^zh%-hant") then return "zh_TW" end
+    if find(range, "^zh%-hans") then return "zh_CN" end
+    if find(range, "^zh%-tw") or find(range, "^zh%-hk") or find(range, "^zh%-mo") then return "zh_TW" end
+    return "zh_CN"
+  end
+  local function old(header)
+    if type(header) ~= "string" or header == "" then return nil end
+    local best, best_q = nil, 0
+    for item in (lower(sub(header, 1, 512)) .. ","):gmatch("([^,]*),") do
+      local range = item:match("^%s*([a-z][a-z0-9-]*)")
+      local language = range and language_of(range)
+      if language then
+        local q = tonumber(item:match(";%s*q%s*=%s*([0-9.]+)") or "1") or 0
+        if q > best_q then best, best_q = language, q end
+      end
+    end
+    return best
+  end`;
+
+/** The Accept-Language comparison, run by the test location from a file (nginx never parses it). */
+const LANGUAGE_TEST = `${OLD_ACCEPT_LANGUAGE}
+  local out, named = {}, 0
+  local ok, err = pcall(function()
+  local accept_language = require "rampart.accept_language"
+  -- this request's header, read in place
+  if accept_language.visitor() ~= old(ngx.var.http_accept_language) then out[#out + 1] = "visitor" end
+  -- generated values: pieces of real lists, separators, spaces and q values in every case
+  local pieces = { "en", "EN", "en-US", "zh", "ZH-tw", "zh-Hant", "zh-hans-HK", "zh-HK", "zh-mo", "zh-", "zh-x",
+    "fr", "e", "x-en", "*", ";", "q", "Q", "=", " ", "\\t", ",", ";q=", "; q = ", "0", "1", "0.5", ".", "0.", ".9",
+    "1.2.3", "0.80", "-", "9" }
+  math.randomseed(59)
+  for n = 1, 20000 do
+    local t = {}
+    for k = 1, math.random(0, n % 50 == 0 and 200 or 12) do t[k] = pieces[math.random(#pieces)] end
+    local h = table.concat(t)
+    local want, got = old(h), accept_language.of(h)
+    if want ~= got then out[#out + 1] = string.format("%q: %s, in place %s", h, tostring(want), tostring(got)) end
+    if want then named = named + 1 end
+  end
+  end)
+  if not ok then out[#out + 1] = "error: " .. tostring(err) end
+  ngx.print(named, "\\n", table.concat(out, "\\n"))
+`;
+
+/** The test locations; their Lua and patterns come from files (nginx's parser of the Lua block never sees them). */
+const snippet = (
+  dir: string,
+) => `location = /language-test { access_log off; content_by_lua_block { dofile("${dir}/language.lua") } }
+location /url-test/ { access_log off; content_by_lua_block {
+  local f = io.open("${dir}/patterns.json")
   local patterns = require("cjson").decode(f:read("*a"))
   f:close()
   local request_url = require "rampart.request_url"
@@ -73,10 +130,10 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'rampart-request-url-'));
   await chmod(dir, 0o755);
-  const file = path.join(dir, 'patterns.json');
-  await writeFile(file, JSON.stringify(PATTERNS), { mode: 0o644 });
+  await writeFile(path.join(dir, 'patterns.json'), JSON.stringify(PATTERNS), { mode: 0o644 });
+  await writeFile(path.join(dir, 'language.lua'), LANGUAGE_TEST, { mode: 0o644 });
   origin = await startOrigin('origin');
-  edge = await startEdge({ workerProcesses: 1 }, { serverSnippet: snippet(file) });
+  edge = await startEdge({ workerProcesses: 1 }, { serverSnippet: snippet(dir) });
   await edge.push(document('request-url-1', [domain(1, 'url.example', [upstream(origin.port)])]));
 });
 
@@ -128,4 +185,20 @@ it('matches every firewall pattern on the URL and the User-Agent as ngx.re.find 
   // Both answers occur: some patterns match, most do not.
   expect(hits).toBeGreaterThan(120);
   expect(hits).toBeLessThan(2 * 120 * PATTERNS.length);
+}, 60_000);
+
+it('finds the language of Accept-Language in place as the string parser did', async () => {
+  const headers = ['zh-TW,zh;q=0.9,en;q=0.8', `${'x-aa,'.repeat(120)}zh-Hant`, ''];
+  for (const value of headers) {
+    const reply = await sendFrom('127.0.0.1', edge.httpPort, 'url.example', {
+      path: '/language-test',
+      headers: value ? { 'accept-language': value } : {},
+    });
+    if (reply === 'closed') throw new Error('closed');
+    const [named, ...problems] = reply.body.split('\n').filter((line, i) => i === 0 || line);
+    expect(problems).toEqual([]);
+    // Both answers occur among the generated values: a language of ours, and none.
+    expect(Number(named)).toBeGreaterThan(1000);
+    expect(Number(named)).toBeLessThan(20000);
+  }
 }, 60_000);

@@ -94,6 +94,10 @@ local function reader(name)
   function self.equals(s)
     return len == #s and (type(ptr) == "string" and ptr == s or C.memcmp(ptr, s, len) == 0)
   end
+  -- The value read: a pointer into nginx's memory (a Lua string, "", when none was found).
+  function self.pointer()
+    return ptr
+  end
   -- The value read as a Lua string (tests and tools; the hot paths never make it).
   function self.string()
     if type(ptr) == "string" then return ptr end
