@@ -9,7 +9,7 @@ import { REGEX_CORPUS } from './helpers/regex-corpus.js';
 import { sendFrom } from './helpers/send.js';
 
 // rampart.request_url matches the firewall's URL patterns on nginx's own copy of $rampart_fw_url
-// (no Lua string of it per request), its user-agent patterns on the User-Agent and compares the
+// (no Lua string of it per request), its user-agent and header patterns on those headers and compares the
 // path with the challenge path in place. It must answer what `ngx.re.find(ngx.var.rampart_fw_url,
 // pattern, "jo")` (the User-Agent: "ijo") and `==` answer, for every pattern and request: a test
 // location of the real edge compares them on generated requests, long ones of the shape that
@@ -112,6 +112,18 @@ location /url-test/ { access_log off; content_by_lua_block {
       out[#out + 1] = "user agent " .. p .. ": re.find " .. tostring(from) .. ", request_url " .. tostring(found)
     end
     if from then hits = hits + 1 end
+    -- a header as the header rules read it: absent (nil), empty or a value
+    local x = request_url.reader_of("http_x_scan")
+    local value = ngx.var.http_x_scan
+    if (x.read() == nil) ~= (value == nil) then out[#out + 1] = "x-scan read" end
+    if value ~= nil then
+      from, _, err = ngx.re.find(value, p, "ijo")
+      found, ferr = x.find(p, "ijo")
+      if (from ~= nil) ~= (found == true) or (err ~= nil) ~= (ferr ~= nil) then
+        out[#out + 1] = "x-scan " .. p .. ": re.find " .. tostring(from) .. ", request_url " .. tostring(found)
+      end
+      if from then hits = hits + 1 end
+    end
   end
   -- the path as the challenge path's test compares it
   local uri = request_url.uri
@@ -166,12 +178,14 @@ function targets(count: number): string[] {
   });
 }
 
-it('matches every firewall pattern on the URL and the User-Agent as ngx.re.find on them read as strings', async () => {
+it('matches every firewall pattern on the URL, the User-Agent and a header as ngx.re.find on them read as strings', async () => {
   const problems: string[] = [];
   let hits = 0;
   for (const [i, path] of targets(120).entries()) {
     // every other request with a User-Agent made of the path's characters
     const headers: Record<string, string> = i % 2 === 0 ? { 'user-agent': `Mozilla/5.0 ${path.slice(10)}` } : {};
+    // and every third a header rule's header, empty every ninth
+    if (i % 3 === 0) headers['x-scan'] = i % 9 === 0 ? '' : `sqlmap/${path.slice(10)}`;
     const reply = await sendFrom('127.0.0.1', edge.httpPort, 'url.example', { path, headers });
     if (reply === 'closed' || reply.status !== 200) {
       problems.push(`${path}: ${reply === 'closed' ? 'closed' : reply.status}`);
@@ -184,7 +198,7 @@ it('matches every firewall pattern on the URL and the User-Agent as ngx.re.find 
   expect(problems).toEqual([]);
   // Both answers occur: some patterns match, most do not.
   expect(hits).toBeGreaterThan(120);
-  expect(hits).toBeLessThan(2 * 120 * PATTERNS.length);
+  expect(hits).toBeLessThan(3 * 120 * PATTERNS.length);
 }, 60_000);
 
 it('finds the language of Accept-Language in place as the string parser did', async () => {

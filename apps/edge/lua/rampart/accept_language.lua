@@ -122,7 +122,7 @@ local header = reader("http_accept_language")
 -- The language of this request's Accept-Language, or nil (none, empty, or none of ours).
 function _M.visitor()
   local len = header.read()
-  if len == 0 then return nil end
+  if len == nil or len == 0 then return nil end
   return language_at(cast(BYTES, header.pointer()), len)
 end
 

@@ -65,8 +65,9 @@ local function compiled(pattern, options)
   return c
 end
 
--- A reader of the nginx variable `name`: read() takes this request's value (nginx's memory, or ""
--- when the variable is not found) and answers its length, a number; find(pattern, options) matches
+-- A reader of the nginx variable `name`: read() takes this request's value (nginx's memory) and
+-- answers its length, a number, or nil when the request has no such value (then the value read is
+-- "", as the firewall's user-agent rules take a missing User-Agent); find(pattern, options) matches
 -- the value read as ngx.re.find(value, pattern, options) would: true, false, or nil and an error.
 local function reader(name)
   local name_buf = ffi.new("char[?]", #name)
@@ -76,10 +77,10 @@ local function reader(name)
     local r = get_request()
     if r ~= nil and C.ngx_http_lua_ffi_var_get(r, name, #name, name_buf, 0, value, value_len, errmsg) == 0 then
       ptr, len = value[0], tonumber(value_len[0])
-    else
-      ptr, len = "", 0
+      return len
     end
-    return len
+    ptr, len = "", 0
+    return nil
   end
   function self.find(pattern, options)
     local c, err = compiled(pattern, options or "jo")
@@ -106,6 +107,21 @@ local function reader(name)
   return self
 end
 _M.reader = reader
+
+-- One reader per variable name for the compiled rules of every generation (rampart.firewall_headers:
+-- $http_<name>); past READERS_MAX names a new one each time.
+local READERS_MAX = 256
+local readers, reader_count = {}, 0
+function _M.reader_of(name)
+  local r = readers[name]
+  if r then return r end
+  r = reader(name)
+  if reader_count < READERS_MAX then
+    readers[name] = r
+    reader_count = reader_count + 1
+  end
+  return r
+end
 
 -- The firewall's URL ($rampart_fw_url): read() once per request, then find(pattern) ("jo").
 local url = reader("rampart_fw_url")
