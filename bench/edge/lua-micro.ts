@@ -55,6 +55,11 @@ ${process.env.MICRO_JIT_LOG ? `require("jit.v").start(${JSON.stringify(process.e
     return html.shield("/.rampart/challenge", "1.2.3.4.5.6a7b" .. serial .. ".10.abcdef0123456789", "6a7b" .. serial, 10, "/")
   end)
   time("routed_host", function() return store.routed(var.host) end)
+  time("lookup", function() return store.lookup(var.host) end)
+  -- the firewall's URL: as a Lua string (nginx's map, then interned) and as rampart.request_url reads it
+  time("fw_url_string", function() return var.rampart_fw_url end)
+  local ok, request_url = pcall(require, "rampart.request_url")
+  if ok then time("fw_url_read", function() return request_url.read() end) end
   time("var_read", function() return var.host end)
   time("var_write", function() var.rampart_request_id = "edge-1-abc-" .. math.random(1, 1e9) end)
   time("has_body", function() return waf.has_body(var) end)

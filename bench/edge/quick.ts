@@ -67,15 +67,32 @@ end
       );
       return file;
     };
+    // Long URLs to one firewall domain (its whitelist rule reads the URL on every request): `long`
+    // varies the last bytes, `crafted` bytes LuaJIT's string hash does not read (one bucket).
+    const longUrls = async (label: string, crafted: boolean) => {
+      const file = path.join(work, `${label}.lua`);
+      await writeFile(file, longUrlScript(name(1), crafted));
+      return file;
+    };
     const flood = path.join(work, 'flood.lua');
     await writeFile(flood, `wrk.headers["Host"] = "${FLOOD_HOST}"\n`);
+    // The flood with a long Accept-Language per request (the deny page's language), varied as above.
+    const floodLanguages = async (label: string, crafted: boolean) => {
+      const file = path.join(work, `${label}.lua`);
+      await writeFile(file, longHeaderScript(FLOOD_HOST, crafted));
+      return file;
+    };
     const cases: Record<string, { port: number; script: string; refused?: boolean }> = {
       nginx: { port: baselinePort, script: await script('d', DOMAINS) },
       no_rules: { port, script: await script('n', DOMAINS) },
       firewall: { port, script: await script('d', DOMAINS) },
       ...(fw.wafDomains > 0 ? { firewall_waf: { port, script: await script('w', fw.wafDomains) } } : {}),
+      firewall_long: { port, script: await longUrls('long', false) },
+      firewall_crafted: { port, script: await longUrls('crafted', true) },
       nginx_flood: { port: floodPort, script: flood, refused: true },
       flood: { port, script: flood, refused: true },
+      flood_language: { port, script: await floodLanguages('flood-language', false), refused: true },
+      flood_language_crafted: { port, script: await floodLanguages('flood-language-crafted', true), refused: true },
     };
     // CPU of the serving nginx (master and workers, from /proc) per request: on a shared machine
     // its ratio to the baseline's says more than the throughputs, which follow the scheduler.
@@ -140,6 +157,33 @@ end
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     await removeDir(work);
   }
+}
+
+/**
+ * A wrk script of GETs to `host` with 400-byte paths, one new path per request: 8 random hex digits
+ * at the end (`crafted` false) or at 70% of the path, where LuaJIT's hash of the URL reads nothing.
+ */
+export function longUrlScript(host: string, crafted: boolean): string {
+  return `math.randomseed(7)
+local fill = string.rep("a", 400 - 8 - 1)
+local at = ${crafted ? 280 : 400 - 8 - 1}
+request = function()
+  local path = "/" .. fill:sub(1, at - 1) .. string.format("%08x", math.random(0, 0x7fffffff)) .. fill:sub(at)
+  return wrk.format("GET", path, { ["Host"] = "${host}" })
+end
+`;
+}
+
+/** A wrk script of GETs to `host` with a 400-byte Accept-Language, varied as longUrlScript varies the path. */
+export function longHeaderScript(host: string, crafted: boolean): string {
+  return `math.randomseed(7)
+local fill = string.rep("x-aa,", 80):sub(1, 400 - 8 - 6)
+local at = ${crafted ? 280 : 400 - 8 - 6}
+request = function()
+  local value = "fr-FR," .. fill:sub(1, at - 1) .. string.format("%08x", math.random(0, 0x7fffffff)) .. fill:sub(at)
+  return wrk.format("GET", "/", { ["Host"] = "${host}", ["Accept-Language"] = value })
+end
+`;
 }
 
 main().catch((err: unknown) => {

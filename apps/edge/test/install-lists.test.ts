@@ -48,6 +48,8 @@ const LUA_PACKAGES: Record<string, string[]> = {
   'ngx.ssl': ['lua-resty-core'],
   'ngx.re': ['lua-resty-core'],
   'resty.core.regex': ['lua-resty-core'],
+  'resty.core.base': ['lua-resty-core'],
+  'resty.core.var': ['lua-resty-core'],
   'ngx.errlog': ['lua-resty-core'],
   'ngx.process': ['lua-resty-core'],
   'ffi.load:maxminddb.so.0': ['libmaxminddb0'],

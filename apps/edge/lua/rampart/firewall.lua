@@ -44,10 +44,10 @@ local reputation = require "rampart.firewall_reputation"
 local blocklist = require "rampart.blocklist"
 local ip_ranges = require "rampart.ip_ranges"
 local acl = require "rampart.acl"
+local request_url = require "rampart.request_url"
 
 local _M = {}
 
-local re_find = ngx.re.find
 local client_address = challenge.client_address
 
 -- Address ranges (rampart.ip_ranges).
@@ -166,9 +166,10 @@ local function first_hit(rules, size, addr, method, var, url, passed)
     if set and rule.methods[method] and not (passed and rule.challenge) and contains(set, addr) then
       local pattern = rule.url
       if pattern == nil then return rule, url end
-      if url == nil then url = var.rampart_fw_url end
+      -- The URL stays in nginx's memory (rampart.request_url): `url` is its length once read.
+      if url == nil then url = request_url.read() end
       -- "jo": compiled once per worker; lua_regex_match_limit bounds backtracking (a failure is no match).
-      local from, _, err = re_find(url, pattern, "jo")
+      local from, err = request_url.find(pattern)
       if from then return rule, url end
       if err then ngx.log(ngx.WARN, "rampart firewall: rule ", rule.id, " pattern failed: ", err) end
     end
@@ -214,7 +215,9 @@ function _M.check(domain, gen, var)
   -- a rule challenges must reach it), and a valid pass lets its client past those rules.
   local passed = false
   if fw.challenges then
-    if var.uri == challenge.PATH then return "cv" .. fw.site end
+    -- Compared in nginx's memory (rampart.request_url): a path is as long as its client likes.
+    request_url.uri.read()
+    if request_url.uri.equals(challenge.PATH) then return "cv" .. fw.site end
     passed = challenge.passed(fw.site, var, addr, gen)
   end
   local method = var.request_method
@@ -251,16 +254,18 @@ function _M.check(domain, gen, var)
   end
   local agents = fw.user_agents
   if #agents > 0 then
-    local agent = var.http_user_agent or ""
+    -- The User-Agent stays in nginx's memory (rampart.request_url; none read as ""), as the URL.
+    local agent = request_url.user_agent
+    agent.read()
     for i = 1, #agents do
       local r = agents[i]
       local hit = not (passed and r.challenge)
       if hit and r.url then
-        if url == nil then url = var.rampart_fw_url end
-        hit = re_find(url, r.url, "jo") ~= nil
+        if url == nil then url = request_url.read() end
+        hit = request_url.find(r.url) == true
       end
       -- "ijo": case-insensitive, compiled once per worker (the contract's user-agent semantics).
-      if hit and re_find(agent, r.user_agent, "ijo") then
+      if hit and agent.find(r.user_agent, "ijo") == true then
         decided(var, "userAgent", r, fw, addr)
         return r.route
       end

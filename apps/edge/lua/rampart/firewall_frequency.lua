@@ -55,7 +55,8 @@ local ffi = require "ffi"
 local challenge = require "rampart.challenge"
 
 local dict = ngx.shared.rampart_firewall
-local re_find, tostring, tonumber = ngx.re.find, tostring, tonumber
+local request_url = require "rampart.request_url"
+local tostring, tonumber = tostring, tonumber
 
 -- The per-second limits read the machine's monotonic clock itself (one clock for every worker and
 -- every process of the machine), not nginx's cached time: a worker's cached time lags by as long as
@@ -172,11 +173,12 @@ end
 local function covers(rule, var, url)
   local pattern = rule.url
   if pattern == nil then return true, url end
-  if url == nil then url = var.rampart_fw_url end
+  -- The URL stays in nginx's memory (rampart.request_url): `url` is its length once read.
+  if url == nil then url = request_url.read() end
   -- "jo": compiled once per worker; lua_regex_match_limit bounds backtracking (a failure is no match).
-  local from, _, err = re_find(url, pattern, "jo")
+  local from, err = request_url.find(pattern)
   if err then ngx.log(ngx.WARN, "rampart firewall: rule ", rule.id, " pattern failed: ", err) end
-  return from ~= nil, url
+  return from == true, url
 end
 
 -- Counts the request in every rule of `freq` that covers it. Answers the first rule over its limit

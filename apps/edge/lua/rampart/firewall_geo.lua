@@ -17,6 +17,7 @@ local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
 local checks = require "rampart.checks"
 local store = require "rampart.store"
+local request_url = require "rampart.request_url"
 
 local _M = {}
 
@@ -257,8 +258,9 @@ function _M.check(rules, gen, var, url, passed)
     local r = rules[i]
     local covered = not (passed and r.challenge)
     if covered and r.url then
-      if url == nil then url = var.rampart_fw_url end
-      covered = re_find(url, r.url, "jo") ~= nil
+      -- The URL stays in nginx's memory (rampart.request_url): `url` is its length once read.
+      if url == nil then url = request_url.read() end
+      covered = request_url.find(r.url) == true
     end
     if covered then
       if where == nil then where = regions_of(var.remote_addr) end

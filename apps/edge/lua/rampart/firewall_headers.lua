@@ -25,7 +25,8 @@
 -- set_by_lua: nothing here yields.
 local _M = {}
 
-local re_find, lower, sub, find, byte = ngx.re.find, string.lower, string.sub, string.find, string.byte
+local request_url = require "rampart.request_url"
+local lower, sub, find, byte = string.lower, string.sub, string.find, string.byte
 local null = ngx.null
 -- Only the start of a Referer is read: a host is in its first bytes.
 local REFERER_MAX = 2048
@@ -38,6 +39,8 @@ local function compile_header(r)
     url = not EVERY_URL[r.url] and r.url or nil,
     -- $http_<name>: nginx's variable for a request header, "-" read as "_" (names hold no "_").
     var = "http_" .. (r.name:gsub("-", "_")),
+    -- Its value read and matched in nginx's memory (rampart.request_url): a client makes it as long as it likes.
+    reader = request_url.reader_of("http_" .. (r.name:gsub("-", "_"))),
     -- No value pattern: the rule matches a request without the header; ".*" any value (no regex).
     value = r.value ~= null and r.value or nil,
     absent = r.value == null or r.value == nil,
@@ -123,10 +126,11 @@ end
 local function covers(rule, var, url)
   local pattern = rule.url
   if pattern == nil then return true, url end
-  if url == nil then url = var.rampart_fw_url end
-  local from, _, err = re_find(url, pattern, "jo")
+  -- The URL stays in nginx's memory (rampart.request_url): `url` is its length once read.
+  if url == nil then url = request_url.read() end
+  local from, err = request_url.find(pattern)
   if err then ngx.log(ngx.WARN, "rampart firewall: rule ", rule.id, " pattern failed: ", err) end
-  return from ~= nil, url
+  return from == true, url
 end
 
 local function first_header_hit(rules, var, url)
@@ -135,12 +139,13 @@ local function first_header_hit(rules, var, url)
     local hit
     hit, url = covers(r, var, url)
     if hit then
-      local value = var[r.var]
+      local value = r.reader
+      local len = value.read()
       if r.absent then
-        hit = value == nil
+        hit = len == nil
       else
         -- "ijo": case-insensitive, compiled once per worker, as the user-agent rules.
-        hit = value ~= nil and (r.value == ".*" or re_find(value, r.value, "ijo") ~= nil)
+        hit = len ~= nil and (r.value == ".*" or value.find(r.value, "ijo") == true)
       end
       if hit then return r, url end
     end

@@ -5,6 +5,7 @@
 -- operator's default page for it (`errorPages` of the data plane), verbatim too. The language is the visitor's when Accept-Language names one of ours, else the site's, else English.
 local settings = require "rampart.settings"
 local store = require "rampart.store"
+local accept_language = require "rampart.accept_language"
 
 local _M = {}
 
@@ -117,7 +118,7 @@ for language, messages in pairs(MESSAGES) do
 end
 local DEFAULT = PAGES.en_US
 
-local lower, sub, find = string.lower, string.sub, string.find
+local find = string.find
 
 -- The request id line around the id, and the end of the document.
 local function id_line(language)
@@ -155,57 +156,14 @@ function _M.footer_parts(language)
   return id_line(language), id, ID_END
 end
 
--- One language range of Accept-Language (lower case) → one of ours, or nil. A script subtag wins
--- over a region: zh-Hant-CN is Traditional, zh-Hans-HK Simplified.
-local function language_of(range)
-  if range == "en" or sub(range, 1, 3) == "en-" then return "en_US" end
-  if range == "zh" then return "zh_CN" end
-  if sub(range, 1, 3) ~= "zh-" then return nil end
-  if find(range, "^zh%-hant") then return "zh_TW" end
-  if find(range, "^zh%-hans") then return "zh_CN" end
-  if find(range, "^zh%-tw") or find(range, "^zh%-hk") or find(range, "^zh%-mo") then return "zh_TW" end
-  return "zh_CN"
-end
-
--- The first 512 bytes are read: enough for any browser's list, bounded for any other.
-local ACCEPT_MAX = 512
-
 -- The visitor's language from Accept-Language: the range of ours with the highest q (the first
--- of equals), or nil when it names none of ours (or only with q=0).
-function _M.accepted_language(header)
-  if type(header) ~= "string" or header == "" then return nil end
-  local best, best_q = nil, 0
-  for item in (lower(sub(header, 1, ACCEPT_MAX)) .. ","):gmatch("([^,]*),") do
-    local range = item:match("^%s*([a-z][a-z0-9-]*)")
-    local language = range and language_of(range)
-    if language then
-      local q = tonumber(item:match(";%s*q%s*=%s*([0-9.]+)") or "1") or 0
-      if q > best_q then best, best_q = language, q end
-    end
-  end
-  return best
-end
-
--- Accept-Language values already parsed by this worker → their language (false: none of ours).
--- Bounded: emptied when it holds LANGUAGES_MAX values (a flood of varied headers costs the parse).
-local LANGUAGES_MAX = 256
-local languages, language_count = {}, 0
-
-local function visitor_language(header)
-  if header == nil or header == "" then return nil end
-  local language = languages[header]
-  if language == nil then
-    language = _M.accepted_language(header) or false
-    if language_count >= LANGUAGES_MAX then languages, language_count = {}, 0 end
-    languages[header] = language
-    language_count = language_count + 1
-  end
-  return language or nil
-end
+-- of equals), or nil when it names none of ours (or only with q=0). Read in place, never as a
+-- Lua string (rampart.accept_language).
+_M.accepted_language = accept_language.of
 
 -- The language of the edge's pages for this request: the visitor's, else the site's, else English.
 local function language_for(site)
-  local language = visitor_language(ngx.var.http_accept_language) or (site and site.language)
+  local language = accept_language.visitor() or (site and site.language)
   return PAGES[language] and language or "en_US"
 end
 

@@ -1,0 +1,218 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { document, domain, upstream } from './helpers/documents.js';
+import { type Edge, startEdge } from './helpers/edge.js';
+import { type Origin, startOrigin } from './helpers/origins.js';
+import { REGEX_CORPUS } from './helpers/regex-corpus.js';
+import { sendFrom } from './helpers/send.js';
+
+// rampart.request_url matches the firewall's URL patterns on nginx's own copy of $rampart_fw_url
+// (no Lua string of it per request), its user-agent and header patterns on those headers and compares the
+// path with the challenge path in place. It must answer what `ngx.re.find(ngx.var.rampart_fw_url,
+// pattern, "jo")` (the User-Agent: "ijo") and `==` answer, for every pattern and request: a test
+// location of the real edge compares them on generated requests, long ones of the shape that
+// shares a LuaJIT hash bucket included.
+
+const PATTERNS = [
+  ...REGEX_CORPUS,
+  'https?:\\/\\/admin\\.url\\.example(.*)',
+  '^http://url\\.example/',
+  'url\\.example:\\d+',
+  '\\?(.*&)?x=1',
+  '/a{20,}',
+  '%2[fF]',
+  '[0-9a-f]{8}$',
+  '.*',
+  '/*',
+  '(a+)+$',
+];
+
+/**
+ * The string parser of Accept-Language that rampart.accept_language replaced (rampart.pages before
+ * it), the reference its in-place answers are compared with.
+ */
+const OLD_ACCEPT_LANGUAGE = `
+  local lower, sub, find = string.lower, string.sub, string.find
+  local function language_of(range)
+    if range == "en" or sub(range, 1, 3) == "en-" then return "en_US" end
+    if range == "zh" then return "zh_CN" end
+    if sub(range, 1, 3) ~= "zh-" then return nil end
+    if find(range, "^zh%-hant") then return "zh_TW" end
+    if find(range, "^zh%-hans") then return "zh_CN" end
+    if find(range, "^zh%-tw") or find(range, "^zh%-hk") or find(range, "^zh%-mo") then return "zh_TW" end
+    return "zh_CN"
+  end
+  local function old(header)
+    if type(header) ~= "string" or header == "" then return nil end
+    local best, best_q = nil, 0
+    for item in (lower(sub(header, 1, 512)) .. ","):gmatch("([^,]*),") do
+      local range = item:match("^%s*([a-z][a-z0-9-]*)")
+      local language = range and language_of(range)
+      if language then
+        local q = tonumber(item:match(";%s*q%s*=%s*([0-9.]+)") or "1") or 0
+        if q > best_q then best, best_q = language, q end
+      end
+    end
+    return best
+  end`;
+
+/** The Accept-Language comparison, run by the test location from a file (nginx never parses it). */
+const LANGUAGE_TEST = `${OLD_ACCEPT_LANGUAGE}
+  local out, named = {}, 0
+  local ok, err = pcall(function()
+  local accept_language = require "rampart.accept_language"
+  -- this request's header, read in place
+  if accept_language.visitor() ~= old(ngx.var.http_accept_language) then out[#out + 1] = "visitor" end
+  -- generated values: pieces of real lists, separators, spaces and q values in every case
+  local pieces = { "en", "EN", "en-US", "zh", "ZH-tw", "zh-Hant", "zh-hans-HK", "zh-HK", "zh-mo", "zh-", "zh-x",
+    "fr", "e", "x-en", "*", ";", "q", "Q", "=", " ", "\\t", ",", ";q=", "; q = ", "0", "1", "0.5", ".", "0.", ".9",
+    "1.2.3", "0.80", "-", "9" }
+  math.randomseed(59)
+  for n = 1, 20000 do
+    local t = {}
+    for k = 1, math.random(0, n % 50 == 0 and 200 or 12) do t[k] = pieces[math.random(#pieces)] end
+    local h = table.concat(t)
+    local want, got = old(h), accept_language.of(h)
+    if want ~= got then out[#out + 1] = string.format("%q: %s, in place %s", h, tostring(want), tostring(got)) end
+    if want then named = named + 1 end
+  end
+  end)
+  if not ok then out[#out + 1] = "error: " .. tostring(err) end
+  ngx.print(named, "\\n", table.concat(out, "\\n"))
+`;
+
+/** The test locations; their Lua and patterns come from files (nginx's parser of the Lua block never sees them). */
+const snippet = (
+  dir: string,
+) => `location = /language-test { access_log off; content_by_lua_block { dofile("${dir}/language.lua") } }
+location /url-test/ { access_log off; content_by_lua_block {
+  local f = io.open("${dir}/patterns.json")
+  local patterns = require("cjson").decode(f:read("*a"))
+  f:close()
+  local request_url = require "rampart.request_url"
+  local url = ngx.var.rampart_fw_url
+  local out, hits = {}, 0
+  local len = request_url.read()
+  if len ~= #url or request_url.string() ~= url then out[#out + 1] = "read: " .. request_url.string() end
+  for _, p in ipairs(patterns) do
+    local from, _, err = ngx.re.find(url, p, "jo")
+    local found, ferr = request_url.find(p)
+    if (from ~= nil) ~= (found == true) or (err ~= nil) ~= (ferr ~= nil) then
+      out[#out + 1] = p .. ": re.find " .. tostring(from) .. " " .. tostring(err) .. ", request_url " .. tostring(found) .. " " .. tostring(ferr)
+    end
+    if from then hits = hits + 1 end
+    -- the User-Agent as the user-agent rules match it (none: "")
+    local ua = request_url.user_agent
+    ua.read()
+    from, _, err = ngx.re.find(ngx.var.http_user_agent or "", p, "ijo")
+    found, ferr = ua.find(p, "ijo")
+    if (from ~= nil) ~= (found == true) or (err ~= nil) ~= (ferr ~= nil) then
+      out[#out + 1] = "user agent " .. p .. ": re.find " .. tostring(from) .. ", request_url " .. tostring(found)
+    end
+    if from then hits = hits + 1 end
+    -- a header as the header rules read it: absent (nil), empty or a value
+    local x = request_url.reader_of("http_x_scan")
+    local value = ngx.var.http_x_scan
+    if (x.read() == nil) ~= (value == nil) then out[#out + 1] = "x-scan read" end
+    if value ~= nil then
+      from, _, err = ngx.re.find(value, p, "ijo")
+      found, ferr = x.find(p, "ijo")
+      if (from ~= nil) ~= (found == true) or (err ~= nil) ~= (ferr ~= nil) then
+        out[#out + 1] = "x-scan " .. p .. ": re.find " .. tostring(from) .. ", request_url " .. tostring(found)
+      end
+      if from then hits = hits + 1 end
+    end
+  end
+  -- the path as the challenge path's test compares it
+  local uri = request_url.uri
+  uri.read()
+  if not uri.equals(ngx.var.uri) or uri.equals(ngx.var.uri .. "x") or uri.equals(ngx.var.uri:sub(1, -2) .. "#")
+    or uri.equals("/.rampart/challenge") then
+    out[#out + 1] = "uri equals: " .. ngx.var.uri
+  end
+  ngx.print(hits, "\\n", table.concat(out, "\\n"))
+} }`;
+
+let edge: Edge;
+let origin: Origin;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'rampart-request-url-'));
+  await chmod(dir, 0o755);
+  await writeFile(path.join(dir, 'patterns.json'), JSON.stringify(PATTERNS), { mode: 0o644 });
+  await writeFile(path.join(dir, 'language.lua'), LANGUAGE_TEST, { mode: 0o644 });
+  origin = await startOrigin('origin');
+  edge = await startEdge({ workerProcesses: 1 }, { serverSnippet: snippet(dir) });
+  await edge.push(document('request-url-1', [domain(1, 'url.example', [upstream(origin.port)])]));
+});
+
+afterAll(async () => {
+  await edge?.stop();
+  await origin?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Deterministic request targets under /url-test/: short and long, with queries and escapes. */
+function targets(count: number): string[] {
+  let seed = 59;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const chars = 'abcdefxyz0123456789/-._~=&?:%2F%20';
+  return Array.from({ length: count }, (_, i) => {
+    if (i % 5 === 0) {
+      // the colliding shape: one length, 8 hex digits varying at 70% of the path
+      const fill = 'a'.repeat(391);
+      return `/url-test/${fill.slice(0, 270)}${next(2 ** 31)
+        .toString(16)
+        .padStart(8, '0')}${fill.slice(270)}`;
+    }
+    const length = next(i % 3 === 0 ? 600 : 40);
+    let rest = '';
+    for (let k = 0; k < length; k++) rest += chars[next(chars.length)];
+    return `/url-test/${rest.replace(/%(?![0-9A-F]{2})/g, 'p')}`;
+  });
+}
+
+it('matches every firewall pattern on the URL, the User-Agent and a header as ngx.re.find on them read as strings', async () => {
+  const problems: string[] = [];
+  let hits = 0;
+  for (const [i, path] of targets(120).entries()) {
+    // every other request with a User-Agent made of the path's characters
+    const headers: Record<string, string> = i % 2 === 0 ? { 'user-agent': `Mozilla/5.0 ${path.slice(10)}` } : {};
+    // and every third a header rule's header, empty every ninth
+    if (i % 3 === 0) headers['x-scan'] = i % 9 === 0 ? '' : `sqlmap/${path.slice(10)}`;
+    const reply = await sendFrom('127.0.0.1', edge.httpPort, 'url.example', { path, headers });
+    if (reply === 'closed' || reply.status !== 200) {
+      problems.push(`${path}: ${reply === 'closed' ? 'closed' : reply.status}`);
+      continue;
+    }
+    const [count, ...lines] = reply.body.split('\n');
+    hits += Number(count);
+    for (const line of lines) if (line) problems.push(`${path}: ${line}`);
+  }
+  expect(problems).toEqual([]);
+  // Both answers occur: some patterns match, most do not.
+  expect(hits).toBeGreaterThan(120);
+  expect(hits).toBeLessThan(3 * 120 * PATTERNS.length);
+}, 60_000);
+
+it('finds the language of Accept-Language in place as the string parser did', async () => {
+  const headers = ['zh-TW,zh;q=0.9,en;q=0.8', `${'x-aa,'.repeat(120)}zh-Hant`, ''];
+  for (const value of headers) {
+    const reply = await sendFrom('127.0.0.1', edge.httpPort, 'url.example', {
+      path: '/language-test',
+      headers: value ? { 'accept-language': value } : {},
+    });
+    if (reply === 'closed') throw new Error('closed');
+    const [named, ...problems] = reply.body.split('\n').filter((line, i) => i === 0 || line);
+    expect(problems).toEqual([]);
+    // Both answers occur among the generated values: a language of ours, and none.
+    expect(Number(named)).toBeGreaterThan(1000);
+    expect(Number(named)).toBeLessThan(20000);
+  }
+}, 60_000);
