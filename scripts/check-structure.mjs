@@ -243,6 +243,24 @@ export function sqlProblems(counts, debt = SQL_DEBT) {
   return problems;
 }
 
+/**
+ * A server route passes its service a plain id (`caller.operatorId`, `caller.accountId`) or the
+ * whole caller, never a scope assembled from caller fields (docs/decisions "One rule for passing
+ * the caller"): an object property taken from the caller (`{ operatorId: caller.operatorId }`), the
+ * caller destructured (`const { operatorId, zoneScope } = caller`) or spread (`{ ...caller }`), or
+ * `caller.zoneScope` / `caller.account` read in the route. Each such text in a route file is one problem.
+ */
+const CALLER_SCOPE = /\b\w+\s*:\s*caller\.\w+|\bcaller\.(?:zoneScope|account)\b|\}\s*=\s*caller\b|\.\.\.caller\b/g;
+
+export function callerScopes(text) {
+  return [...text.matchAll(CALLER_SCOPE)].map((m) => `${text.slice(0, m.index).split('\n').length}: ${m[0]}`);
+}
+
+/** Whether a file is held to the caller rule: the server's route files. */
+export function callerHeld(file) {
+  return /^apps\/server\/src\/.*\.routes\.ts$/.test(file);
+}
+
 /** The import graph of the code trees (type imports count: they are a dependency too), via madge. */
 export async function importGraph(root, roots = IMPORT_ROOTS) {
   const { default: madge } = await import('madge');
@@ -270,7 +288,7 @@ export async function importGraph(root, roots = IMPORT_ROOTS) {
 }
 
 /** Every check on the tree at `root`; returns the problems found. */
-export async function check(root, which = ['sizes', 'imports', 'sql'], debt = {}) {
+export async function check(root, which = ['sizes', 'imports', 'sql', 'caller'], debt = {}) {
   const problems = [];
   const files = sourceFiles(root);
   if (which.includes('sizes')) {
@@ -285,6 +303,15 @@ export async function check(root, which = ['sizes', 'imports', 'sql'], debt = {}
       if (n > 0) counts[file] = n;
     }
     problems.push(...sqlProblems(counts, debt.sql ?? SQL_DEBT));
+  }
+  if (which.includes('caller')) {
+    for (const file of files.filter(callerHeld)) {
+      for (const found of callerScopes(readFileSync(path.join(root, file), 'utf8'))) {
+        problems.push(
+          `${file}:${found}: a route builds a scope from caller fields: pass the plain id or the whole caller`,
+        );
+      }
+    }
   }
   if (which.includes('imports')) {
     const { graph, circles } = await importGraph(root, debt.importRoots ?? IMPORT_ROOTS);
@@ -306,5 +333,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error(`structure: ${problems.length} problem(s) (${took} s)`);
     process.exit(1);
   }
-  console.log(`structure: sizes, imports and SQL hold (${took} s)`);
+  console.log(`structure: sizes, imports, SQL and the routes' callers hold (${took} s)`);
 }

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { check, circleKey, MAX_LINES, sqlCount } from './check-structure.mjs';
+import { callerScopes, check, circleKey, MAX_LINES, sqlCount } from './check-structure.mjs';
 
 const roots = [];
 after(() => {
@@ -124,6 +124,46 @@ describe('SQL outside repositories and stores', () => {
         'apps/server/src/modules/b/b.job.ts: no SQL left: remove it from SQL_DEBT',
       ],
     );
+  });
+});
+
+describe("routes pass the caller's plain id or the whole caller", () => {
+  test('a route building a scope from caller fields fails; plain ids and the whole caller pass', async () => {
+    const good = [
+      'binder.bind(r.a, async ({ params }, { caller }) => s.list(caller.operatorId, params.zoneID));',
+      'binder.bind(r.b, async ({ body }, { caller }) => s.create(caller, body));',
+      'binder.bind(r.c, async (_i, { caller }) => ({ data: await s.get(caller.accountId) }));',
+    ].join('\n');
+    const bad = [
+      'binder.bind(r.a, async ({ params }, { caller }) => s.list({ operatorId: caller.operatorId, zoneId: params.zoneID }));',
+      'binder.bind(r.b, async ({ query }, { caller }) => s.page(caller.operatorId, query, caller.zoneScope));',
+      'binder.bind(r.c, async ({ body }, { caller }) => s.save(caller.operatorId, body, caller.account));',
+      'binder.bind(r.d, async ({ query }, { caller }) => {',
+      '  const { operatorId, zoneScope: scope } = caller;',
+      '  return s.nodes(operatorId, { ...query, scope });',
+      '});',
+      'binder.bind(r.e, async ({ body }, { caller }) => s.make({ ...caller, zoneId: body.zoneID }));',
+    ].join('\n');
+    const root = tree({
+      'apps/server/src/modules/a/a.routes.ts': good,
+      'apps/server/src/modules/b/b.routes.ts': bad,
+      // Services build their scope from the caller they receive.
+      'apps/server/src/modules/b/b.service.ts':
+        'const s = { operatorId: caller.operatorId, zoneScope: caller.zoneScope };',
+    });
+    const problem = ': a route builds a scope from caller fields: pass the plain id or the whole caller';
+    assert.deepEqual(await check(root, ['caller'], none), [
+      `apps/server/src/modules/b/b.routes.ts:1: operatorId: caller.operatorId${problem}`,
+      `apps/server/src/modules/b/b.routes.ts:2: caller.zoneScope${problem}`,
+      `apps/server/src/modules/b/b.routes.ts:3: caller.account${problem}`,
+      `apps/server/src/modules/b/b.routes.ts:5: } = caller${problem}`,
+      `apps/server/src/modules/b/b.routes.ts:8: ...caller${problem}`,
+    ]);
+  });
+
+  test('the account id is a plain id, not the account row', () => {
+    assert.deepEqual(callerScopes('s.list(caller.accountId, query)'), []);
+    assert.deepEqual(callerScopes('s.create(caller.account.maxLogExportTimes)'), ['1: caller.account']);
   });
 });
 

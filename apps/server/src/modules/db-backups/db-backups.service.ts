@@ -11,7 +11,6 @@ import type { Database } from '../../platform/db/database.js';
 import { pgDump, psqlRestore } from '../../platform/db/pg-tools.js';
 import { checkPgliteDump, STAGED_RESTORE } from '../../platform/db/pglite-restore.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { ClientCaller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { type BackupManifest, DbBackupFiles } from './db-backup-files.js';
 import { DbBackupsRepository } from './db-backups.repository.js';
@@ -60,8 +59,8 @@ export class DbBackupsService {
    * Backups hold every tenant's rows and secrets: the installation's operator only (the first
    * operator, and its sub-accounts it gave the settings permission, as for the log setting).
    */
-  private async checkCaller(caller: ClientCaller): Promise<void> {
-    if (caller.operatorId !== (await this.deps.installationOperator())) {
+  private async checkOperator(operatorId: number): Promise<void> {
+    if (operatorId !== (await this.deps.installationOperator())) {
       throw new AppError(101018, { extra: { reason: "backups are the installation's operator's" } });
     }
   }
@@ -75,8 +74,8 @@ export class DbBackupsService {
     }
   }
 
-  async state(caller: ClientCaller): Promise<DbBackupState> {
-    await this.checkCaller(caller);
+  async state(operatorId: number): Promise<DbBackupState> {
+    await this.checkOperator(operatorId);
     const setting = await this.deps.files.setting();
     return {
       setting,
@@ -87,16 +86,16 @@ export class DbBackupsService {
     };
   }
 
-  async putSetting(caller: ClientCaller, setting: DbBackupSetting): Promise<DbBackupSetting> {
-    await this.checkCaller(caller);
+  async putSetting(operatorId: number, setting: DbBackupSetting): Promise<DbBackupSetting> {
+    await this.checkOperator(operatorId);
     const value = { enabled: setting.enabled, intervalHours: setting.intervalHours, keep: setting.keep };
     await this.deps.files.putSetting(value);
     await this.prune(value.keep);
     return value;
   }
 
-  async list(caller: ClientCaller, query: PageQuery): Promise<{ data: DbBackup[]; total: number }> {
-    await this.checkCaller(caller);
+  async list(operatorId: number, query: PageQuery): Promise<{ data: DbBackup[]; total: number }> {
+    await this.checkOperator(operatorId);
     const all = await this.deps.files.all();
     const start = (query.page - 1) * query.pageSize;
     const data = all.slice(start, start + query.pageSize).map((entry) => {
@@ -108,8 +107,8 @@ export class DbBackupsService {
   }
 
   /** Starts a backup now; it runs in the background (`whenIdle` waits for it). */
-  async create(caller: ClientCaller): Promise<DbBackup> {
-    await this.checkCaller(caller);
+  async create(operatorId: number): Promise<DbBackup> {
+    await this.checkOperator(operatorId);
     return DbBackupFiles.present(await this.start('manual'));
   }
 
@@ -214,15 +213,15 @@ export class DbBackupsService {
     }
   }
 
-  private async own(caller: ClientCaller, id: number): Promise<BackupManifest> {
-    await this.checkCaller(caller);
+  private async own(operatorId: number, id: number): Promise<BackupManifest> {
+    await this.checkOperator(operatorId);
     const entry = await this.deps.files.find(id);
     if (!entry) throw new AppError(101018);
     return entry;
   }
 
-  async download(caller: ClientCaller, id: number) {
-    const entry = await this.own(caller, id);
+  async download(operatorId: number, id: number) {
+    const entry = await this.own(operatorId, id);
     if (entry.status !== 'done') throw idField('backupNotReady');
     const { file } = await this.deps.files.paths(entry);
     const bytes = await stat(file).then(
@@ -234,8 +233,8 @@ export class DbBackupsService {
     return { stream: createReadStream(file), bytes, fileName: DbBackupFiles.fileName(entry) };
   }
 
-  async delete(caller: ClientCaller, id: number): Promise<void> {
-    const entry = await this.own(caller, id);
+  async delete(operatorId: number, id: number): Promise<void> {
+    const entry = await this.own(operatorId, id);
     if (entry.status === 'running') throw idField('backupRunning');
     if (this.pendingRestore === id) {
       await rm(path.join(await this.deps.files.dir(), STAGED_RESTORE), { force: true });
@@ -249,8 +248,8 @@ export class DbBackupsService {
    * then PostgreSQL runs it in one transaction (an error rolls everything back), and PGlite loads
    * it in memory to check it and stages it for the next start. A refused backup changes nothing.
    */
-  async restore(caller: ClientCaller, id: number): Promise<{ staged: boolean }> {
-    const entry = await this.own(caller, id);
+  async restore(operatorId: number, id: number): Promise<{ staged: boolean }> {
+    const entry = await this.own(operatorId, id);
     if (entry.status !== 'done') throw idField('backupNotReady');
     if (entry.kind !== this.kind) throw idField('backupOtherStore');
     if (entry.migrations > this.deps.knownMigrations) throw idField('backupNewer');

@@ -5,13 +5,11 @@ import type { BlockListService } from './block-list.service.js';
 export function bindBlockListRoutes(binder: Binder, blocks: BlockListService): void {
   binder.bind(r.listBlockedIps, async ({ query }, { caller }) => blocks.listOfUser(caller.accountId, query));
   binder.bind(r.unblockIps, async ({ body }, { caller }) => {
-    await blocks.unblock({ userId: caller.accountId }, body.ids);
+    await blocks.unblockOfUser(caller.accountId, body.ids);
   });
-  binder.bind(r.listClientBlockedIps, async ({ query }, { caller }) =>
-    blocks.list({ operatorId: caller.operatorId, zoneScope: caller.zoneScope }, query),
-  );
+  binder.bind(r.listClientBlockedIps, async ({ query }, { caller }) => blocks.list(caller, query));
   binder.bind(r.clientUnblockIps, async ({ body }, { caller }) => {
-    await blocks.unblock({ operatorId: caller.operatorId, zoneScope: caller.zoneScope }, body.ids);
+    await blocks.unblock(caller, body.ids);
   });
   binder.bind(r.reportNodeBlocks, async ({ body }, { node }) => {
     await blocks.report(node.nodeId, body.entries);

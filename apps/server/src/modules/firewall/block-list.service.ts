@@ -3,6 +3,7 @@ import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
+import type { ClientCaller } from '../../platform/http/bind-route.js';
 import type { NodeCommandsService } from '../nodes/node-commands.service.js';
 import type { NodesRepository } from '../nodes/nodes.repository.js';
 import type { SnapshotRepository } from '../snapshots/snapshot.repository.js';
@@ -28,6 +29,13 @@ function present(row: BlockListRow): ClientBlockedIpEntry {
   };
 }
 
+/** What the operator's calls read of the caller: its operator and the zones it may name. */
+type OperatorCaller = Pick<ClientCaller, 'operatorId' | 'zoneScope'>;
+
+function operatorOwner(caller: OperatorCaller): BlockOwner {
+  return { operatorId: caller.operatorId, zoneScope: caller.zoneScope };
+}
+
 /**
  * The block list (routes/block-list.ts; docs/decisions.md "The block list"). Nodes report what their
  * DROP + Blacklist rules blocked; customers and operators list the blocks of their sites and
@@ -46,7 +54,15 @@ export class BlockListService {
     private readonly changes: ConfigChanges,
   ) {}
 
-  async list(
+  /** The operator's view; a sub-account restricted to some zones sees the blocks of their nodes only. */
+  list(
+    caller: OperatorCaller,
+    query: BlockListQuery & { userID?: number },
+  ): Promise<{ data: ClientBlockedIpEntry[]; total: number }> {
+    return this.page(operatorOwner(caller), query);
+  }
+
+  private async page(
     owner: BlockOwner,
     query: BlockListQuery & { userID?: number },
   ): Promise<{ data: ClientBlockedIpEntry[]; total: number }> {
@@ -62,15 +78,25 @@ export class BlockListService {
 
   /** The customer's view: the operator's columns left out. */
   async listOfUser(userId: number, query: BlockListQuery): Promise<{ data: BlockedIpEntry[]; total: number }> {
-    const { data, total } = await this.list({ userId }, query);
+    const { data, total } = await this.page({ userId }, query);
     return { data: data.map(({ userAccount: _, ...entry }) => entry), total };
+  }
+
+  /** The operator unblocks entries of its blocks (within its zone scope). */
+  unblock(caller: OperatorCaller, ids: number[]): Promise<void> {
+    return this.unblockOwned(operatorOwner(caller), ids);
+  }
+
+  /** The customer unblocks entries of its own sites' blocks. */
+  unblockOfUser(userId: number, ids: number[]): Promise<void> {
+    return this.unblockOwned({ userId }, ids);
   }
 
   /**
    * Unblocks the entries, all or none: every id must be one the owner may see (101018 otherwise).
    * A node that is no longer initialised gets no command (it serves nothing of the operator's).
    */
-  async unblock(owner: BlockOwner, ids: number[]): Promise<void> {
+  private async unblockOwned(owner: BlockOwner, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       const found = await this.repo.owned(owner, unique);

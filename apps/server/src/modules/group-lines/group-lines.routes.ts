@@ -1,6 +1,6 @@
 import { dnsLineRoutes, groupLineRoutes, type Locale, localeFromLanguageTag } from '@rampart/contract';
 import type { FastifyRequest } from 'fastify';
-import type { Binder, ClientCaller } from '../../platform/http/bind-route.js';
+import type { Binder } from '../../platform/http/bind-route.js';
 import { dnsLines } from './group-lines.presenter.js';
 import type { GroupLinesService } from './group-lines.service.js';
 
@@ -15,50 +15,71 @@ function lineLocale(request: FastifyRequest): Locale {
 }
 
 export function bindGroupLineRoutes(binder: Binder, lines: GroupLinesService): void {
-  const scope = (caller: ClientCaller, zoneId: number) => ({ operatorId: caller.operatorId, zoneId });
   binder.bind(dnsLineRoutes.listDnsLines, async (_input, { request }) => ({ data: dnsLines(lineLocale(request)) }));
 
   const r = groupLineRoutes;
   binder.bind(r.lineNodeNums, async ({ params }, { caller }) => ({
-    data: await lines.nodeNums(scope(caller, params.zoneID), params.groupID),
+    data: await lines.nodeNums(caller.operatorId, params.zoneID, params.groupID),
   }));
 
   binder.bind(r.listLineNodes, async ({ params, query }, { caller }) =>
-    lines.lineNodes(scope(caller, params.zoneID), params.groupID, params.lineID, query),
+    lines.lineNodes(caller.operatorId, params.zoneID, params.groupID, params.lineID, query),
   );
   binder.bind(r.listLineVirtualNodes, async ({ params, query }, { caller }) =>
-    lines.lineVirtualNodes(scope(caller, params.zoneID), params.groupID, params.lineID, query),
+    lines.lineVirtualNodes(caller.operatorId, params.zoneID, params.groupID, params.lineID, query),
   );
   binder.bind(r.lineNodeCandidates, async ({ params, query }, { caller }) =>
-    lines.nodeCandidates(scope(caller, params.zoneID), params.groupID, params.lineID, query),
+    lines.nodeCandidates(caller.operatorId, params.zoneID, params.groupID, params.lineID, query),
   );
   binder.bind(r.lineVirtualNodeCandidates, async ({ params, query }, { caller }) =>
-    lines.virtualNodeCandidates(scope(caller, params.zoneID), params.groupID, params.lineID, query),
+    lines.virtualNodeCandidates(caller.operatorId, params.zoneID, params.groupID, params.lineID, query),
   );
   binder.bind(r.addLineNodes, async ({ params, body }, { caller }) => {
-    await lines.add('nodes', scope(caller, params.zoneID), params.groupID, params.lineID, body.nodeIDs);
+    await lines.add('nodes', caller.operatorId, params.zoneID, params.groupID, params.lineID, body.nodeIDs);
   });
   binder.bind(r.addLineVirtualNodes, async ({ params, body }, { caller }) => {
-    await lines.add('virtualNodes', scope(caller, params.zoneID), params.groupID, params.lineID, body.virtualNodeIDs);
+    await lines.add(
+      'virtualNodes',
+      caller.operatorId,
+      params.zoneID,
+      params.groupID,
+      params.lineID,
+      body.virtualNodeIDs,
+    );
   });
   binder.bind(r.removeLineNodes, async ({ params, body }, { caller }) => {
-    await lines.remove('nodes', scope(caller, params.zoneID), params.groupID, params.lineID, body.nodeIDs);
+    await lines.remove('nodes', caller.operatorId, params.zoneID, params.groupID, params.lineID, body.nodeIDs);
   });
   binder.bind(r.removeLineVirtualNodes, async ({ params, body }, { caller }) => {
     await lines.remove(
       'virtualNodes',
-      scope(caller, params.zoneID),
+      caller.operatorId,
+      params.zoneID,
       params.groupID,
       params.lineID,
       body.virtualNodeIDs,
     );
   });
   binder.bind(r.moveLineNodes, async ({ params, body }, { caller }) => {
-    const s = scope(caller, params.zoneID);
-    await lines.move('nodes', s, params.groupID, params.lineID, body.toLine, body.nodeIDs);
+    await lines.move(
+      'nodes',
+      caller.operatorId,
+      params.zoneID,
+      params.groupID,
+      params.lineID,
+      body.toLine,
+      body.nodeIDs,
+    );
   });
   binder.bind(r.moveLineVirtualNodes, async ({ params, body }, { caller }) => {
-    const s = scope(caller, params.zoneID);
-    await lines.move('virtualNodes', s, params.groupID, params.lineID, body.toLine, body.virtualNodeIDs);
+    await lines.move(
+      'virtualNodes',
+      caller.operatorId,
+      params.zoneID,
+      params.groupID,
+      params.lineID,
+      body.toLine,
+      body.virtualNodeIDs,
+    );
   });
 }

@@ -64,7 +64,8 @@ export class GroupLinesService {
     return group;
   }
 
-  async nodeNums(s: Scope, groupId: number) {
+  async nodeNums(operatorId: number, zoneId: number, groupId: number) {
+    const s: Scope = { operatorId, zoneId };
     await this.group(s, groupId, false);
     const [n, v] = await Promise.all([
       this.lines.countsPerLine('nodes', groupId),
@@ -73,26 +74,36 @@ export class GroupLinesService {
     return presentLineCounts(n, v);
   }
 
-  async lineNodes(s: Scope, groupId: number, line: string, page: PageQuery) {
+  async lineNodes(operatorId: number, zoneId: number, groupId: number, line: string, page: PageQuery) {
+    const s: Scope = { operatorId, zoneId };
     await this.group(s, groupId, false);
     const { rows, total } = await this.lines.lineNodes(groupId, line, page);
     return { data: rows, total };
   }
 
-  async lineVirtualNodes(s: Scope, groupId: number, line: string, page: PageQuery) {
+  async lineVirtualNodes(operatorId: number, zoneId: number, groupId: number, line: string, page: PageQuery) {
+    const s: Scope = { operatorId, zoneId };
     await this.group(s, groupId, false);
     const { rows, total } = await this.lines.lineVirtualNodes(groupId, line, page);
     return { data: rows, total };
   }
 
-  async nodeCandidates(s: Scope, groupId: number, line: string, q: LineCandidateQuery) {
+  async nodeCandidates(operatorId: number, zoneId: number, groupId: number, line: string, q: LineCandidateQuery) {
+    const s: Scope = { operatorId, zoneId };
     const { portType } = await this.group(s, groupId, false);
     const where = { ownerId: s.operatorId, zoneId: s.zoneId, groupId, line, portType };
     const { rows, total } = await this.lines.nodeCandidates(where, q.value, q);
     return { data: rows, total };
   }
 
-  async virtualNodeCandidates(s: Scope, groupId: number, line: string, q: LineCandidateQuery) {
+  async virtualNodeCandidates(
+    operatorId: number,
+    zoneId: number,
+    groupId: number,
+    line: string,
+    q: LineCandidateQuery,
+  ) {
+    const s: Scope = { operatorId, zoneId };
     const { portType } = await this.group(s, groupId, false);
     const where = { ownerId: s.operatorId, zoneId: s.zoneId, groupId, line, portType };
     const { rows, total } = await this.lines.virtualNodeCandidates(where, q.value, q);
@@ -100,7 +111,15 @@ export class GroupLinesService {
   }
 
   /** Places members of the zone on the line; each must serve the group's port type. */
-  async add(kind: PlaceKind, s: Scope, groupId: number, line: string, ids: number[]): Promise<void> {
+  async add(
+    kind: PlaceKind,
+    operatorId: number,
+    zoneId: number,
+    groupId: number,
+    line: string,
+    ids: number[],
+  ): Promise<void> {
+    const s: Scope = { operatorId, zoneId };
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       // The placed nodes take the sites of the products using the group.
@@ -119,12 +138,29 @@ export class GroupLinesService {
     });
   }
 
-  async remove(kind: PlaceKind, s: Scope, groupId: number, line: string, ids: number[]): Promise<void> {
+  async remove(
+    kind: PlaceKind,
+    operatorId: number,
+    zoneId: number,
+    groupId: number,
+    line: string,
+    ids: number[],
+  ): Promise<void> {
+    const s: Scope = { operatorId, zoneId };
     await this.onLineThen(kind, s, groupId, line, ids, (unique) => this.lines.remove(kind, groupId, line, unique));
   }
 
   /** Moves members from `line` to `toLine`; one already on `toLine` just leaves `line`. */
-  async move(kind: PlaceKind, s: Scope, groupId: number, line: string, toLine: string, ids: number[]): Promise<void> {
+  async move(
+    kind: PlaceKind,
+    operatorId: number,
+    zoneId: number,
+    groupId: number,
+    line: string,
+    toLine: string,
+    ids: number[],
+  ): Promise<void> {
+    const s: Scope = { operatorId, zoneId };
     await this.onLineThen(kind, s, groupId, line, ids, async (unique) => {
       if (toLine === line) return;
       await this.lines.remove(kind, groupId, line, unique);

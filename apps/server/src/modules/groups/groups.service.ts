@@ -19,24 +19,27 @@ export class GroupsService {
     if (!(await this.zones.find(s.operatorId, s.zoneId))) throw new AppError(101018);
   }
 
-  async list(s: Scope, page: number, pageSize: number) {
+  async list(operatorId: number, zoneId: number, page: number, pageSize: number) {
+    const s: Scope = { operatorId, zoneId };
     await this.zone(s);
     const { rows, total } = await this.groups.list(s.operatorId, s.zoneId, page, pageSize);
     return { data: rows.map(presentGroup), total };
   }
 
-  async meta(s: Scope, filter: GroupMetaQuery) {
+  async meta(operatorId: number, zoneId: number, filter: GroupMetaQuery) {
+    const s: Scope = { operatorId, zoneId };
     await this.zone(s);
     return this.groups.meta(s.operatorId, s.zoneId, filter);
   }
 
-  async get(s: Scope, id: number): Promise<Group> {
+  private async get(s: Scope, id: number): Promise<Group> {
     const row = await this.groups.find(s.operatorId, s.zoneId, id);
     if (!row) throw new AppError(101018);
     return presentGroup(row);
   }
 
-  async create(s: Scope, input: GroupIn): Promise<Group> {
+  async create(operatorId: number, zoneId: number, input: GroupIn): Promise<Group> {
+    const s: Scope = { operatorId, zoneId };
     // The zone comes from the path: without this check a group could be made in another operator's zone.
     await this.zone(s);
     return onUniqueViolation(101025, async () => {
@@ -50,7 +53,8 @@ export class GroupsService {
     });
   }
 
-  async update(s: Scope, input: GroupUpdateIn): Promise<Group> {
+  async update(operatorId: number, zoneId: number, input: GroupUpdateIn): Promise<Group> {
+    const s: Scope = { operatorId, zoneId };
     return onUniqueViolation(101025, async () => {
       const { id, ...values } = input;
       if (!(await this.groups.update(s.operatorId, s.zoneId, id, { ...values, name: values.name.trim() }))) {
@@ -60,7 +64,8 @@ export class GroupsService {
     });
   }
 
-  async delete(s: Scope, id: number): Promise<void> {
+  async delete(operatorId: number, zoneId: number, id: number): Promise<void> {
+    const s: Scope = { operatorId, zoneId };
     await onForeignKeyViolation(203001, async () => {
       if (!(await this.groups.delete(s.operatorId, s.zoneId, id))) throw new AppError(101018);
     });

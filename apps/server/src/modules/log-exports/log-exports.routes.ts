@@ -22,10 +22,7 @@ export function bindLogExportRoutes(binder: Binder, exports: LogExportsService):
   ] as const;
   for (const [create, list, get, download, remove, retry] of sets) {
     binder.bind(create, async ({ body }, { caller }) => ({
-      data: await exports.create(
-        { accountId: caller.accountId, maxLogExportTimes: caller.account.maxLogExportTimes },
-        body,
-      ),
+      data: await exports.create(caller, body),
     }));
     binder.bind(list, async ({ query }, { caller }) => exports.list(caller.accountId, query));
     binder.bind(get, async ({ params }, { caller }) => ({ data: await exports.get(caller.accountId, params.id) }));

@@ -7,17 +7,16 @@ import {
 } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import type { AccountRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { LogExportFiles } from './log-export-files.js';
 import { exportContentType, exportFileName, presentLogExport } from './log-exports.presenter.js';
 import type { LogExportRow, LogExportSort, LogExportsRepository } from './log-exports.repository.js';
 
-/** The account a call acts for and its daily quota. */
-export interface ExportOwner {
-  accountId: number;
-  maxLogExportTimes: number;
-}
+/** What a create reads of the caller: the account it acts for and that account's daily quota. */
+export type CreatingCaller = Pick<Caller, 'accountId'> & { account: Pick<AccountRow, 'maxLogExportTimes'> };
 
 /**
  * Log export files (routes/log-exports.ts; docs/decisions.md "Log export files"): the calls, each
@@ -37,7 +36,8 @@ export class LogExportsService {
    * row is taken first (locked, so an account's creates are counted one after another), then the
    * exports queued or running.
    */
-  create(owner: ExportOwner, input: LogExportCreate): Promise<LogExport> {
+  create(caller: CreatingCaller, input: LogExportCreate): Promise<LogExport> {
+    const owner = { accountId: caller.accountId, maxLogExportTimes: caller.account.maxLogExportTimes };
     const { type, format, gzip, ...rest } = input;
     const filter: LogExportFilter = type === 'waf' ? rest : { ...rest, ruleId: undefined, action: undefined };
     return this.transactions.run(async () => {

@@ -56,9 +56,7 @@ export function bindNodeOperationRoutes(
 
   binder.bind(ops.listZoneNodes, async ({ params, query }, { caller }) => {
     await settings.zone(caller.operatorId, params.zoneID);
-    return nodes.listInitialized(caller.operatorId, { ...query, zoneIDs: [params.zoneID] }, (id) =>
-      snapshots.state(id),
-    );
+    return nodes.listInitialized(caller, { ...query, zoneIDs: [params.zoneID] }, (id) => snapshots.state(id));
   });
   binder.bind(ops.metaZoneNodes, async ({ params }, { caller }) => ({
     data: await settings.metaInZone(caller.operatorId, params.zoneID),

@@ -60,16 +60,15 @@ export function bindNodeRoutes(
     );
   });
   binder.bind(nodeRoutes.listInitializedNodes, async ({ query }, { caller }) => {
-    const { operatorId, zoneScope: scope } = caller;
     const list = await nodes.listInitialized(
-      operatorId,
-      { ...query, scope },
+      caller,
+      query,
       (id) => snapshots.state(id),
       (id) => planes.currentPlane(id),
     );
     if (!monitorStates) return list;
     const states = await monitorStates(
-      operatorId,
+      caller.operatorId,
       list.data.map((n) => n.id),
     );
     return { ...list, data: list.data.map((n) => ({ ...n, monitorState: states.get(n.id) })) };

@@ -4,6 +4,7 @@ import { randomToken, sha256 } from '../../platform/crypto/keys.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import type { ClientCaller } from '../../platform/http/bind-route.js';
 import type { LicenseLimits } from '../licenses/license-limits.js';
 import { presentInitializedNode, presentUninitializedNode } from './nodes.presenter.js';
 import type { NodesRepository } from './nodes.repository.js';
@@ -66,12 +67,10 @@ export class NodesService {
     });
   }
 
+  /** The operator's initialised nodes; a sub-account restricted to some zones (`zoneScope`) sees theirs only. */
   async listInitialized(
-    operatorId: number,
-    q: InitializedNodesQuery & {
-      /** The caller's zone scope (a restricted operator sub-account); null for every zone. */
-      scope?: ReadonlySet<number> | null | undefined;
-    },
+    caller: Pick<ClientCaller, 'operatorId' | 'zoneScope'>,
+    q: InitializedNodesQuery,
     /** The node's current snapshot and what could not go into it (SnapshotsService.state). */
     snapshotState: (nodeId: number) => Promise<{ snapshot: { version: string } | null; problem: string }>,
     /** The node's plane: its last change and what the node last polled from (PlaneService.currentPlane). */
@@ -80,7 +79,13 @@ export class NodesService {
       held: null,
     }),
   ): Promise<{ data: InitializedNode[]; total: number }> {
-    const { rows, total } = await this.nodes.listInitialized(operatorId, q, q.page, q.pageSize);
+    const { operatorId, zoneScope } = caller;
+    const { rows, total } = await this.nodes.listInitialized(
+      operatorId,
+      { ...q, scope: zoneScope },
+      q.page,
+      q.pageSize,
+    );
     const now = this.clock();
     const siteOfPort = await this.nodes.sitesOfPorts(
       operatorId,

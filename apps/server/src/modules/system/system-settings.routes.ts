@@ -14,7 +14,7 @@ export function bindSystemSettingRoutes(binder: Binder, settings: SystemSettings
     data: await settings.accountVerify(caller.operatorId),
   }));
   binder.bind(r.saveAccountVerifySetting, async ({ body }, { caller }) => ({
-    data: await settings.saveAccountVerify(caller.operatorId, body, caller.account),
+    data: await settings.saveAccountVerify(caller, body),
   }));
   binder.bind(r.getRestrictCidrsSetting, async (_i, { caller }) => ({
     data: await settings.restrictCidrs(caller.operatorId),

@@ -15,6 +15,7 @@ import {
 import { z } from 'zod';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import type { AccountRow } from '../../platform/db/schema.js';
+import type { ClientCaller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SettingsRepository } from '../../platform/settings/settings.repository.js';
 import { hasSecondFactor } from '../../platform/tenancy/second-factor.js';
@@ -116,12 +117,13 @@ export class SystemSettingsService {
    * caller (one of them) has none: it could then do nothing but set one up.
    */
   async saveAccountVerify(
-    operatorId: number,
+    caller: Pick<ClientCaller, 'operatorId'> & { account: Pick<AccountRow, 'login2FAType' | 'totpSecret'> },
     input: AccountVerifySetting,
-    caller: Pick<AccountRow, 'login2FAType' | 'totpSecret'>,
   ): Promise<AccountVerifySetting> {
-    if (input.mode !== 'off' && !hasSecondFactor(caller)) throw invalidFields([{ field: 'mode', key: 'invalidValue' }]);
-    return { mode: (await this.changePolicy(operatorId, { verify: input.mode })).verify };
+    if (input.mode !== 'off' && !hasSecondFactor(caller.account)) {
+      throw invalidFields([{ field: 'mode', key: 'invalidValue' }]);
+    }
+    return { mode: (await this.changePolicy(caller.operatorId, { verify: input.mode })).verify };
   }
 
   async restrictCidrs(operatorId: number): Promise<RestrictCidrsSetting> {

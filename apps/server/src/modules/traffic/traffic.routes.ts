@@ -4,9 +4,7 @@ import type { TrafficService } from './traffic.service.js';
 
 export function bindTrafficRoutes(binder: Binder, service: TrafficService): void {
   const r = trafficRoutes;
-  binder.bind(r.listClientTrafficPlans, async ({ query }, { caller }) =>
-    service.listPlans({ ownerId: caller.operatorId }, query),
-  );
+  binder.bind(r.listClientTrafficPlans, async ({ query }, { caller }) => service.listPlans(caller.operatorId, query));
   binder.bind(r.createTrafficPlan, async ({ body }, { caller }) => ({
     data: await service.createPlan(caller.operatorId, body),
   }));
@@ -17,15 +15,15 @@ export function bindTrafficRoutes(binder: Binder, service: TrafficService): void
     await service.deletePlans(caller.operatorId, body.ids);
   });
   binder.bind(r.listClientMonthlyUsages, async ({ query }, { caller }) =>
-    service.monthlyUsages({ ownerId: caller.operatorId }, query),
+    service.monthlyUsages(caller.operatorId, query),
   );
   binder.bind(r.liftTrafficRestriction, async ({ body }, { caller }) => {
     await service.lift(caller.operatorId, body.ids);
   });
   binder.bind(r.listUserTrafficPlans, async ({ query }, { caller }) =>
-    service.listPlans({ userId: caller.accountId }, query),
+    service.listPlansOfUser(caller.accountId, query),
   );
   binder.bind(r.listUserMonthlyUsages, async ({ query }, { caller }) =>
-    service.monthlyUsages({ userId: caller.accountId }, query),
+    service.monthlyUsagesOfUser(caller.accountId, query),
   );
 }

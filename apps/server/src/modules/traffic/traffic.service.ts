@@ -31,6 +31,9 @@ function presentPlan(row: PlanView): ExtraTrafficPlan {
   };
 }
 
+type PlanQuery = Partial<ExtraTrafficPlanQuery> & { page: number; pageSize: number };
+type UsageQuery = Partial<MonthlyUsageQuery> & { page: number; pageSize: number };
+
 /**
  * Extra traffic plans, monthly usage and lifting restrictions (routes/traffic.ts). The operator
  * works on its own customers' sites (an id of another operator's is 101018, like a missing one);
@@ -46,7 +49,17 @@ export class TrafficService {
     private readonly clock: Clock,
   ) {}
 
-  async listPlans(scope: SiteScope, q: Partial<ExtraTrafficPlanQuery> & { page: number; pageSize: number }) {
+  /** The plans of the operator's sites. */
+  listPlans(operatorId: number, q: PlanQuery) {
+    return this.plans({ ownerId: operatorId }, q);
+  }
+
+  /** The plans of the customer's sites. */
+  listPlansOfUser(userId: number, q: PlanQuery) {
+    return this.plans({ userId }, q);
+  }
+
+  private async plans(scope: SiteScope, q: PlanQuery) {
     const { rows, total } = await this.repo.listPlans(scope, q, q.page, q.pageSize);
     return { data: rows.map(presentPlan), total };
   }
@@ -105,10 +118,17 @@ export class TrafficService {
   }
 
   /** One page of sites with the month's usage (default: the current month, UTC). */
-  async monthlyUsages(
-    scope: SiteScope,
-    q: Partial<MonthlyUsageQuery> & { page: number; pageSize: number },
-  ): Promise<{ data: MonthlyUsage[]; total: number }> {
+  /** The month's usage of the operator's sites. */
+  monthlyUsages(operatorId: number, q: UsageQuery): Promise<{ data: MonthlyUsage[]; total: number }> {
+    return this.usages({ ownerId: operatorId }, q);
+  }
+
+  /** The month's usage of the customer's sites. */
+  monthlyUsagesOfUser(userId: number, q: UsageQuery): Promise<{ data: MonthlyUsage[]; total: number }> {
+    return this.usages({ userId }, q);
+  }
+
+  private async usages(scope: SiteScope, q: UsageQuery): Promise<{ data: MonthlyUsage[]; total: number }> {
     const now = monthOf(this.clock());
     const year = q.year ?? now.year;
     const month = q.month ?? (q.year === undefined ? now.month : 1);

@@ -30,20 +30,22 @@ export class VirtualNodesService {
     if (!(await this.zones.find(s.operatorId, s.zoneId))) throw new AppError(101018);
   }
 
-  async list(s: Scope, value: string | undefined, page: number, pageSize: number) {
+  async list(operatorId: number, zoneId: number, value: string | undefined, page: number, pageSize: number) {
+    const s: Scope = { operatorId, zoneId };
     await this.zone(s);
     const { rows, total } = await this.repo.list(s.operatorId, s.zoneId, value, page, pageSize);
     return { data: rows.map(presentVirtualNode), total };
   }
 
   /** The virtual node, locked until the transaction ends with `lock`; 101018 when it is not in the operator's zone. */
-  async get(s: Scope, id: number, lock = false): Promise<VirtualNode> {
+  private async get(s: Scope, id: number, lock = false): Promise<VirtualNode> {
     const row = await this.repo.find(s.operatorId, s.zoneId, id, lock);
     if (!row) throw new AppError(101018);
     return presentVirtualNode(row);
   }
 
-  async create(s: Scope, input: VirtualNodeCreateIn): Promise<VirtualNode> {
+  async create(operatorId: number, zoneId: number, input: VirtualNodeCreateIn): Promise<VirtualNode> {
+    const s: Scope = { operatorId, zoneId };
     await this.zone(s);
     return onUniqueViolation(101025, async () => {
       const id = await this.repo.insert({
@@ -56,7 +58,8 @@ export class VirtualNodesService {
     });
   }
 
-  async update(s: Scope, input: VirtualNodeUpdateIn): Promise<VirtualNode> {
+  async update(operatorId: number, zoneId: number, input: VirtualNodeUpdateIn): Promise<VirtualNode> {
+    const s: Scope = { operatorId, zoneId };
     return onUniqueViolation(101025, async () => {
       const values = { name: input.name.trim(), memo: input.memo };
       if (!(await this.repo.update(s.operatorId, s.zoneId, input.id, values))) throw new AppError(101018);
@@ -65,7 +68,8 @@ export class VirtualNodesService {
   }
 
   /** All or none; a virtual node still on a line is refused by its foreign key (206001). */
-  async delete(s: Scope, ids: number[]): Promise<void> {
+  async delete(operatorId: number, zoneId: number, ids: number[]): Promise<void> {
+    const s: Scope = { operatorId, zoneId };
     const unique = [...new Set(ids)];
     await onForeignKeyViolation(206001, () =>
       this.transactions.run(async () => {
@@ -75,14 +79,16 @@ export class VirtualNodesService {
     );
   }
 
-  async records(s: Scope, id: number, page: number, pageSize: number) {
+  async records(operatorId: number, zoneId: number, id: number, page: number, pageSize: number) {
+    const s: Scope = { operatorId, zoneId };
     await this.get(s, id);
     const { rows, total } = await this.repo.records(id, page, pageSize);
     return { data: rows.map(presentVirtualNodeRecord), total };
   }
 
   /** A CNAME must be a name's only record (RFC 1034 §3.6.2): refused next to any other record. */
-  async addCname(s: Scope, id: number, value: string): Promise<VirtualNodeRecord> {
+  async addCname(operatorId: number, zoneId: number, id: number, value: string): Promise<VirtualNodeRecord> {
+    const s: Scope = { operatorId, zoneId };
     const recordId = await this.transactions.run(async () => {
       await this.get(s, id, true);
       if ((await this.repo.recordTypes(id)).length > 0) throw invalidFields([{ field: 'value', key: 'cnameAlone' }]);
@@ -95,7 +101,8 @@ export class VirtualNodesService {
   }
 
   /** All or none: initialised nodes of the operator that serve the virtual node's port type. */
-  async addNodeRecords(s: Scope, id: number, nodeIds: number[]): Promise<void> {
+  async addNodeRecords(operatorId: number, zoneId: number, id: number, nodeIds: number[]): Promise<void> {
+    const s: Scope = { operatorId, zoneId };
     const unique = [...new Set(nodeIds)];
     await this.transactions.run(async () => {
       // The named nodes take the sites of the products using the virtual node's groups.
@@ -118,7 +125,8 @@ export class VirtualNodesService {
     });
   }
 
-  async deleteRecords(s: Scope, id: number, ids: number[]): Promise<void> {
+  async deleteRecords(operatorId: number, zoneId: number, id: number, ids: number[]): Promise<void> {
+    const s: Scope = { operatorId, zoneId };
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       await this.get(s, id, true);

@@ -3,11 +3,9 @@ import type { Binder } from '../../platform/http/bind-route.js';
 import type { ZonesService } from './zones.service.js';
 
 export function bindZoneRoutes(binder: Binder, zones: ZonesService): void {
-  binder.bind(zoneRoutes.listZones, async ({ query }, { caller }) =>
-    zones.list(caller.operatorId, query, caller.zoneScope),
-  );
+  binder.bind(zoneRoutes.listZones, async ({ query }, { caller }) => zones.list(caller, query));
   binder.bind(zoneRoutes.metaZones, async (_input, { caller }) => ({
-    data: await zones.meta(caller.operatorId, caller.zoneScope),
+    data: await zones.meta(caller),
   }));
   binder.bind(zoneRoutes.createZone, async ({ body }, { caller }) => ({
     data: await zones.create(caller.operatorId, body, caller.accountId),

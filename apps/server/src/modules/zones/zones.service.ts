@@ -4,6 +4,7 @@ import { onForeignKeyViolation, onUniqueViolation } from '../../platform/db/erro
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import type { ClientCaller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountZonesRepository } from '../account-zones/account-zones.repository.js';
 import type { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
@@ -14,6 +15,9 @@ import type { NodeCapacity } from '../snapshots/node-capacity.js';
 import type { ZoneSettingsRepository } from './zone-settings.repository.js';
 import { presentZone, presentZoneSettings } from './zones.presenter.js';
 import type { ZoneRow, ZonesRepository } from './zones.repository.js';
+
+/** What the zone list reads of the caller: its operator and the zones it may name. */
+type ZoneCaller = Pick<ClientCaller, 'operatorId' | 'zoneScope'>;
 
 /** What ZonesService works with besides its own repository. */
 export interface ZonesServiceDeps {
@@ -33,13 +37,15 @@ export class ZonesService {
     private readonly deps: ZonesServiceDeps,
   ) {}
 
-  async list(operatorId: number, q: ZoneListQuery, scope: ReadonlySet<number> | null = null) {
-    const { rows, total } = await this.zones.list(operatorId, q.page, q.pageSize, q.sortBy, q.orderBy, scope);
+  /** The operator's zones; a sub-account restricted to some zones (`zoneScope`) sees only those. */
+  async list(caller: ZoneCaller, q: ZoneListQuery) {
+    const { operatorId, zoneScope } = caller;
+    const { rows, total } = await this.zones.list(operatorId, q.page, q.pageSize, q.sortBy, q.orderBy, zoneScope);
     return { data: rows.map(presentZone), total };
   }
 
-  meta(operatorId: number, scope: ReadonlySet<number> | null = null) {
-    return this.zones.meta(operatorId, scope);
+  meta(caller: ZoneCaller) {
+    return this.zones.meta(caller.operatorId, caller.zoneScope);
   }
 
   private async row(operatorId: number, id: number): Promise<ZoneRow> {
