@@ -24,8 +24,8 @@ local D = require "rampart.waf_detect"
 
 local _M = {}
 
-local re_find = waf_re.find
-local find, lower = string.find, string.lower
+local run = waf_re.run
+local lower = string.lower
 local fold_lookups = D.fold_lookups
 
 local R = { php_cgi = 118001, path_bypass = 118002, citrix = 118003, log4shell = 118004, path_ognl = 118005,
@@ -43,73 +43,41 @@ local SETUP_WALK = [=[(?:^|&)bootstrapstatusprovider\.|applicationconfig\.setupc
 -- (Struts' S2-045 in the Content-Type, or an OGNL expression in any other header)
 local HEADER_OGNL = [=[[$%]\{\s{0,4}\(?\s{0,4}#[a-z_]|[$%]\{\s{0,4}@(?:java|ognl)\.|#_memberaccess|@ognl\.ognlcontext@]=]
 
+local function folded(v) return fold_lookups(lower(v)) end
+
+-- Each part's checks, in order: the raw query string's, the raw path's, the decoded path's (every
+-- match a hit), then every header's (the first match ends the check). A header's hit shows the
+-- value its pattern read.
+local QUERY = waf_re.checks({
+  -- (the pattern is anchored: it matches at 1 or not at all)
+  { id = R.php_cgi, re = PHP_CGI, like = "^[%-%%\173]", at = 1 },
+  { id = R.setup_walk, re = SETUP_WALK, need = { { "pplicationConfig", "pplicationconfig" } }, subject = lower },
+})
+local RAW_PATH = waf_re.checks({
+  { id = R.path_bypass, re = PATH_BYPASS, opts = "joi", need = { { ";", "%" } } },
+  { id = R.citrix, re = CITRIX, opts = "joi", need = "/vpn" },
+})
+local PATH = waf_re.checks({ { id = R.path_ognl, re = PATH_OGNL, opts = "joi", need = "${" } })
+local HEADER = waf_re.checks({
+  { id = R.log4shell, re = JNDI, need = "${", subject = folded, shows = "subject" },
+  { id = R.header_ognl, re = HEADER_OGNL, need = "{", subject = lower, shows = "subject" },
+  { id = R.header_spel, re = HEADER_SPEL, like = "[Tt]%s*%(", subject = lower, shows = "subject" },
+})
+
 -- The request as a whole: `raw_path` as sent, `path` decoded, `args` the raw query string,
 -- `headers` all of them. hit(id, score, at) with S.part/S.name/S.value set by `where`.
 function _M.check(raw_path, path, args, headers, hit, where)
-  if args and args ~= "" then
-    local c = string.byte(args, 1)
-    if (c == 45 or c == 37 or c == 173) and re_find(args, PHP_CGI, "jo") then
-      where("query", "", args)
-      hit(R.php_cgi, 8, 1)
-    end
-  end
-  if args and args ~= "" and find(args, "pplication[Cc]onfig") then
-    local from = re_find(lower(args), SETUP_WALK, "jo")
-    if from then
-      where("query", "", args)
-      hit(R.setup_walk, 8, from)
-    end
-  end
-  local from = (find(raw_path, ";", 1, true) or find(raw_path, "%", 1, true)) and re_find(raw_path, PATH_BYPASS, "joi")
-  if from then
-    where("path", "", raw_path)
-    hit(R.path_bypass, 8, from)
-  end
-  from = find(raw_path, "/vpn", 1, true) and re_find(raw_path, CITRIX, "joi")
-  if from then
-    where("path", "", raw_path)
-    hit(R.citrix, 8, from)
-  end
-  from = find(path, "${", 1, true) and re_find(path, PATH_OGNL, "joi")
-  if from then
-    where("path", "", path)
-    hit(R.path_ognl, 8, from)
-  end
+  if args and args ~= "" then run(QUERY, args, hit, false, where, "query", "") end
+  run(RAW_PATH, raw_path, hit, false, where, "path", "")
+  run(PATH, path, hit, false, where, "path", "")
   for name, v in pairs(headers) do
     if type(v) == "table" then v = table.concat(v, ", ") end
-    if find(v, "{", 1, true) then
-      local l = lower(v)
-      from = find(l, "${", 1, true) and re_find(fold_lookups(l), JNDI, "jo")
-      if from then
-        where("header", name, fold_lookups(l))
-        hit(R.log4shell, 8, from)
-        return
-      end
-      from = re_find(l, HEADER_OGNL, "jo")
-      if from then
-        where("header", name, l)
-        hit(R.header_ognl, 8, from)
-        return
-      end
-    end
-    if find(v, "[Tt]%s*%(") then
-      local l = lower(v)
-      from = re_find(l, HEADER_SPEL, "jo")
-      if from then
-        where("header", name, l)
-        hit(R.header_spel, 8, from)
-        return
-      end
-    end
+    if run(HEADER, v, hit, true, where, "header", name) then return end
   end
 end
 
 -- Every pattern with its rule id and group (test/waf-patterns.test.ts checks them like the rules').
-_M.PATTERNS = {
-  { id = R.php_cgi, group = "cve", re = PHP_CGI }, { id = R.path_bypass, group = "cve", re = PATH_BYPASS },
-  { id = R.citrix, group = "cve", re = CITRIX }, { id = R.log4shell, group = "cve", re = JNDI },
-  { id = R.path_ognl, group = "cve", re = PATH_OGNL }, { id = R.header_ognl, group = "cve", re = HEADER_OGNL },
-  { id = R.header_spel, group = "cve", re = HEADER_SPEL }, { id = R.setup_walk, group = "cve", re = SETUP_WALK },
-}
+_M.PATTERNS = waf_re.patterns("cve", QUERY)
+for _, list in ipairs({ RAW_PATH, PATH, HEADER }) do waf_re.patterns("cve", list, _M.PATTERNS) end
 
 return _M

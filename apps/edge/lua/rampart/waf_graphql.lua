@@ -12,7 +12,7 @@
 -- Sources: OWASP GraphQL Cheat Sheet; PayloadsAllTheThings "GraphQL Injection"; the GraphQL
 -- specification §4 (introspection); Escape's and Doyensec's write-ups on alias-based batching.
 local waf_re = require "rampart.waf_re"
-local re_find, re_gmatch = waf_re.find, waf_re.gmatch
+local re_find, re_gmatch, run = waf_re.find, waf_re.gmatch, waf_re.run
 
 local _M = {}
 
@@ -58,26 +58,17 @@ local function depth(l)
   return deepest
 end
 
+local INTROSPECTION_CHECK = waf_re.checks({ { id = R.introspection, re = INTROSPECTION, need = "__" } })
+local DIRECTIVES_CHECK = waf_re.checks({ { id = R.directives, re = REPEATED_DIRECTIVE, need = "@" } })
+
 function _M.check(l, hit)
-  if find(l, "__", 1, true) then
-    local from = re_find(l, INTROSPECTION, "jo")
-    if from then
-      hit(R.introspection, 8, from)
-      return
-    end
-  end
+  if run(INTROSPECTION_CHECK, l, hit, true) then return end
   if #l > 2 * DEPTH_MAX and re_find(l, DOCUMENT, "jo") then
     if depth(l) > DEPTH_MAX then
       hit(R.depth, 8, 1)
       return
     end
-    if find(l, "@", 1, true) then
-      local from = re_find(l, REPEATED_DIRECTIVE, "jo")
-      if from then
-        hit(R.directives, 8, from)
-        return
-      end
-    end
+    if run(DIRECTIVES_CHECK, l, hit, true) then return end
   end
   -- the same field under many aliases
   if find(l, ":", 1, true) and find(l, "(", 1, true) and find(l, "{", 1, true) then

@@ -16,7 +16,8 @@
 --
 -- Each check is behind a plain-string guard ("$", ")(", "(", "this.", "db."), so values
 -- without those bytes cost one or two string searches.
-local re_find = require("rampart.waf_re").find
+local waf_re = require "rampart.waf_re"
+local run = waf_re.run
 
 local _M = {}
 
@@ -26,11 +27,8 @@ local R = { operator = 114001, js = 114002, operator_value = 114003, js_this = 1
   filter_break = 115001, filter = 115002, extensible = 115003 }
 _M.RULES = R
 
-local function set(list)
-  local t = {}
-  for w in list:gmatch("%S+") do t[w] = true end
-  return t
-end
+-- (words as a set: rampart.waf_sqli_lex's)
+local set = require("rampart.waf_sqli_lex").set
 
 local OPERATORS = set([[$where $ne $gt $lt $gte $lte $regex $exists $in $nin $or $and $nor $not $expr
   $function $accumulator $elemmatch $eq $type $mod $all $size $jsonschema $text $lookup $options $comment]])
@@ -67,29 +65,16 @@ local DB_CALL = [=[\bdb\.(?:[\w$]{1,64}\.)?(?:find|findone|insert|insertone|upda
 -- decoded by the walker is a key; here the shapes that are not JSON: "{$ne: 1}", "[$regex]=").
 local OP_VALUE = [=[(?:^|[{,\[]\s{0,4})['"]?\$(?:where|ne|gt|gte|lt|lte|regex|nin|in|exists|expr|function|accumulator|or|nor|and|not|elemmatch)['"]?\s{0,4}(?::|\]\s{0,4}=)]=]
 
-function _M.nosql(l, hit)
-  if find(l, "$", 1, true) then
-    local from = re_find(l, OP_VALUE, "jo")
-    if from then hit(R.operator_value, 8, from) end
-  end
-  if find(l, "this.", 1, true) then
-    local from = re_find(l, JS_THIS, "jo")
-    if from then hit(R.js_this, 8, from) end
-  end
-  if find(l, "while", 1, true) and find(l, "date", 1, true) then
-    local from = re_find(l, JS_LOOP, "jo")
-    if from then hit(R.js_loop, 8, from) end
-  end
-  if find(l, "db.", 1, true) then
-    local from = re_find(l, DB_CALL, "jo")
-    if from then hit(R.db_call, 8, from) end
-  end
-  if (find(l, ";", 1, true) or find(l, "|", 1, true) or find(l, "&", 1, true))
-    and (find(l, "'", 1, true) or find(l, '"', 1, true)) then
-    local from = re_find(l, JS_BREAK, "jo")
-    if from then hit(R.js, 8, from) end
-  end
-end
+-- (each behind the plain strings its pattern cannot match without; every match is a hit)
+local NOSQL = waf_re.checks({
+  { id = R.operator_value, re = OP_VALUE, need = "$" },
+  { id = R.js_this, re = JS_THIS, need = "this." },
+  { id = R.js_loop, re = JS_LOOP, need = { "while", "date" } },
+  { id = R.db_call, re = DB_CALL, need = "db." },
+  { id = R.js, re = JS_BREAK, need = { { ";", "|", "&" }, { "'", '"' } } },
+})
+
+function _M.nosql(l, hit) run(NOSQL, l, hit, false) end
 
 -- LDAP attributes an injection aims at (RFC 4519, Active Directory).
 local ATTRS = [=[(?:uid|cn|sn|ou|dc|o|mail|objectclass|objectcategory|userpassword|unicodepwd|samaccountname|userprincipalname|givenname|displayname|member|memberof|telephonenumber|description|homedirectory|loginshell|gidnumber|uidnumber|distinguishedname|name|user|username|password|pwd|email|department|title|manager|accountstatus)]=]
@@ -103,32 +88,17 @@ local FILTER = [=[\(\s{0,4}[|&!]\s{0,4}\(\s{0,4}]=] .. ATTRS .. [=[\s{0,4}[~<>]?
 -- "uid:caseExactMatch:=x"): a filter item no other syntax writes.
 local EXTENSIBLE = [=[\b[a-z][\w-]{0,40}(?::dn)?:(?:\d{1,4}(?:\.\d{1,9}){1,20}|[a-z][\w-]{2,40}match):=|\b[a-z][\w-]{0,40}:dn(?::\d{1,4}(?:\.\d{1,9}){1,20})?:=]=]
 
-function _M.ldap(l, hit)
-  if find(l, ":=", 1, true) then
-    local from = re_find(l, EXTENSIBLE, "jo")
-    if from then
-      hit(R.extensible, 8, from)
-      return
-    end
-  end
-  if not (find(l, "(", 1, true) or find(l, ")", 1, true)) then return end
-  if find(l, ")", 1, true) and find(l, "(", 1, true) then
-    local from = re_find(l, FILTER_BREAK, "jo")
-    if from then
-      hit(R.filter_break, 8, from)
-      return
-    end
-  end
-  local from = re_find(l, FILTER, "jo")
-  if from then hit(R.filter, 5, from) end
-end
+-- (the first match only)
+local LDAP = waf_re.checks({
+  { id = R.extensible, re = EXTENSIBLE, need = ":=" },
+  { id = R.filter_break, re = FILTER_BREAK, need = { ")", "(" } },
+  { id = R.filter, score = 5, re = FILTER, need = { { "(", ")" } } },
+})
+
+function _M.ldap(l, hit) run(LDAP, l, hit, true) end
 
 -- Every pattern with its rule id and group (test/waf-patterns.test.ts checks them like the rules').
-_M.PATTERNS = {
-  { id = R.operator_value, group = "nosql", re = OP_VALUE }, { id = R.js, group = "nosql", re = JS_BREAK },
-  { id = R.js_this, group = "nosql", re = JS_THIS }, { id = R.db_call, group = "nosql", re = DB_CALL },
-  { id = R.js_loop, group = "nosql", re = JS_LOOP }, { id = R.extensible, group = "ldap", re = EXTENSIBLE },
-  { id = R.filter_break, group = "ldap", re = FILTER_BREAK }, { id = R.filter, group = "ldap", re = FILTER },
-}
+-- (php_name's superglobals are words, not a pattern)
+_M.PATTERNS = waf_re.patterns("ldap", LDAP, waf_re.patterns("nosql", NOSQL))
 
 return _M

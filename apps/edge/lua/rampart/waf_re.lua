@@ -106,6 +106,69 @@ function _M.failure() return failed_err end
 
 function _M.reset() failed_err = nil end
 
+-- Checks as a table: a list of { id, score (8), re, opts ("jo"), need, like, at, subject, shows } run
+-- in order over one value v. `need`: plain strings found in v before the pattern runs (a string, or
+-- a list of them each of which must be there, an inner list meaning one of its strings); `like`: a
+-- Lua pattern v must match too. The pattern runs on `subject(v)` (v itself without one). A match
+-- calls where(part, name, subject when `shows` is "subject", else v) when `where` is given, then
+-- hit(id, score, at or where it starts).
+local plain_find = string.find
+local function ready(c, v)
+  local need = c.need
+  for i = 1, #need do
+    local t = need[i]
+    if type(t) == "string" then
+      if not plain_find(v, t, 1, true) then return false end
+    else
+      local one = false
+      for j = 1, #t do
+        if plain_find(v, t[j], 1, true) then
+          one = true
+          break
+        end
+      end
+      if not one then return false end
+    end
+  end
+  return c.like == nil or plain_find(v, c.like) ~= nil
+end
+
+function _M.checks(list)
+  for _, c in ipairs(list) do
+    assert(c.id and c.re, "a check needs its id and pattern")
+    c.score, c.opts = c.score or 8, c.opts or "jo"
+    if type(c.need) ~= "table" then c.need = { c.need } end
+  end
+  return list
+end
+
+-- A check list's patterns ({ id, group, re }, as a module's PATTERNS for test/waf-patterns.test.ts),
+-- added to `into` when given.
+function _M.patterns(group, list, into)
+  local out = into or {}
+  for _, c in ipairs(list) do out[#out + 1] = { id = c.id, group = group, re = c.re } end
+  return out
+end
+
+-- Runs checks (made by checks()) over v; `first`: only the first match, and true when there was one.
+function _M.run(checks, v, hit, first, where, part, name)
+  local matched = false
+  for i = 1, #checks do
+    local c = checks[i]
+    if ready(c, v) then
+      local s = c.subject and c.subject(v) or v
+      local from = _M.find(s, c.re, c.opts)
+      if from then
+        if where then where(part, name, c.shows == "subject" and s or v) end
+        hit(c.id, c.score, c.at or from)
+        if first then return true end
+        matched = true
+      end
+    end
+  end
+  return matched
+end
+
 -- An alternation of words ("a|b|c", a word may hold groups of its own) grouped by their first
 -- letter: PCRE tries the alternatives one after the other at each place a match may start, and a
 -- group whose letter differs fails at once.

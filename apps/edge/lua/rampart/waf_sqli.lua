@@ -23,11 +23,8 @@ local R = {
 }
 _M.RULES = R
 
-local function set(list)
-  local t = {}
-  for w in list:gmatch("%S+") do t[w] = true end
-  return t
-end
+-- (words as a set: rampart.waf_sqli_lex's)
+local set = require("rampart.waf_sqli_lex").set
 
 -- Words that are SQL keywords (a bareword otherwise).
 -- Functions with no use outside SQL (or outside an attack on it); score 8 with any SQL around,

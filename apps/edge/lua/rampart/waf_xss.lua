@@ -24,11 +24,8 @@ local R = {
 }
 _M.RULES = R
 
-local function set(list)
-  local t = {}
-  for w in list:gmatch("%S+") do t[w] = true end
-  return t
-end
+-- (words as a set: rampart.waf_sqli_lex's)
+local set = require("rampart.waf_sqli_lex").set
 
 local STRONG_TAGS = set([[script iframe frame frameset object embed applet base import vmlframe xss
   isindex animate set handler listener]])

@@ -131,6 +131,14 @@ export const ssrfSchemes: Material = {
     ['memcached://10.0.0.9:11211', 'memcached on a private address'],
     ['zookeeper://10.0.0.4:2181', 'ZooKeeper on a private address'],
     ['rtsp://192.168.1.64/stream', 'RTSP on a private address'],
+    // Java's own handlers: jar:// fetches and opens an archive, netdoc:// reads a file or a URL
+    ['jar://evil.example:8080/payload', 'jar to a public host, no special byte'],
+    ['jar://10.0.0.5/lib/app.jar!/Exploit.class', 'jar to a private address'],
+    ['netdoc:///etc/passwd', 'netdoc reading a local file'],
+    ['netdoc://evil.example/payload', 'netdoc to a public host, no special byte'],
+    ['mailto://root@127.0.0.1', 'mailto to loopback'],
+    ['mailto://admin@10.0.0.5:25', 'mailto to a private SMTP port'],
+    ['mailto://localhost', 'mailto to localhost, no special byte'],
   ]),
   benign: benign([
     'ldap://ldap.example.com:389/dc=example,dc=com',
@@ -144,5 +152,11 @@ export const ssrfSchemes: Material = {
     'smb://files.example.com/share',
     'mysql://app@db.example.org:3306/shop',
     'sftp://upload.example.com/incoming',
+    // the same words where no Java handler or mail relay is asked for
+    'mailto:support@example.com',
+    'mailto://sales@example.com',
+    'Write to us at mailto:help@example.org',
+    'Download rampart-cli.jar from the releases page',
+    'jar files and netdoc pages',
   ]),
 };
