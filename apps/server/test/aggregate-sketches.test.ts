@@ -140,6 +140,54 @@ describe(`the statistics read the nodes' sketches (${TEST_ANALYTICS_KIND})`, () 
     }
   }, 240_000);
 
+  it("gives the origin's response time percentiles of the same traffic taken in as events", async () => {
+    const events = generateTraffic({ seed: 62, start: T0, seconds: 180, rps: 20, domains: 6, addresses: 200 });
+    await ingestEvents(fromEvents, events, 'e');
+    // Odd domains as the edge's aggregates (their histograms), the rest as events.
+    await ingestEvents(
+      mixed,
+      events.filter((e) => e.domainId % 2 === 0),
+      'e',
+    );
+    await ingestAggregates(
+      mixed,
+      aggregateBatches(
+        events.filter((e) => e.domainId % 2 === 1),
+        'u',
+      ),
+    );
+    const range: Range = { start: T0 / 1000 - 10, end: T0 / 1000 + 300 };
+    const want = await new StatisticsReads(fromEvents).upstreamTimes(SCOPE, range);
+    // The nearest-rank values of the generated times, per site: each percentile within the stated error.
+    const timed = events.filter((e) => e.upstreamMs >= 0);
+    expect(want.total.count).toBe(timed.length);
+    // A request of no known domain is its node's (site 0).
+    const siteOf = (e: EdgeEvent) => (e.domainId === 0 ? 0 : placeOf(e.domainId).siteId);
+    expect(want.sites.map((r) => r.siteId)).toEqual([...new Set(timed.map(siteOf))].sort((a, b) => a - b));
+    for (const row of want.sites) {
+      const times = timed
+        .filter((e) => siteOf(e) === row.siteId)
+        .map((e) => e.upstreamMs)
+        .sort((a, b) => a - b);
+      expect(row.count).toBe(times.length);
+      for (const [q, got] of [
+        [0.5, row.p50],
+        [0.95, row.p95],
+        [0.99, row.p99],
+      ] as const) {
+        const truth = times[Math.ceil(q * times.length) - 1] as number;
+        expect(Math.abs((got as number) - truth), `site ${row.siteId} p${q * 100}`).toBeLessThanOrEqual(
+          Math.max(0.5, truth * want.relativeError),
+        );
+      }
+    }
+    // Half the traffic from the nodes' histograms: the same answer, bucket for bucket.
+    expect(await new StatisticsReads(mixed).upstreamTimes(SCOPE, range)).toEqual(want);
+    // Nothing timed in the range: no percentile.
+    const empty = await new StatisticsReads(mixed).upstreamTimes(SCOPE, { start: 1000, end: 2000 });
+    expect(empty).toMatchObject({ total: { count: 0, p50: null, p95: null, p99: null }, sites: [] });
+  }, 120_000);
+
   it('keeps a merged top within its error bound where the summaries pruned', async () => {
     const events = generateTraffic({ seed: 7, start: T0, seconds: 180, rps: 60, domains: 4, addresses: 2000 });
     const k = 8;

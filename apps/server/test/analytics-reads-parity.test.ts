@@ -147,7 +147,7 @@ describe.runIf(TEST_ANALYTICS_KIND === 'clickhouse')('the analytics reads agree 
     expect(rows).toBeGreaterThan(500);
   }, 120_000);
 
-  it('reads the same dropped events, bytes served and blocked requests per site and minute', async () => {
+  it('reads the same dropped events, bytes served, blocked requests per site and minute and origin times', async () => {
     // Up to an hour past the events: the last batch was taken after its last event.
     const all = { start: FROM, end: FROM + SPAN + 3600 };
     const dropped = await both((r) => r.droppedEvents([1, 2], all));
@@ -163,6 +163,11 @@ describe.runIf(TEST_ANALYTICS_KIND === 'clickhouse')('the analytics reads agree 
     const blocked = await both((r) => r.blockedPerSiteMinute(T0 - 6 * 3600, T0 + 6 * 3600));
     expect(order(blocked.click)).toEqual(order(blocked.duck));
     expect(blocked.duck.length).toBeGreaterThan(50);
+    for (const [name, scope] of Object.entries(SCOPES)) {
+      const times = await both((r) => r.upstreamTimes(scope, RANGES['a day and a half'] as Range));
+      expect(times.click, name).toEqual(times.duck);
+      if (scope.siteIds.length > 0) expect(times.duck.total.count, name).toBeGreaterThan(0);
+    }
     await expect(reads.duck.ping()).resolves.toBeUndefined();
     await expect(reads.click.ping()).resolves.toBeUndefined();
   });

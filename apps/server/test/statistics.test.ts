@@ -2,6 +2,7 @@ import type { AnyRoute } from '@rampart/contract';
 import {
   clientStatisticsInfo,
   clientStatisticsTop,
+  clientStatisticsUpstreamTimes,
   createDomains,
   getClientDashboard,
   getDefaultDashboard,
@@ -13,6 +14,7 @@ import {
   userStatisticsList,
   userStatisticsTimeSeries,
   userStatisticsTop,
+  userStatisticsUpstreamTimes,
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,6 +177,30 @@ describe("a customer's statistics", () => {
       await as(neighbour, userStatisticsInfo, { body: { ...range, type: 3, siteIDs: [siteId], domainIDs: [domainId] } })
     ).json().data;
     expect(card.requests).toBe(0);
+  });
+
+  it("the origin's response time percentiles: its own sites' requests that reached the origin", async () => {
+    const times = (await as(user, userStatisticsUpstreamTimes, { body: range })).json().data;
+    // Seven of the shop's eight requests reached the origin (the blacklisted one did not), each in 3 ms.
+    const seven = { count: 7, p50: 3, p95: 3, p99: 3 };
+    expect(times).toEqual({ total: seven, sites: [{ siteID: siteId, ...seven }], relativeError: 1 / 64 });
+    const theirs = (await as(neighbour, userStatisticsUpstreamTimes, { body: range })).json().data;
+    expect(theirs.total).toEqual({ count: 3, p50: 3, p95: 3, p99: 3 });
+    const narrowed = (
+      await as(neighbour, userStatisticsUpstreamTimes, { body: { ...range, siteIDs: [siteId] } })
+    ).json().data;
+    expect(narrowed).toEqual({
+      total: { count: 0, p50: null, p95: null, p99: null },
+      sites: [],
+      relativeError: 1 / 64,
+    });
+    const operator = (await as(client, clientStatisticsUpstreamTimes, { body: range })).json().data;
+    expect(operator.total.count).toBe(10);
+    const reversed = await as(user, userStatisticsUpstreamTimes, {
+      body: { startTime: range.endTime, endTime: range.startTime },
+    });
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json().code).toBe(101003);
   });
 
   it('IP and status cards', async () => {

@@ -58,6 +58,7 @@ export const ZONE_SCOPE_REFS: Readonly<Record<string, ZoneScopeRefs>> = {
   'client.statistics.info': { zones: ['body.zoneIDs'] },
   'client.statistics.top': { zones: ['body.zoneIDs'] },
   'client.statistics.timeSeries': { zones: ['body.zoneIDs'] },
+  'client.statistics.upstreamTimes': { zones: ['body.zoneIDs'] },
   'client.statistics.list': { zones: ['body.zoneIDs'] },
   'client.statistics.export': { zones: ['body.zoneIDs'] },
   'client.logs.access': { zones: ['body.zoneIDs'] },

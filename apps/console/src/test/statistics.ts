@@ -60,11 +60,12 @@ interface StatisticsStubs {
   card?: (type: number, body: Record<string, unknown>) => StatisticsCard;
   series?: (type: StatisticsSeriesType, body: Record<string, unknown>) => StatisticsSeries;
   top?: (type: number) => StatisticsTopRow[];
+  upstreamTimes?: (body: unknown) => ReturnType<typeof upstreamTimes>;
 }
 
 /**
- * Answers every statistics call of the tier: cards, series and tops from the builders given (all
- * zero, empty by default), an empty per-domain list.
+ * Answers every statistics call of the tier: cards, series, tops and the origin's response times
+ * from the builders given (all zero, empty by default), an empty per-domain list.
  */
 export function stubStatistics(api: FakeApi, tier: Extract<Tier, 'user' | 'client'>, stubs: StatisticsStubs = {}) {
   const routes = statisticsRoutes(tier);
@@ -78,6 +79,13 @@ export function stubStatistics(api: FakeApi, tier: Extract<Tier, 'user' | 'clien
   });
   api.on(routes.top, (request) => ok(stubs.top?.((request.body as { type: number }).type) ?? []));
   api.on(routes.list, okPage([]));
+  api.on(routes.upstreamTimes, (request) => ok(stubs.upstreamTimes?.(request.body) ?? upstreamTimes(0)));
+}
+
+/** The origin's response times: `count` requests timed (none: no percentile). */
+export function upstreamTimes(count: number, p: { p50: number; p95: number; p99: number } | null = null) {
+  const total = { count, p50: p?.p50 ?? null, p95: p?.p95 ?? null, p99: p?.p99 ?? null };
+  return { total, sites: count === 0 ? [] : [{ siteID: 3, ...total }], relativeError: 0.015625 };
 }
 
 /** The bodies the console sent to a route, parsed. */

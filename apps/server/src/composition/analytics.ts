@@ -15,6 +15,7 @@ import { LogsService } from '../modules/analytics/logs.service.js';
 import { bindStatisticsRoutes } from '../modules/analytics/statistics.routes.js';
 import { StatisticsService } from '../modules/analytics/statistics.service.js';
 import { L4Reads } from '../modules/analytics/store/l4-reads.js';
+import { LogPushReads } from '../modules/analytics/store/log-push-reads.js';
 import { StatisticsReads } from '../modules/analytics/store/statistics-reads.js';
 import type { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
 import {
@@ -117,7 +118,7 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
     },
   );
   // Log push: the events' calls, and the job that delivers them (docs/decisions.md "Log push").
-  const pushSource = new LogPushSource(store, repos.logPush);
+  const pushSource = new LogPushSource(new LogPushReads(store), repos.logPush);
   let pushJob: LogPushJob | null = null;
   const push = new LogPushService(ctx.transactions, repos.logPush, repo, pushSource, ctx.box, clock, ctx.outgoing, () =>
     pushJob?.wake(),

@@ -205,6 +205,24 @@ export const statisticsCardSchema = z.object({
 });
 export type StatisticsCard = z.infer<typeof statisticsCardSchema>;
 
+/** The origin's response time percentiles of some requests (milliseconds; null: no request reached it). */
+const upstreamTimesSchema = z.object({
+  count: z.number().int().min(0),
+  p50: z.number().nullable(),
+  p95: z.number().nullable(),
+  p99: z.number().nullable(),
+});
+/**
+ * The origin's response times over the range, in all and per site: from the nodes' histograms and
+ * the raw events alike, each percentile within `relativeError` of the true nearest-rank value.
+ */
+export const statisticsUpstreamTimesSchema = z.object({
+  total: upstreamTimesSchema,
+  sites: z.array(upstreamTimesSchema.extend({ siteID: z.number().int() })),
+  relativeError: z.number(),
+});
+export type StatisticsUpstreamTimes = z.infer<typeof statisticsUpstreamTimesSchema>;
+
 export const statisticsTopRowSchema = z.object({
   /** The value (a country code, a city, a URL, an address, a domain name, a status code …). */
   key: z.string(),
@@ -271,6 +289,17 @@ function statisticsRoutes<P extends 'user' | 'client'>(prefix: P) {
       request: { body: topBody(filter) },
       response: dataOf(z.array(statisticsTopRowSchema)),
     }),
+    upstreamTimes: defineRoute({
+      id: `${prefix}.statistics.upstreamTimes`,
+      method: 'POST',
+      path: `/${prefix}/statistics/upstreamTimes`,
+      access,
+      codes: [],
+      summary: `The origin's response time percentiles (p50, p95, p99) of ${whose} in the time range, in all and per site`,
+      tags: ['statistics'],
+      request: { body: filter.superRefine(checkRange) },
+      response: dataOf(statisticsUpstreamTimesSchema),
+    }),
     timeSeries: defineRoute({
       id: `${prefix}.statistics.timeSeries`,
       method: 'POST',
@@ -314,11 +343,13 @@ const client = statisticsRoutes('client');
 export const userStatisticsInfo = user.info;
 export const userStatisticsTop = user.top;
 export const userStatisticsTimeSeries = user.timeSeries;
+export const userStatisticsUpstreamTimes = user.upstreamTimes;
 export const userStatisticsList = user.list;
 export const userStatisticsExport = user.export;
 export const clientStatisticsInfo = client.info;
 export const clientStatisticsTop = client.top;
 export const clientStatisticsTimeSeries = client.timeSeries;
+export const clientStatisticsUpstreamTimes = client.upstreamTimes;
 export const clientStatisticsList = client.list;
 export const clientStatisticsExport = client.export;
 
@@ -326,11 +357,13 @@ export const statisticsRoutesOf = {
   userStatisticsInfo,
   userStatisticsTop,
   userStatisticsTimeSeries,
+  userStatisticsUpstreamTimes,
   userStatisticsList,
   userStatisticsExport,
   clientStatisticsInfo,
   clientStatisticsTop,
   clientStatisticsTimeSeries,
+  clientStatisticsUpstreamTimes,
   clientStatisticsList,
   clientStatisticsExport,
 } as const;

@@ -17,3 +17,8 @@ export function topQuery(tier: StatisticsTier, body: StatisticsBody, type: numbe
 export function seriesQuery(tier: StatisticsTier, body: StatisticsBody, type: StatisticsSeriesType, step: number) {
   return routeQuery(tier, statisticsRoutes(tier).timeSeries, { body: { ...body, type, minutesStep: step } });
 }
+
+/** The origin's response time percentiles over the filter. */
+export function upstreamTimesQuery(tier: StatisticsTier, body: StatisticsBody) {
+  return routeQuery(tier, statisticsRoutes(tier).upstreamTimes, { body });
+}

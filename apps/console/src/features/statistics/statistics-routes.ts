@@ -4,6 +4,7 @@ import {
   clientStatisticsList,
   clientStatisticsTimeSeries,
   clientStatisticsTop,
+  clientStatisticsUpstreamTimes,
   getClientDashboard,
   getUserDashboard,
   putClientDashboard,
@@ -14,6 +15,7 @@ import {
   userStatisticsList,
   userStatisticsTimeSeries,
   userStatisticsTop,
+  userStatisticsUpstreamTimes,
 } from '@rampart/contract';
 
 /** The consoles that have traffic statistics: the customer's and the operator's. */
@@ -27,6 +29,7 @@ interface StatisticsRoutes {
   info: typeof clientStatisticsInfo;
   top: typeof clientStatisticsTop;
   timeSeries: typeof clientStatisticsTimeSeries;
+  upstreamTimes: typeof clientStatisticsUpstreamTimes;
   list: typeof clientStatisticsList;
   export: typeof clientStatisticsExport;
 }
@@ -43,6 +46,7 @@ export function statisticsRoutes(tier: StatisticsTier): StatisticsRoutes {
           info: userStatisticsInfo,
           top: userStatisticsTop,
           timeSeries: userStatisticsTimeSeries,
+          upstreamTimes: userStatisticsUpstreamTimes,
           list: userStatisticsList,
           export: userStatisticsExport,
         }
@@ -50,6 +54,7 @@ export function statisticsRoutes(tier: StatisticsTier): StatisticsRoutes {
           info: clientStatisticsInfo,
           top: clientStatisticsTop,
           timeSeries: clientStatisticsTimeSeries,
+          upstreamTimes: clientStatisticsUpstreamTimes,
           list: clientStatisticsList,
           export: clientStatisticsExport,
         };

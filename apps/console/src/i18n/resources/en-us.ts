@@ -2353,6 +2353,7 @@ export const enUS = {
     'user.statistics.info': 'View a statistics card',
     'user.statistics.top': 'View a statistics top list',
     'user.statistics.timeSeries': 'View a statistics chart',
+    'user.statistics.upstreamTimes': 'View the origin response times',
     'user.statistics.list': 'View traffic per domain',
     'user.statistics.export': 'Export traffic per domain',
     'user.statistics.network.outcomes.avgBitRate': 'View the network-attack bit rates',
@@ -2370,6 +2371,7 @@ export const enUS = {
     'client.statistics.info': 'View a statistics card',
     'client.statistics.top': 'View a statistics top list',
     'client.statistics.timeSeries': 'View a statistics chart',
+    'client.statistics.upstreamTimes': 'View the origin response times',
     'client.statistics.list': 'View traffic per domain',
     'client.statistics.export': 'Export traffic per domain',
     'user.dashboard.put': 'Save the dashboard layout',
@@ -3039,6 +3041,14 @@ export const enUS = {
     failed: 'The overview could not be loaded.',
   },
   statistics: {
+    upstreamTimes: {
+      title: 'Origin response time',
+      p50: 'Median (p50)',
+      p95: 'p95',
+      p99: 'p99',
+      none: 'No request reached the origin in this range',
+      error: "From the nodes' histograms: each figure is within ±{{error}} of the exact value.",
+    },
     network: {
       sum: 'Passed and dropped bits',
       rate: 'Passed and dropped bit rate',

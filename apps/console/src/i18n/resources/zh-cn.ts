@@ -2305,6 +2305,7 @@ export const zhCN: LocaleResources = {
     'user.statistics.info': '查看统计卡片',
     'user.statistics.top': '查看统计排行',
     'user.statistics.timeSeries': '查看统计图表',
+    'user.statistics.upstreamTimes': '查看源站响应时间',
     'user.statistics.list': '查看各域名流量',
     'user.statistics.export': '导出各域名流量',
     'user.statistics.network.outcomes.avgBitRate': '查看网络攻击速率',
@@ -2322,6 +2323,7 @@ export const zhCN: LocaleResources = {
     'client.statistics.info': '查看统计卡片',
     'client.statistics.top': '查看统计排行',
     'client.statistics.timeSeries': '查看统计图表',
+    'client.statistics.upstreamTimes': '查看源站响应时间',
     'client.statistics.list': '查看各域名流量',
     'client.statistics.export': '导出各域名流量',
     'user.dashboard.put': '保存仪表盘布局',
@@ -2974,6 +2976,14 @@ export const zhCN: LocaleResources = {
     failed: '无法加载概览。',
   },
   statistics: {
+    upstreamTimes: {
+      title: '源站响应时间',
+      p50: '中位数 (p50)',
+      p95: 'p95',
+      p99: 'p99',
+      none: '此时间范围内没有请求到达源站',
+      error: '根据节点的直方图计算：每个数值与精确值相差不超过 ±{{error}}。',
+    },
     network: {
       sum: '放行与拦截流量',
       rate: '放行与拦截速率',

@@ -2307,6 +2307,7 @@ export const zhTW: LocaleResources = {
     'user.statistics.info': '檢視統計卡片',
     'user.statistics.top': '檢視統計排行',
     'user.statistics.timeSeries': '檢視統計圖表',
+    'user.statistics.upstreamTimes': '檢視源站回應時間',
     'user.statistics.list': '檢視各網域流量',
     'user.statistics.export': '匯出各網域流量',
     'user.statistics.network.outcomes.avgBitRate': '檢視網路攻擊速率',
@@ -2324,6 +2325,7 @@ export const zhTW: LocaleResources = {
     'client.statistics.info': '檢視統計卡片',
     'client.statistics.top': '檢視統計排行',
     'client.statistics.timeSeries': '檢視統計圖表',
+    'client.statistics.upstreamTimes': '檢視源站回應時間',
     'client.statistics.list': '檢視各網域流量',
     'client.statistics.export': '匯出各網域流量',
     'user.dashboard.put': '儲存儀表板配置',
@@ -2977,6 +2979,14 @@ export const zhTW: LocaleResources = {
     failed: '無法載入概覽。',
   },
   statistics: {
+    upstreamTimes: {
+      title: '源站回應時間',
+      p50: '中位數 (p50)',
+      p95: 'p95',
+      p99: 'p99',
+      none: '此時間範圍內沒有請求到達源站',
+      error: '依節點的直方圖計算：每個數值與精確值相差不超過 ±{{error}}。',
+    },
     network: {
       sum: '放行與阻擋流量',
       rate: '放行與阻擋速率',

@@ -13,6 +13,7 @@ import { SeriesChart } from '../../features/statistics/SeriesChart';
 import { StatCard } from '../../features/statistics/StatCard';
 import { StatisticsFilters } from '../../features/statistics/StatisticsFilters';
 import { TopList } from '../../features/statistics/TopList';
+import { UpstreamTimes } from '../../features/statistics/UpstreamTimes';
 import { useStatisticsFilter } from '../../features/statistics/use-statistics-filter';
 
 const CARDS = [DASHBOARD_CARD_IDS.requestInfo, DASHBOARD_CARD_IDS.ipInfo, DASHBOARD_CARD_IDS.statusInfo];
@@ -24,7 +25,8 @@ const TOPS = [T.url, T.country, T.city, T.referer, T.userAgent, T.status, T.meth
 /**
  * `/{tier}/dataAnalysis/statistics`: the traffic of the caller's sites (the operator's: of its
  * zones and customers) over a time range, the last hour at first (spec part 2 §4): request, IP and
- * status cards, the time series at the report interval, the top lists and the totals per domain.
+ * status cards, the time series at the report interval, the origin's response time percentiles,
+ * the top lists and the totals per domain.
  */
 export function StatisticsPage() {
   const { t } = useTranslation('shell');
@@ -45,6 +47,9 @@ export function StatisticsPage() {
             <SeriesChart type={type} body={body} step={step} />
           </Col>
         ))}
+        <Col xs={24} xl={12}>
+          <UpstreamTimes body={body} />
+        </Col>
         {TOPS.map((type) => (
           <Col key={type} xs={24} xl={12}>
             <TopList type={type} body={body} top={TOP_COUNTS.default} />

@@ -14,13 +14,14 @@ import {
   userStatisticsList,
   userStatisticsTimeSeries,
   userStatisticsTop,
+  userStatisticsUpstreamTimes,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, ok, okPage, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { buttonByText, chooseOption } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
-import { bodies, card, series, stubStatistics, topRow } from '../../test/statistics';
+import { bodies, card, series, stubStatistics, topRow, upstreamTimes } from '../../test/statistics';
 
 // ECharts draws nothing in jsdom: the chart is replaced by its label; the numbers are written out beside it.
 vi.mock('../../features/statistics/EChartView', () => ({
@@ -171,6 +172,7 @@ describe('dataAnalysis/statistics', () => {
             ])
           : series(type, 5, body.startTime as string, [[0]]),
       top: (type) => (type === 11 ? [topRow('DE', 42, { name: 'Germany', bytesOut: 2_500_000_000 })] : []),
+      upstreamTimes: () => upstreamTimes(1500, { p50: 41, p95: 412.5, p99: 1_530.5 }),
     });
     renderAt(PAGE);
     const requestInfo = await screen.findByTestId('card-3', {}, { timeout: 10_000 });
@@ -193,6 +195,18 @@ describe('dataAnalysis/statistics', () => {
     expect(summary.textContent).toContain('Traffic out: 1.00 MB');
     expect(summary.textContent).toContain('Traffic in: 1.00 KB');
     expect((await within(traffic).findByTestId('echart')).getAttribute('aria-label')).toBe('Traffic');
+
+    // The origin's response time percentiles, in milliseconds, with the bound of their error.
+    const origin = screen.getByTestId('upstream-times');
+    expect(await within(origin).findByText('41 ms')).toBeTruthy();
+    expect(within(origin).getByText('413 ms')).toBeTruthy();
+    expect(within(origin).getByText('1,531 ms')).toBeTruthy();
+    expect(
+      within(origin).getByText("From the nodes' histograms: each figure is within ±1.6% of the exact value."),
+    ).toBeTruthy();
+    // Over the page's range (the last hour), as the cards.
+    const asked = bodies<{ startTime: string; endTime: string }>(api, userStatisticsUpstreamTimes).at(-1);
+    expect(asked && span(asked)).toBe(HOUR_MS);
 
     const countries = screen.getByTestId('top-11');
     expect(await within(countries).findByText('Germany (DE)')).toBeTruthy();

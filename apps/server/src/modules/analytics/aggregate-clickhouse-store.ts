@@ -35,7 +35,7 @@ export const aggregateDdl = (dayOf: (column: string) => string): string[] => [
   `CREATE TABLE IF NOT EXISTS agg_counters (minute Int64, site_id Int32, domain_id Int32, zone_id Int32, ${COUNTER_COLUMNS}, ` +
     `batch_key UInt64) ENGINE = MergeTree() PARTITION BY ${dayOf('minute')} ORDER BY (site_id, minute)`,
   'CREATE TABLE IF NOT EXISTS agg_batches (batch_key UInt64, batch_id String, node_id Int32, received_at Int64, ' +
-    `dropped Int64, records Int32) ENGINE = MergeTree() PARTITION BY ${dayOf('received_at')} ORDER BY batch_key`,
+    `dropped Int64, records Int32, ingested_at Int64 DEFAULT 0) ENGINE = MergeTree() PARTITION BY ${dayOf('received_at')} ORDER BY batch_key`,
   ROLLUP_VIEW('rollup_1m', 60),
   ROLLUP_VIEW('rollup_5m', 300),
   ROLLUP_VIEW('rollup_1h', 3600),
@@ -145,8 +145,10 @@ export async function ingestAggregatesClickHouse(
   const storedCollapsed = batch.collapsed.length > 0 ? await there('collapsed_blocks') : new Set<number>();
   const collapsed = batch.collapsed.filter((r) => !storedCollapsed.has(r.siteId));
   if (collapsed.length > 0) await io.insert('collapsed_blocks', collapsedJsonRows(collapsed, key));
+  // The ledger row last, stamped now (as the events' ledger): log push reads the collapsed records by it.
   await io.insert('agg_batches', [
     JSON.stringify({
+      ingested_at: Date.now(),
       batch_key: key,
       batch_id: batch.batchId,
       node_id: batch.nodeId,

@@ -40,10 +40,15 @@ export const AGGREGATE_HOURS = (from: number, to: number, ip4: string) => [
   AGGREGATE_HIGH_HOURS(from, to, ip4),
 ];
 
-/** The ledger of aggregate batches taken (pruned with the events' ledger). */
+/**
+ * The ledger of aggregate batches taken (pruned with the events' ledger); `ingested_at` as the
+ * events' ledger has it (unix ms, stamped just before the commit): log push reads the collapsed
+ * records in that order (store/log-push-reads.ts). Added on open to a ledger from before it.
+ */
 export const AGGREGATE_DDL = [
   `CREATE TABLE IF NOT EXISTS agg_batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
      received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, records INTEGER NOT NULL)`,
+  'ALTER TABLE agg_batches ADD COLUMN IF NOT EXISTS ingested_at BIGINT DEFAULT 0',
   `CREATE TABLE IF NOT EXISTS agg_lowdims (${LOW_COLUMNS})`,
   ...SKETCH_DDL,
   COLLAPSED_DUCKDB_DDL,
@@ -136,8 +141,15 @@ export async function ingestAggregatesDuckDb(
     for (const hour of sketches.lateHours) lateHours.add(hour);
     await appendCollapsedDuckDb(db, batch.collapsed);
     await db.run(
-      'INSERT INTO agg_batches (batch_id, node_id, received_at, dropped, records) VALUES ($1, $2, $3, $4, $5)',
-      [batch.batchId, batch.nodeId, BigInt(batch.receivedAt), BigInt(batch.dropped), batch.counters.length],
+      'INSERT INTO agg_batches (batch_id, node_id, received_at, dropped, records, ingested_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [
+        batch.batchId,
+        batch.nodeId,
+        BigInt(batch.receivedAt),
+        BigInt(batch.dropped),
+        batch.counters.length,
+        BigInt(Date.now()),
+      ],
     );
     await db.run('COMMIT');
     for (const hour of lateHours) late.hours.add(hour);

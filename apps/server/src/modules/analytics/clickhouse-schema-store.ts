@@ -1,6 +1,6 @@
 import { AGGREGATE_DATED_TABLES, aggregateDdl } from './aggregate-clickhouse-store.js';
-import { hexOf, type SqlDialect } from './analytics-store.js';
-import { CLICKHOUSE_EVENT_COLUMNS as COLUMNS, checkEvent } from './event-columns.js';
+import { hexOf, type Row, type SqlDialect } from './analytics-store.js';
+import { ADDED_EVENT_COLUMNS, CLICKHOUSE_EVENT_COLUMNS as COLUMNS, checkEvent } from './event-columns.js';
 import {
   DIM_COUNTERS,
   type DimCounter,
@@ -236,4 +236,38 @@ export function dayStart(partition: string): number | null {
 export function dayName(seconds: number): number {
   const d = new Date(seconds * 1000);
   return d.getUTCFullYear() * 10_000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+}
+
+/**
+ * Brings one server's tables up to date after EVENTS_DDL (`table`: a table's name on that server):
+ * the events' columns added since (18.16 has no ADD COLUMN IF NOT EXISTS), before the views that
+ * read them; then DDL; then the ledgers' `ingested_at` where a ledger is from before log push read
+ * it (docs/decisions.md "Log push"): their batches count as ingested at 0.
+ */
+export async function addedColumns(
+  select: (sql: string) => Promise<Row[]>,
+  table: (name: string) => string,
+  ddl: (sql: string) => Promise<unknown>,
+): Promise<void> {
+  const columnsOf = async (names: string[]) => {
+    const tables = names.map((n) => `'${table(n)}'`).join(', ');
+    const rows = await select(
+      `SELECT table, name FROM system.columns WHERE database = currentDatabase() AND table IN (${tables})`,
+    );
+    return new Set(rows.map((r) => `${r.table}.${r.name}`));
+  };
+  const events = await columnsOf(['events']);
+  for (const c of COLUMNS) {
+    const older = ADDED_EVENT_COLUMNS.get(c.name);
+    if (older && !events.has(`${table('events')}.${c.name}`)) {
+      await ddl(`ALTER TABLE events ADD COLUMN ${c.name} ${c.type} DEFAULT ${older}`);
+    }
+  }
+  for (const statement of DDL) await ddl(statement);
+  const ledgers = ['batches', 'agg_batches'];
+  const stamped = await columnsOf(ledgers);
+  for (const ledger of ledgers) {
+    if (!stamped.has(`${table(ledger)}.ingested_at`))
+      await ddl(`ALTER TABLE ${ledger} ADD COLUMN ingested_at Int64 DEFAULT 0`);
+  }
 }

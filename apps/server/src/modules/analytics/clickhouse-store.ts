@@ -22,18 +22,16 @@ import {
 } from './clickhouse-maintenance-store.js';
 import { eventsNotYetStored } from './clickhouse-retry-store.js';
 import {
+  addedColumns,
   CLICKHOUSE_DIALECT,
-  COLUMNS,
   checkEvent,
   DAILY_FROM_HOURS,
-  DDL,
   EVENT_TSV_COLUMNS,
   EVENTS_DDL,
   RETIRED,
   SITES_FROM_DOMAINS,
 } from './clickhouse-schema-store.js';
 import { eventTsv } from './clickhouse-tsv.js';
-import { ADDED_EVENT_COLUMNS } from './event-columns.js';
 import { ingestL4ClickHouse } from './l4-clickhouse-store.js';
 
 /**
@@ -239,24 +237,7 @@ export class ClickHouseStore implements AnalyticsStore {
       ),
     );
     await ddl(EVENTS_DDL);
-    // A store from before a column was added (18.16 has no ADD COLUMN IF NOT EXISTS), before the views that read it.
-    const have = new Set(
-      (
-        await shard.http.select(
-          `SELECT name FROM system.columns WHERE database = currentDatabase() AND table = '${shard.table('events')}'`,
-        )
-      ).map((r) => String(r.name)),
-    );
-    for (const c of COLUMNS) {
-      const older = ADDED_EVENT_COLUMNS.get(c.name);
-      if (older && !have.has(c.name)) await ddl(`ALTER TABLE events ADD COLUMN ${c.name} ${c.type} DEFAULT ${older}`);
-    }
-    for (const statement of DDL) await ddl(statement);
-    // A ledger from before log push (docs/decisions.md "Log push"): its batches count as ingested at 0.
-    const ledger = await shard.http.select(
-      `SELECT name FROM system.columns WHERE database = currentDatabase() AND table = '${shard.table('batches')}' AND name = 'ingested_at'`,
-    );
-    if (ledger.length === 0) await ddl('ALTER TABLE batches ADD COLUMN ingested_at Int64 DEFAULT 0');
+    await addedColumns(shard.http.select.bind(shard.http), (t) => shard.table(t), ddl);
     return tables;
   }
 

@@ -68,14 +68,19 @@ function merged(p: Pick<LogSearchParts, 'columns' | 'collapsedMinutes'>, d: Anal
   );
 }
 
-/** The two tables' rows of a search (`also`: a further condition ANDed to both), newest first. */
-function unionOf(d: AnalyticsStore['dialect'], p: Omit<LogSearchParts, 'limit' | 'offset'>, also = '') {
+/** The two tables' rows of a search (`also`: a further condition ANDed to both), newest first (or oldest). */
+function unionOf(
+  d: AnalyticsStore['dialect'],
+  p: Omit<LogSearchParts, 'limit' | 'offset'>,
+  also = '',
+  order: 'ASC' | 'DESC' = 'DESC',
+) {
   const events = `FROM events WHERE ${p.where}${also} AND (fw_kind = '' OR NOT ${covered(p)})`;
   const collapsed = `FROM ${merged(p, d)} WHERE ${p.where}${also}`;
   const rows =
     `SELECT * FROM (SELECT ${p.columns}, ${d.int64('1')} AS requests, ${d.int64('0')} AS first_ms, ` +
     `${d.int64('0')} AS last_ms ${events} UNION ALL SELECT ${p.columns}, requests, first_ms, last_ms ${collapsed}) ` +
-    'ORDER BY ts DESC, ms DESC, request_id DESC';
+    `ORDER BY ts ${order}, ms ${order}, request_id ${order}`;
   return { rows, count: `SELECT (SELECT count(*) ${events}) + (SELECT count(*) ${collapsed}) AS n` };
 }
 
@@ -120,4 +125,24 @@ export async function logRowsAfter(
     after = ` AND (ts < ${ts} OR (ts = ${ts} AND ms < ${ms}) OR (ts = ${ts} AND ms = ${ms} AND request_id < ${id}))`;
   }
   return store.query(`${unionOf(store.dialect, p, after).rows} LIMIT ${int(limit)}`);
+}
+
+/**
+ * The next `limit` rows of a search after `last` (ts, ms and request id of the previous chunk's
+ * last row; null: from the oldest), oldest first: a manual log push's batches.
+ */
+export async function logRowsFrom(
+  store: Pick<AnalyticsStore, 'query' | 'dialect'>,
+  p: Omit<LogSearchParts, 'limit' | 'offset'>,
+  last: { ts: number; ms: number; request: string } | null,
+  limit: number,
+): Promise<Row[]> {
+  let after = '';
+  if (last) {
+    const ts = int(last.ts);
+    const ms = int(last.ms);
+    const id = store.dialect.str(last.request);
+    after = ` AND (ts > ${ts} OR (ts = ${ts} AND ms > ${ms}) OR (ts = ${ts} AND ms = ${ms} AND request_id > ${id}))`;
+  }
+  return store.query(`${unionOf(store.dialect, p, after, 'ASC').rows} LIMIT ${int(limit)}`);
 }

@@ -55,6 +55,9 @@ export function bindStatisticsRoutes(
   for (const route of [r.userStatisticsTimeSeries, r.clientStatisticsTimeSeries] as const) {
     binder.bind(route, async ({ body }, { caller }) => ({ data: await statistics.series(caller, body) }));
   }
+  for (const route of [r.userStatisticsUpstreamTimes, r.clientStatisticsUpstreamTimes] as const) {
+    binder.bind(route, async ({ body }, { caller }) => ({ data: await statistics.upstreamTimes(caller, body) }));
+  }
   for (const route of [r.userStatisticsList, r.clientStatisticsList] as const) {
     binder.bind(route, async ({ body }, { caller }) => statistics.domains(caller, body));
   }

@@ -11,6 +11,7 @@ import {
   type StatisticsSeriesType,
   type StatisticsTopId,
   type StatisticsTopRow,
+  type StatisticsUpstreamTimes,
   TRACKED_STATUS_CODES,
 } from '@rampart/contract';
 import type { Caller } from '../../platform/http/bind-route.js';
@@ -71,6 +72,16 @@ export class StatisticsService {
 
   private scopeOf(caller: Caller, filter: Partial<StatisticsFilter>): Promise<Scope> {
     return analyticsScope(this.repo, caller, filter);
+  }
+
+  /** The origin's response time percentiles of the caller's scope, in all and per site (store/upstream-times.ts). */
+  async upstreamTimes(caller: Caller, filter: StatisticsFilter): Promise<StatisticsUpstreamTimes> {
+    const times = await this.reads.upstreamTimes(await this.scopeOf(caller, filter), rangeOf(filter));
+    return {
+      total: times.total,
+      sites: times.sites.map(({ siteId, ...t }) => ({ siteID: siteId, ...t })),
+      relativeError: times.relativeError,
+    };
   }
 
   async card(caller: Caller, filter: StatisticsFilter & { type: number }): Promise<StatisticsCard> {

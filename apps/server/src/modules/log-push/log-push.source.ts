@@ -1,34 +1,30 @@
-import type { LogPushFilters, LogPushType } from '@rampart/contract';
-import type { AnalyticsStore, SqlDialect } from '../analytics/analytics-store.js';
-import { LOG_COLUMNS, recordOf } from '../analytics/logs.service.js';
-import { int } from '../analytics/store/statistics-sql.js';
+import type { Row } from '../analytics/analytics-store.js';
+import { LOG_COLUMNS, searchRecordOf } from '../analytics/logs.service.js';
+import type { LedgerBatch, LogPushReads, PushScope } from '../analytics/store/log-push-reads.js';
 import type { LogPushRepository } from './log-push.repository.js';
 
+export type { PushScope };
+
 /**
- * Where log push reads its records (docs/decisions.md "Log push"). New access and WAF events are
- * read in ingest order — the analytics store's batch ledger by `ingested_at` (the control plane's
- * clock when it wrote the batch), then batch id, then the request id within a batch — never by
- * event time: a node that spooled while the control plane was away sends old events late, and they
- * land after the cursor, not behind it. Only batches ingested before a settle lag are read, so a
- * batch being written while the cursor moves cannot be passed over. A manual push reads a time
+ * Where log push reads its records (docs/decisions.md "Log push"). New records are read in ingest
+ * order — the analytics store's two batch ledgers (the events' and the aggregates') by `ingested_at`
+ * (the control plane's clock when it wrote the batch), then batch id, then the record's key within
+ * a batch — never by event time: a node that spooled while the control plane was away sends old
+ * events late, and they land after the cursor, not behind it. Only batches ingested before a
+ * settle lag are read, so a batch being written while the cursor moves cannot be passed over. An
+ * events batch brings its requests; an aggregate batch its collapsed records, each pushed once as
+ * one record with its count (the log search's record with `collapsed`), in place of the refused
+ * requests it counts (store/log-push-reads.ts). A manual push reads the log search's rows of a time
  * range by event time instead (keyset on ts, ms, request id). Audit records come from the config
- * store by row id.
+ * store by row id. The SQL is the store's (LogPushReads).
  */
 
-/** The position of an event's delivery in the ledger: after this batch (and this request of it, if not ''). */
+/** The position of a delivery in the ledgers: after this batch (and this record of it, if not ''). */
 export interface LedgerCursor {
   ingestedAt: number;
   batch: string;
-  /** The last request id delivered of a batch sent in parts; '' when the batch went whole. */
+  /** The key of the last record delivered of a batch sent in parts; '' when the batch went whole. */
   request: string;
-}
-
-/** What an event reads: its sites (already its owner's), zones, log type and filters. */
-export interface PushScope {
-  type: LogPushType;
-  siteIds: readonly number[];
-  zoneIds: readonly number[] | null;
-  filters: LogPushFilters;
 }
 
 export interface PushItem {
@@ -36,7 +32,7 @@ export interface PushItem {
   /** Unix milliseconds of the record. */
   time: number;
   host: string;
-  /** A stable id (the request id; the audit row id), for idempotent stores. */
+  /** A stable id (the request id; a collapsed record's batch and key; the audit row id), for idempotent stores. */
   id: string;
 }
 
@@ -48,31 +44,9 @@ export interface Limits {
 /** Ledger batches read at once to fill one push batch. */
 const LEDGER_WINDOW = 200;
 
-function ints(values: readonly number[]): string {
-  return values.map(int).join(', ');
-}
-
-/** The conditions of an event's scope and filters on `events`. */
-export function pushConditions(d: SqlDialect, scope: PushScope): string[] {
-  const where = [`site_id IN (${ints(scope.siteIds.length > 0 ? scope.siteIds : [-1])})`];
-  if (scope.zoneIds) where.push(`zone_id IN (${ints(scope.zoneIds.length > 0 ? scope.zoneIds : [-1])})`);
-  if (scope.type === 'waf') where.push(`fw_kind = 'waf'`);
-  const f = scope.filters;
-  if (f.statusClasses.length > 0) {
-    const parts = f.statusClasses.map((c) => {
-      const base = Number(c[0]) * 100;
-      return `(status >= ${int(base)} AND status < ${int(base + 100)})`;
-    });
-    where.push(`(${parts.join(' OR ')})`);
-  }
-  if (f.methods.length > 0) where.push(`method IN (${f.methods.map((m) => d.str(m)).join(', ')})`);
-  if (f.domains.length > 0) where.push(`host IN (${f.domains.map((h) => d.str(h)).join(', ')})`);
-  return where;
-}
-
 const sizeOf = (r: unknown) => Buffer.byteLength(JSON.stringify(r)) + 1;
 
-/** Takes items while within the limits (at least one), never splitting a request id's records. */
+/** Takes items while within the limits (at least one), never splitting a key's records. */
 function cut<T extends { item: PushItem; key: string }>(rows: readonly T[], limits: Limits): T[] {
   const out: T[] = [];
   let bytes = 0;
@@ -87,19 +61,28 @@ function cut<T extends { item: PushItem; key: string }>(rows: readonly T[], limi
   return out;
 }
 
+/** A row of the log search's shape as a push item (`id`: what names it for idempotent stores). */
+function itemOf(r: Row, id?: string): PushItem {
+  const record = searchRecordOf(r);
+  return { record, time: Date.parse(record.time), host: record.host, id: id ?? record.reqID };
+}
+
+/**
+ * A collapsed record's key within its batch: its minute, domain, address and decision (one record
+ * each per partial), then its first time and sample.
+ */
+const collapsedKey = (r: Row) =>
+  [r.minute, r.domain_id, r.ip, r.fw_kind, r.fw_rule, r.fw_action, r.first_ms, r.request_id].join('|');
+
 export class LogPushSource {
   constructor(
-    private readonly store: AnalyticsStore,
+    private readonly reads: LogPushReads,
     private readonly repo: LogPushRepository,
   ) {}
 
-  /** The last batch of the ledger ingested up to `settledBefore` (ingest order), or null. */
-  async ledgerHead(settledBefore: number): Promise<{ ingestedAt: number; batch: string } | null> {
-    const [row] = await this.store.query(
-      `SELECT ingested_at, batch_id FROM batches WHERE ingested_at <= ${int(settledBefore)} ` +
-        'ORDER BY ingested_at DESC, batch_id DESC LIMIT 1',
-    );
-    return row ? { ingestedAt: Number(row.ingested_at), batch: String(row.batch_id) } : null;
+  /** The last batch of the ledgers ingested up to `settledBefore` (ingest order), or null. */
+  ledgerHead(settledBefore: number): Promise<{ ingestedAt: number; batch: string } | null> {
+    return this.reads.head(settledBefore);
   }
 
   /**
@@ -113,61 +96,51 @@ export class LogPushSource {
     settledBefore: number,
     limits: Limits,
   ): Promise<{ items: PushItem[]; next: LedgerCursor } | null> {
-    const d = this.store.dialect;
-    const ia = int(cursor.ingestedAt);
-    const after = [
-      `ingested_at > ${ia}`,
-      `(ingested_at = ${ia} AND batch_id ${cursor.request === '' ? '>' : '>='} ${d.str(cursor.batch)})`,
-    ].join(' OR ');
-    const ledger = await this.store.query(
-      `SELECT batch_id, ingested_at, received_at, events FROM batches WHERE ingested_at <= ${int(settledBefore)} ` +
-        `AND (${after}) ORDER BY ingested_at, batch_id LIMIT ${LEDGER_WINDOW}`,
+    const ledger = await this.reads.batchesAfter(
+      { ingestedAt: cursor.ingestedAt, batch: cursor.batch, within: cursor.request !== '' },
+      settledBefore,
+      LEDGER_WINDOW,
     );
     if (ledger.length === 0) return null;
-    // Whole batches until they hold enough events for one push batch.
-    const window: { batch: string; ingestedAt: number; receivedAt: number }[] = [];
-    let events = 0;
-    for (const row of ledger) {
-      window.push({
-        batch: String(row.batch_id),
-        ingestedAt: Number(row.ingested_at),
-        receivedAt: Number(row.received_at),
-      });
-      events += Number(row.events);
-      if (events >= limits.maxRecords) break;
+    // Whole batches until they hold enough records for one push batch.
+    const window: LedgerBatch[] = [];
+    let records = 0;
+    for (const b of ledger) {
+      window.push(b);
+      records += b.records;
+      if (records >= limits.maxRecords) break;
     }
-    const last = window[window.length - 1] as (typeof window)[number];
+    const last = window[window.length - 1] as LedgerBatch;
     const order = new Map(window.map((w, i) => [w.batch, i]));
-    // A batch's events are no older than its received_at (the first event's time): it bounds the read.
-    const from = Math.min(...window.map((w) => w.receivedAt));
-    // No upper bound: a node's clock ahead of the control plane's stamps events in the future.
-    const where = [
-      `batch_id IN (${window.map((w) => d.str(w.batch)).join(', ')})`,
-      `ts >= ${int(from)}`,
-      ...pushConditions(d, scope),
+    const [events, collapsed] = await Promise.all([
+      this.reads.events(
+        scope,
+        LOG_COLUMNS,
+        window.filter((w) => w.kind === 'events'),
+      ),
+      this.reads.collapsed(
+        scope,
+        LOG_COLUMNS,
+        window.filter((w) => w.kind === 'aggregates'),
+      ),
+    ]);
+    const rows = [
+      ...events.map((r) => ({ batch: String(r.batch_id), key: String(r.request_id), item: itemOf(r) })),
+      ...collapsed.map((r) => {
+        const batch = String(r.batch_id);
+        const key = collapsedKey(r);
+        return { batch, key, item: itemOf(r, `collapsed-${batch}-${key}`) };
+      }),
     ];
-    const rows = await this.store.query(`SELECT ${LOG_COLUMNS}, batch_id FROM events WHERE ${where.join(' AND ')}`);
     const sorted = rows
-      .map((r) => ({ batch: String(r.batch_id), request: String(r.request_id), r }))
-      .filter((x) => {
-        if (x.batch !== cursor.batch || cursor.request === '') return true;
-        return x.request > cursor.request;
-      })
+      .filter((x) => x.batch !== cursor.batch || cursor.request === '' || x.key > cursor.request)
       .sort((a, b) => {
         const oa = order.get(a.batch) ?? 0;
         const ob = order.get(b.batch) ?? 0;
         if (oa !== ob) return oa - ob;
-        return a.request < b.request ? -1 : a.request > b.request ? 1 : 0;
+        return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
       })
-      .map((x) => {
-        const record = recordOf(x.r);
-        return {
-          key: `${x.batch}\u0000${x.request}`,
-          batch: x.batch,
-          request: x.request,
-          item: { record, time: Date.parse(record.time), host: record.host, id: record.reqID } as PushItem,
-        };
-      });
+      .map((x) => ({ ...x, key: `${x.batch}\u0000${x.key}`, request: x.key }));
     const taken = cut(sorted, limits);
     if (taken.length === sorted.length) {
       // All of the window's records: the cursor goes after its last batch.
@@ -177,40 +150,29 @@ export class LogPushSource {
       };
     }
     const end = taken[taken.length - 1] as (typeof taken)[number];
-    const w = window[order.get(end.batch) ?? 0] as (typeof window)[number];
+    const w = window[order.get(end.batch) ?? 0] as LedgerBatch;
     return {
       items: taken.map((t) => t.item),
       next: { ingestedAt: w.ingestedAt, batch: end.batch, request: end.request },
     };
   }
 
-  /** A manual push's next records: event time in [startTs, endTs) after the keyset position. */
+  /** A manual push's next records: the log search's rows with event time in [startTs, endTs) after the keyset position. */
   async nextInRange(
     scope: PushScope,
     range: { startTs: number; endTs: number },
     cursor: { ts: number; ms: number; request: string },
     limits: Limits,
   ): Promise<{ items: PushItem[]; next: { ts: number; ms: number; request: string } } | null> {
-    const d = this.store.dialect;
-    const ts = int(cursor.ts);
-    const ms = int(cursor.ms);
-    const after =
-      cursor.ts < 0
-        ? '1 = 1'
-        : `(ts > ${ts} OR (ts = ${ts} AND ms > ${ms}) OR (ts = ${ts} AND ms = ${ms} AND request_id > ${d.str(cursor.request)}))`;
-    const where = [`ts >= ${int(range.startTs)}`, `ts < ${int(range.endTs)}`, after, ...pushConditions(d, scope)];
-    const rows = await this.store.query(
-      `SELECT ${LOG_COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY ts, ms, request_id LIMIT ${int(limits.maxRecords)}`,
+    const rows = await this.reads.rangeRows(
+      scope,
+      LOG_COLUMNS,
+      range,
+      cursor.ts < 0 ? null : cursor,
+      limits.maxRecords,
     );
     if (rows.length === 0) return null;
-    const sorted = rows.map((r) => {
-      const record = recordOf(r);
-      return {
-        key: `${r.ts}.${r.ms}.${r.request_id}`,
-        r,
-        item: { record, time: Date.parse(record.time), host: record.host, id: record.reqID } as PushItem,
-      };
-    });
+    const sorted = rows.map((r) => ({ key: `${r.ts}.${r.ms}.${r.request_id}`, r, item: itemOf(r) }));
     const taken = cut(sorted, limits);
     const end = (taken[taken.length - 1] as (typeof taken)[number]).r;
     return {

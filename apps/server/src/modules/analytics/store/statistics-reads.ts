@@ -24,6 +24,7 @@ import {
   timeRollupOf,
 } from './statistics-sql.js';
 import { TopLists } from './top-lists.js';
+import { upstreamTimes } from './upstream-times.js';
 
 /**
  * The statistics' reads of the analytics store (docs/decisions.md "Traffic analytics"): typed
@@ -251,6 +252,11 @@ export class StatisticsReads {
         `WHERE site_id > 0 AND bucket > ${int(after)} AND bucket <= ${int(upTo)} GROUP BY site_id, bucket`,
     );
     return rows.map((row) => ({ siteId: num(row, 'site'), minute: num(row, 'minute'), blocked: num(row, 'n') }));
+  }
+
+  /** The origin's response time percentiles per site and in all (upstream-times.ts). */
+  upstreamTimes(scope: Scope, range: Range) {
+    return upstreamTimes(this.store, scope, range);
   }
 
   /** Resolves when the store answers a statement, else throws its error (the system health). */
