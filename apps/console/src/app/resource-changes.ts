@@ -128,6 +128,7 @@ const CHANGES = readsByResource({
   domains: [
     domainRoutes.listDomains,
     domainStateRoutes.domainStates,
+    domainStateRoutes.clientDomainStates,
     domainRoutes.listUpstreams,
     domainRoutes.userDomainsTags,
     clientDomainRoutes.listClientDomains,

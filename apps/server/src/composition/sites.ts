@@ -157,7 +157,10 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
   });
   const serving = new DomainServing(repos.domainServing, repos.snapshot, clock);
   const originHealth = nodes.statistics.originHealth.bind(nodes.statistics);
-  bindDomainStateRoutes(binder, new DomainStatesService(repos.domains, siteAccess, serving, originHealth, clock));
+  bindDomainStateRoutes(
+    binder,
+    new DomainStatesService(repos.domains, repos.clientDomains, siteAccess, serving, originHealth, clock),
+  );
   bindClientDomainRoutes(binder, new ClientDomainsService(repos.clientDomains, repos.domainsAcross, transactions));
   bindCertificateRoutes(binder, new CertificatesService(repos.certificates, transactions, siteAccess, box, clock));
   bindSiteCacheRoutes(binder, new SiteCacheService(transactions, repos.siteCache, repos.sites, siteAccess));

@@ -845,6 +845,10 @@ export const enUS = {
       nodesOf: 'Nodes serving {{name}}',
       nodesExplain:
         'Served by {{serving}} of the {{total}} nodes of its zone: the nodes online that applied this domain as it is now.',
+      withoutPlane_one:
+        '{{count}} more node of its zone reports no plane (an older agent, or one that has not polled yet): what it serves is unknown.',
+      withoutPlane_other:
+        '{{count}} more nodes of its zone report no plane (older agents, or ones that have not polled yet): what they serve is unknown.',
       originDown: 'Origin down',
       originOf: 'Origin state of {{name}}',
       originExplain:

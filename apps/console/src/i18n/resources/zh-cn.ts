@@ -821,6 +821,8 @@ export const zhCN: LocaleResources = {
       nodes: '{{serving}}/{{total}} 个节点',
       nodesOf: '服务 {{name}} 的节点',
       nodesExplain: '其区域的 {{total}} 个节点中有 {{serving}} 个在服务：在线且已应用此域名当前配置的节点。',
+      withoutPlane_one: '其区域另有 {{count}} 个节点未报告配置平面（旧版代理或尚未拉取）：无法得知它服务什么。',
+      withoutPlane_other: '其区域另有 {{count}} 个节点未报告配置平面（旧版代理或尚未拉取）：无法得知它们服务什么。',
       originDown: '源站故障',
       originOf: '{{name}} 的源站状态',
       originExplain:

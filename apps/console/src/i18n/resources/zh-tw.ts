@@ -822,6 +822,8 @@ export const zhTW: LocaleResources = {
       nodes: '{{serving}}/{{total}} 個節點',
       nodesOf: '服務 {{name}} 的節點',
       nodesExplain: '其區域的 {{total}} 個節點中有 {{serving}} 個在服務：在線且已套用此網域目前設定的節點。',
+      withoutPlane_one: '其區域另有 {{count}} 個節點未回報設定平面（舊版代理程式或尚未拉取）：無法得知它服務什麼。',
+      withoutPlane_other: '其區域另有 {{count}} 個節點未回報設定平面（舊版代理程式或尚未拉取）：無法得知它們服務什麼。',
       originDown: '來源站故障',
       originOf: '{{name}} 的來源站狀態',
       originExplain:
