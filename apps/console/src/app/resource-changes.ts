@@ -51,6 +51,7 @@ import {
   nodeUpgradeRoutes,
   notificationRoutes,
   OPERATOR_NGINX_SECTION_ROUTES,
+  privateOriginsRoutes,
   productRoutes,
   proxyRewriteRoutes,
   roleRoutes,
@@ -125,6 +126,7 @@ const CHANGES = readsByResource({
   corsModules: [corsRoutes.list, domainRoutes.listDomains],
   customHeaderModules: [customHeaderRoutes.list, domainRoutes.listDomains],
   domainProofSetting: [domainProofRoutes.getDomainProofSetting],
+  privateOriginsSetting: [privateOriginsRoutes.getPrivateOriginsSetting],
   domains: [
     domainRoutes.listDomains,
     domainStateRoutes.domainStates,
