@@ -103,9 +103,21 @@ test("a served domain shows by how many of its zone's nodes it is served, and an
   await page.goto(`/user/sitesManagement/sitesSetting/${siteID}`);
   const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
   await expect(row.getByLabel(`Serving state of ${name}`)).toHaveText('Served');
-  await expect(row.getByLabel(`Nodes serving ${name}`)).toHaveText('1/2 nodes');
+  // The idle node reports no plane: counted apart, not as a node that does not serve the domain.
+  const nodes = row.getByLabel(`Nodes serving ${name}`);
+  await expect(nodes).toHaveText('1/1 nodes');
+  await nodes.hover();
+  await expect(page.getByRole('tooltip')).toContainText('1 more node of its zone reports no plane');
   const origin = row.getByLabel(`Origin state of ${name}`);
   await expect(origin).toHaveText('Origin down');
   await origin.hover();
-  await expect(page.getByRole('tooltip')).toContainText('3 of 3 requests to the origin failed');
+  await expect(page.getByRole('tooltip').filter({ hasText: '3 of 3 requests to the origin failed' })).toBeVisible();
+
+  // The operator's list of every customer's domains wears the same badges.
+  await page.context().clearCookies();
+  await login(page, 'client');
+  await page.goto(`/client/sitesManagement/domains?name=${encodeURIComponent(name)}`);
+  const listed = page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+  await expect(listed.getByLabel(`Nodes serving ${name}`)).toHaveText('1/1 nodes');
+  await expect(listed.getByLabel(`Origin state of ${name}`)).toHaveText('Origin down');
 });

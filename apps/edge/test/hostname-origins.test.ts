@@ -1,3 +1,5 @@
+import type { PlaneFull } from '@rampart/contract';
+import { entryHash } from '@rampart/contract/plane-hash';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type DnsServer, freeDnsPort, startDnsServer } from '../../server/test/helpers/dns-server.js';
 import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
@@ -111,6 +113,42 @@ describe('an origin named by a host name', () => {
     await until(async () => servedBy((await get(edge))?.body ?? '') === 'second', 'the name served again');
     await plane.waitForReport((r) => r.lastError === '', 30_000);
   }, 90_000);
+});
+
+/** The plane the fake answers now, one sequence on, with the operator's private-origin choice in its meta. */
+function withPrivateOrigins(plane: PlaneFull, allowed: boolean): PlaneFull {
+  const { allowPrivateOrigins: _, ...rest } = plane.meta;
+  const meta = allowed ? { ...rest, allowPrivateOrigins: true as const } : rest;
+  return { ...plane, to: String(Number(plane.to) + 1), meta, metaHash: entryHash('meta', '', meta) };
+}
+
+describe("the operator's private-origin choice, carried in the plane's meta", () => {
+  it('refuses a private origin by default, serves it once the meta allows it and refuses it again, without a reload', async () => {
+    await answer('127.0.0.2');
+    const { edge, cp: plane } = await edgeFor(false);
+    await plane.waitForReport((r) => r.lastError.includes('origins not served'), 20_000);
+    expect((await get(edge))?.status).toBe(502);
+    const appliesBefore = edge.logs.filter((e) => e.event === 'snapshot.applied').length;
+
+    const allowing = withPrivateOrigins(plane.plane as PlaneFull, true);
+    plane.answerPlaneOnce(allowing, allowing);
+    await until(async () => servedBy((await get(edge))?.body ?? '') === 'first', 'the private origin served');
+    await plane.waitForReport((r) => r.lastError === '', 20_000);
+
+    const refusing = withPrivateOrigins(allowing, false);
+    plane.answerPlaneOnce(refusing, refusing);
+    await until(async () => (await get(edge))?.status === 502, 'the private origin refused again');
+    await plane.waitForReport((r) => r.lastError.includes('origins not served'), 20_000);
+    // Taken as a plane answer: nginx was never reloaded for it.
+    expect(edge.logs.filter((e) => e.event === 'snapshot.applied').length).toBe(appliesBefore);
+  }, 90_000);
+
+  it("serves a private origin on a node whose own override allows it, whatever the operator's meta says", async () => {
+    await answer('127.0.0.2');
+    const { edge, cp: plane } = await edgeFor(true);
+    expect((plane.plane as PlaneFull).meta.allowPrivateOrigins).toBeUndefined();
+    await until(async () => servedBy((await get(edge))?.body ?? '') === 'first', 'the private origin served');
+  }, 60_000);
 });
 
 describe('a host name origin through the whole chain', () => {

@@ -43,7 +43,7 @@ Options (each also read from the environment variable shown):
   --origin-dns <list>        DNS servers that resolve origin host names, ip or
                              ip:port, comma-separated (the system's)  RAMPART_EDGE_ORIGIN_DNS
   --allow-private-origins    origin names may resolve to loopback and private
-                             addresses (as the control plane's setting)  RAMPART_ALLOW_PRIVATE_ORIGINS=1
+                             addresses, whatever the operator's setting  RAMPART_ALLOW_PRIVATE_ORIGINS=1
   --self-restart             after an upgrade, start the new release itself
                              (no service manager); else exit 75 for the
                              service manager to restart it  RAMPART_EDGE_SELF_RESTART=1

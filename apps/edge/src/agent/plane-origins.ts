@@ -33,6 +33,8 @@ export class PlaneOrigins {
    * names answered otherwise (every domain naming one when `all`); answers those changes.
    */
   async resolve(plane: LuaPlane, all: boolean): Promise<LuaOp[]> {
+    // The operator's private-origin choice travels in the meta: a change asks every name again.
+    this.resolver.allowByOperator(plane.meta.allowPrivateOrigins === true);
     const names = plane.hostNames();
     const changed = names.size === 0 ? [] : await this.resolver.refresh(names);
     const problems: string[] = [];

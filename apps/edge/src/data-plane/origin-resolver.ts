@@ -13,7 +13,11 @@ type EdgeOrigin = NonNullable<EdgeDomain['origin']>;
 export interface OriginResolverOptions {
   /** DNS servers to ask (`ip` or `ip:port`); absent: the system's (/etc/resolv.conf). */
   servers?: readonly string[];
-  /** The installation allows origins on loopback and private addresses (RAMPART_ALLOW_PRIVATE_ORIGINS). */
+  /**
+   * The node allows origins on loopback and private addresses whatever the operator chose
+   * (RAMPART_ALLOW_PRIVATE_ORIGINS, a node-level override); otherwise the plane's choice holds
+   * (`allowByOperator`).
+   */
   allowPrivate?: boolean;
   /** Bounds of how long an answer is kept, whatever its TTL (seconds; default 5..300). */
   minTtlSeconds?: number;
@@ -38,7 +42,9 @@ const FAILURE_TTL_SECONDS = 10;
 export class OriginResolver {
   private readonly dns = new Resolver({ timeout: 3000, tries: 2 });
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly allowPrivate: boolean;
+  /** The node's own override (options.allowPrivate). */
+  private readonly forcePrivate: boolean;
+  private allowPrivate: boolean;
   private readonly minTtl: number;
   private readonly maxTtl: number;
 
@@ -47,9 +53,21 @@ export class OriginResolver {
     private readonly now: () => number = Date.now,
   ) {
     if (options.servers && options.servers.length > 0) this.dns.setServers([...options.servers]);
-    this.allowPrivate = options.allowPrivate === true;
+    this.forcePrivate = options.allowPrivate === true;
+    this.allowPrivate = this.forcePrivate;
     this.minTtl = options.minTtlSeconds ?? 5;
     this.maxTtl = Math.max(this.minTtl, options.maxTtlSeconds ?? 300);
+  }
+
+  /**
+   * The operator's choice as the plane's meta carries it (routes/private-origins.ts); the node's
+   * override wins. A change forgets every answer, so every name is asked and held to the rule again.
+   */
+  allowByOperator(allowed: boolean): void {
+    const next = this.forcePrivate || allowed;
+    if (next === this.allowPrivate) return;
+    this.allowPrivate = next;
+    this.cache.clear();
   }
 
   /** The last answer for `host` (undefined before the first). */

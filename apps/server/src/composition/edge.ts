@@ -1,4 +1,5 @@
 import { noChallenge } from '@rampart/contract';
+import { PrivateOriginsService } from '../modules/domains/private-origins.service.js';
 import { bindBlockListRoutes } from '../modules/firewall/block-list.routes.js';
 import { BlockListService } from '../modules/firewall/block-list.service.js';
 import { edgeChallengeKeys, firewallsChallenge } from '../modules/firewall/challenge.edge.js';
@@ -59,6 +60,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
   // The operators' reputation lists (their routes are bound with the sites' setting: composition/sites.ts).
   const abuseIPs = new AbuseIPsService(transactions, repos.abuseIPs);
   const nodeExporter = new NodeExporterService(repos.settings);
+  const privateOrigins = new PrivateOriginsService(repos.settings, config.allowPrivateOrigins);
   const snapshotBuilder = new SnapshotBuilder(
     repos.snapshot,
     {
@@ -83,6 +85,8 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
       acmeChallenges: (domainIds) => repos.autoCertificates.challengesOf(domainIds),
       nodeExporter: (ownerId) => nodeExporter.get(ownerId),
       errorPages: async (ownerId) => (await ctx.systemSettings.errorPages(ownerId)).pages,
+      // The operator's choice alone: a node's own RAMPART_ALLOW_PRIVATE_ORIGINS overrides it there.
+      privateOrigins: async (ownerId) => (await privateOrigins.setting(ownerId)).allowed,
       l4: (ownerId, streamPorts, zone) =>
         edgeL4(repos.firewallL4, streamPorts, zone, () => geo.countryNetworks(ownerId)),
     },

@@ -19,6 +19,8 @@ import { DomainStatesService } from '../modules/domains/domain-states.service.js
 import { DomainUpstreamsService } from '../modules/domains/domain-upstreams.service.js';
 import { bindDomainRoutes } from '../modules/domains/domains.routes.js';
 import { DomainsService } from '../modules/domains/domains.service.js';
+import { bindPrivateOriginsRoutes } from '../modules/domains/private-origins.routes.js';
+import { PrivateOriginsService } from '../modules/domains/private-origins.service.js';
 import { UserDomainsService } from '../modules/domains/user-domains.service.js';
 import { bindDomainAccessRoutes } from '../modules/firewall/domain-access.routes.js';
 import { DomainAccessService } from '../modules/firewall/domain-access.service.js';
@@ -122,7 +124,10 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
   domainProofJob.start(config.domainProofIntervalSeconds);
   app.addHook('preClose', async () => domainProofJob.stop());
 
-  const origins = new OriginCheck(repos.nodeSockets, config.allowPrivateOrigins);
+  const privateOrigins = new PrivateOriginsService(repos.settings, config.allowPrivateOrigins);
+  bindPrivateOriginsRoutes(binder, privateOrigins);
+  const allowPrivateOrigins = (operatorId: number) => privateOrigins.allowsFor(operatorId);
+  const origins = new OriginCheck(repos.nodeSockets, allowPrivateOrigins);
   const domainInserts = new DomainInserts(
     repos.domains,
     repos.sites,
@@ -157,7 +162,10 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
   });
   const serving = new DomainServing(repos.domainServing, repos.snapshot, clock);
   const originHealth = nodes.statistics.originHealth.bind(nodes.statistics);
-  bindDomainStateRoutes(binder, new DomainStatesService(repos.domains, siteAccess, serving, originHealth, clock));
+  bindDomainStateRoutes(
+    binder,
+    new DomainStatesService(repos.domains, repos.clientDomains, siteAccess, serving, originHealth, clock),
+  );
   bindClientDomainRoutes(binder, new ClientDomainsService(repos.clientDomains, repos.domainsAcross, transactions));
   bindCertificateRoutes(binder, new CertificatesService(repos.certificates, transactions, siteAccess, box, clock));
   bindSiteCacheRoutes(binder, new SiteCacheService(transactions, repos.siteCache, repos.sites, siteAccess));
@@ -206,7 +214,7 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
       repos.sites,
       siteAccess,
       repos.nodeSockets,
-      config.allowPrivateOrigins,
+      allowPrivateOrigins,
       ctx.licenseLimits,
     ),
   );

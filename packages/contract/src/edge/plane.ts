@@ -54,6 +54,12 @@ export const planeMetaSchema = z.strictObject({
   geoDatabase: edgeGeoDatabaseSchema,
   abuseIPs: edgeAbuseIPsSchema,
   errorPages: z.array(edgeErrorPageSchema).optional(),
+  /**
+   * The operator allows origins on loopback and private addresses (routes/private-origins.ts):
+   * the node's host-name origins may resolve to them. Absent: refused (sent only when allowed, so
+   * an agent that predates it refuses only a plane of an operator that allows them).
+   */
+  allowPrivateOrigins: z.literal(true).optional(),
 });
 export type PlaneMeta = z.infer<typeof planeMetaSchema>;
 

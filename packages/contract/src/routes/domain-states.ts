@@ -10,8 +10,11 @@ import { queryList, siteParams } from './sites.js';
  * - `nodesOfZone`: the nodes of the zones serving the site (initialised, enabled, in a zone whose
  *   groups carry the site's product). `nodesServing`: those of them online whose last reported
  *   data plane holds the domain's current entry (0 for a domain the edge does not serve: disabled,
- *   waiting for proof, claimed by another). A node that takes the snapshot's data plane (an older
- *   agent) reports no plane and is counted in `nodesOfZone` only.
+ *   waiting for proof, claimed by another). `nodesWithoutPlane`: the nodes serving the site that
+ *   have never reported a data plane (an agent that takes the snapshot's data plane, or one that has
+ *   not polled yet): nobody can say what they serve, so they are counted there and neither in
+ *   `nodesOfZone` nor in `nodesServing`.
+ * - `served`: the edge is meant to serve the domain (enabled, its proof passed or waived).
  * - `originRequests`/`originErrors`: the requests of the last ORIGIN_HEALTH_MINUTES closed minutes
  *   that went to the origin, and those the origin failed (5xx from it, or not reached: 502/504),
  *   read from the nodes' minute aggregates. `originDown`: at least ORIGIN_DOWN_MIN_ERRORS failures
@@ -24,8 +27,10 @@ export const DOMAIN_STATES_MAX = 100;
 
 export const domainStateSchema = z.object({
   id: z.number().int(),
+  served: z.boolean(),
   nodesServing: z.number().int().nonnegative(),
   nodesOfZone: z.number().int().nonnegative(),
+  nodesWithoutPlane: z.number().int().nonnegative(),
   originRequests: z.number().int().nonnegative(),
   originErrors: z.number().int().nonnegative(),
   originDown: z.boolean(),
@@ -53,4 +58,18 @@ export const domainStates = defineRoute({
   response: dataOf(z.array(domainStateSchema)),
 });
 
-export const domainStateRoutes = { domainStates } as const;
+/** The same answer for the operator's list of its customers' domains (any of its sites). */
+export const clientDomainStates = defineRoute({
+  id: 'client.domains.states',
+  method: 'GET',
+  path: '/client/domains/states',
+  access: tiers(['client'], 'client.domains.read'),
+  codes: [],
+  summary:
+    "The states of the operator's domains of the list's page, as the customer's call answers them; ids of domains outside the operator's sites are left out",
+  tags: ['domains'],
+  request: { query: z.object({ ids: queryList(zIdParam, DOMAIN_STATES_MAX) }) },
+  response: dataOf(z.array(domainStateSchema)),
+});
+
+export const domainStateRoutes = { domainStates, clientDomainStates } as const;

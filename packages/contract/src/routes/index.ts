@@ -56,6 +56,7 @@ import { nodeRoutes } from './nodes.js';
 import { notificationRoutes } from './notifications.js';
 import { operatorNginxRoutes } from './operator-nginx.js';
 import { overviewRoutes } from './overview.js';
+import { privateOriginsRoutes } from './private-origins.js';
 import { productRoutes } from './products.js';
 import { apiTokenRoutes, roleRoutes } from './roles.js';
 import { authCredentialRoutes, authGroupRoutes } from './site-auth.js';
@@ -137,6 +138,7 @@ export * from './nodes.js';
 export * from './notifications.js';
 export * from './operator-nginx.js';
 export * from './overview.js';
+export * from './private-origins.js';
 export * from './products.js';
 export * from './roles.js';
 export * from './site-auth.js';
@@ -195,6 +197,7 @@ export const ROUTE_GROUPS = {
   dnsCnames: dnsCnameRoutes,
   domainProof: domainProofRoutes,
   domainStates: domainStateRoutes,
+  privateOrigins: privateOriginsRoutes,
   certificates: certificateRoutes,
   expiringCertificates: expiringCertificateRoutes,
   autoCertificates: autoCertificateRoutes,

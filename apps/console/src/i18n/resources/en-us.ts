@@ -845,6 +845,10 @@ export const enUS = {
       nodesOf: 'Nodes serving {{name}}',
       nodesExplain:
         'Served by {{serving}} of the {{total}} nodes of its zone: the nodes online that applied this domain as it is now.',
+      withoutPlane_one:
+        '{{count}} more node of its zone reports no plane (an older agent, or one that has not polled yet): what it serves is unknown.',
+      withoutPlane_other:
+        '{{count}} more nodes of its zone report no plane (older agents, or ones that have not polled yet): what they serve is unknown.',
       originDown: 'Origin down',
       originOf: 'Origin state of {{name}}',
       originExplain:
@@ -2954,6 +2958,11 @@ export const enUS = {
       title: 'Domain ownership',
       required: 'Customers must prove control of a domain before it is served',
       hint: 'With this on, a domain goes live once its customer publishes its TXT record (_rampart-challenge.<domain>) or CNAME. Turn it off only if you trust your customers: their domains then go live at once, but a customer who proves control of the same name still takes it over.',
+    },
+    privateOrigins: {
+      title: 'Private origins',
+      allowed: 'Customers may use origins on loopback and private addresses',
+      hint: 'Off by default: origins on 127.0.0.0/8, 10/8, 172.16/12, 192.168/16, link-local (cloud metadata) and other non-public addresses are refused, whether typed as an address or resolved by a node from a host name. Turn it on for a lab or to put Rampart in front of private origins; the nodes take it within seconds, without a reload. A node started with RAMPART_ALLOW_PRIVATE_ORIGINS=1 allows them whatever this says.',
     },
     hint: 'Each customer domain of your sites gets the CNAME target <label>.<CNAME domain>. With a DNS provider set (DNS setting), Rampart publishes each target in the zone at the provider as the addresses of the healthy nodes.',
     current: 'CNAME domain in use',

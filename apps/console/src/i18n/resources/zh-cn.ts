@@ -821,6 +821,8 @@ export const zhCN: LocaleResources = {
       nodes: '{{serving}}/{{total}} 个节点',
       nodesOf: '服务 {{name}} 的节点',
       nodesExplain: '其区域的 {{total}} 个节点中有 {{serving}} 个在服务：在线且已应用此域名当前配置的节点。',
+      withoutPlane_one: '其区域另有 {{count}} 个节点未报告配置平面（旧版代理或尚未拉取）：无法得知它服务什么。',
+      withoutPlane_other: '其区域另有 {{count}} 个节点未报告配置平面（旧版代理或尚未拉取）：无法得知它们服务什么。',
       originDown: '源站故障',
       originOf: '{{name}} 的源站状态',
       originExplain:
@@ -2890,6 +2892,11 @@ export const zhCN: LocaleResources = {
       title: '域名所有权',
       required: '客户须先证明对域名的控制权，域名才会生效',
       hint: '开启后，客户发布 TXT 记录（_rampart-challenge.<域名>）或 CNAME 后域名才会生效。仅在信任您的客户时关闭：关闭后其域名立即生效，但证明了同名域名控制权的客户仍会接管该域名。',
+    },
+    privateOrigins: {
+      title: '私有源站',
+      allowed: '允许客户使用环回地址和私有地址上的源站',
+      hint: '默认关闭：位于 127.0.0.0/8、10/8、172.16/12、192.168/16、链路本地（云元数据）及其他非公网地址的源站会被拒绝，无论是直接填写的地址还是节点解析主机名得到的地址。在实验环境或需要让 Rampart 保护私有源站时开启；节点会在几秒内生效，无需重载。以 RAMPART_ALLOW_PRIVATE_ORIGINS=1 启动的节点无论此处如何设置都允许。',
     },
     hint: '您网站的每个客户域名都会得到 CNAME 目标 <标签>.<CNAME 域名>。设置 DNS 服务商（DNS 设置）后，Rampart 会在服务商的区域中把每个目标发布为健康节点的地址。',
     current: '当前使用的 CNAME 域名',

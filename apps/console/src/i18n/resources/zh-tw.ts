@@ -822,6 +822,8 @@ export const zhTW: LocaleResources = {
       nodes: '{{serving}}/{{total}} 個節點',
       nodesOf: '服務 {{name}} 的節點',
       nodesExplain: '其區域的 {{total}} 個節點中有 {{serving}} 個在服務：在線且已套用此網域目前設定的節點。',
+      withoutPlane_one: '其區域另有 {{count}} 個節點未回報設定平面（舊版代理程式或尚未拉取）：無法得知它服務什麼。',
+      withoutPlane_other: '其區域另有 {{count}} 個節點未回報設定平面（舊版代理程式或尚未拉取）：無法得知它們服務什麼。',
       originDown: '來源站故障',
       originOf: '{{name}} 的來源站狀態',
       originExplain:
@@ -2893,6 +2895,11 @@ export const zhTW: LocaleResources = {
       title: '網域所有權',
       required: '客戶須先證明對網域的控制權，網域才會生效',
       hint: '開啟後，客戶發布 TXT 記錄（_rampart-challenge.<網域>）或 CNAME 後網域才會生效。僅在信任您的客戶時關閉：關閉後其網域立即生效，但證明了同名網域控制權的客戶仍會接管該網域。',
+    },
+    privateOrigins: {
+      title: '私有來源站',
+      allowed: '允許客戶使用迴路位址和私有位址上的來源站',
+      hint: '預設關閉：位於 127.0.0.0/8、10/8、172.16/12、192.168/16、鏈路本地（雲端中繼資料）及其他非公開位址的來源站會被拒絕，無論是直接填寫的位址還是節點解析主機名稱得到的位址。在實驗環境或需要讓 Rampart 保護私有來源站時開啟；節點會在幾秒內生效，無需重新載入。以 RAMPART_ALLOW_PRIVATE_ORIGINS=1 啟動的節點無論此處如何設定都允許。',
     },
     hint: '您網站的每個客戶網域都會取得 CNAME 目標 <標籤>.<CNAME 網域>。設定 DNS 服務商（DNS 設定）後，Rampart 會在服務商的區域中把每個目標發佈為健康節點的位址。',
     current: '目前使用的 CNAME 網域',

@@ -12,8 +12,10 @@ vi.setConfig({ testTimeout: 20_000 });
 let api: FakeApi;
 const state = (id: number, over: Partial<Record<string, number | boolean>> = {}) => ({
   id,
+  served: true,
   nodesServing: 3,
   nodesOfZone: 3,
+  nodesWithoutPlane: 0,
   originRequests: 0,
   originErrors: 0,
   originDown: false,
@@ -43,7 +45,7 @@ describe('sitesSetting: domain states at a glance', () => {
         state(1),
         state(2, { nodesServing: 1 }),
         state(3, { originRequests: 12, originErrors: 9, originDown: true }),
-        state(4, { nodesServing: 0 }),
+        state(4, { served: false, nodesServing: 0 }),
       ]),
     );
   });

@@ -250,12 +250,12 @@ export class StatisticsService {
   }
 
   /**
-   * Per domain of the site, the requests of the last `minutes` that went to the origin and those the
+   * Per domain of the sites, the requests of the last `minutes` that went to the origin and those the
    * origin failed (5xx from it, or not reached), from the minute aggregates; a domain without any is
-   * absent. The caller has checked the site is the customer's and the ids are the site's.
+   * absent. The caller has checked the sites are the caller's and the ids are the sites'.
    */
   async originHealth(
-    siteId: number,
+    siteIds: readonly number[],
     domainIds: readonly number[],
     minutes: number,
     now: number,
@@ -263,7 +263,7 @@ export class StatisticsService {
     if (domainIds.length === 0) return new Map();
     const end = Math.ceil(now / 1000);
     const range = { start: Math.floor(end / 60) * 60 - minutes * 60, end };
-    const scope = { siteIds: [siteId], zoneIds: null, domainIds };
+    const scope = { siteIds: [...siteIds], zoneIds: null, domainIds };
     const { rows } = await this.reads.perDomain(scope, range, { by: 'requests', desc: true }, null);
     return new Map(
       rows.map((r) => [

@@ -63,6 +63,22 @@ export class ClientDomainsRepository {
     return rows.map((r) => r.id);
   }
 
+  /** The domains among `ids` in the operator's sites, with what their states need (domain-states.service.ts). */
+  async forStates(ownerId: number, ids: number[]) {
+    if (ids.length === 0) return [];
+    return this.db
+      .select({
+        id: domains.id,
+        name: domains.name,
+        siteId: domains.siteId,
+        enabled: domains.enabled,
+        proofStatus: domains.proofStatus,
+      })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(and(eq(sites.ownerId, ownerId), inArray(domains.id, ids)));
+  }
+
   async setTags(ids: number[], tags: string[]): Promise<void> {
     await this.db.update(domains).set({ tags, updatedAt: sql`now()` }).where(inArray(domains.id, ids));
   }

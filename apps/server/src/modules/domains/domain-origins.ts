@@ -21,14 +21,15 @@ export function upstreamOrigins(
 }
 
 /**
- * The origin policy of domain upstreams: IP origins the installation does not allow (SSRF policy)
+ * The origin policy of domain upstreams: IP origins the operator does not allow (SSRF policy)
  * and origins that are one of the operator's node sockets (NodeSockets) are refused, naming each
  * field. Host names pass here; the node refuses the ones that resolve to such addresses.
  */
 export class OriginCheck {
   constructor(
     private readonly sockets: NodeSocketsRepository,
-    private readonly allowPrivateOrigins: boolean,
+    /** Whether the operator allows origins on private addresses (PrivateOriginsService.allowsFor). */
+    private readonly allowPrivateOrigins: (operatorId: number) => Promise<boolean>,
   ) {}
 
   /** The operator's node sockets. */
@@ -38,13 +39,13 @@ export class OriginCheck {
 
   async check(operatorId: number, entries: OriginEntry[]): Promise<void> {
     const sockets = await this.socketsOf(operatorId);
+    const allowPrivate = await this.allowPrivateOrigins(operatorId);
     const bad: { field: string; key: 'originNotAllowed' | 'originIsNode' }[] = [];
     for (const e of entries) {
       // A host name is resolved and held to the same rule by the node, at each of its answers
       // (docs/decisions "Hostname origins"): what it resolves to here says nothing of there.
       if (!isIP(e.ip)) continue;
-      if (!isOriginAddressAllowed(e.ip, this.allowPrivateOrigins))
-        bad.push({ field: e.field, key: 'originNotAllowed' });
+      if (!isOriginAddressAllowed(e.ip, allowPrivate)) bad.push({ field: e.field, key: 'originNotAllowed' });
       else if (sockets.isNodeSocket(e.ip, e.port, e.portMap)) bad.push({ field: e.field, key: 'originIsNode' });
     }
     if (bad.length > 0) throw invalidFields(bad);

@@ -6,4 +6,7 @@ export function bindDomainStateRoutes(binder: Binder, service: DomainStatesServi
   binder.bind(domainStateRoutes.domainStates, async ({ params, query }, { caller }) => ({
     data: await service.states(caller.accountId, params.siteId, query.ids ?? []),
   }));
+  binder.bind(domainStateRoutes.clientDomainStates, async ({ query }, { caller }) => ({
+    data: await service.operatorStates(caller.operatorId, query.ids ?? []),
+  }));
 }

@@ -48,12 +48,13 @@ export class SitePortsService {
     private readonly sites: SiteAccessRepository,
     private readonly access: SiteAccess,
     private readonly nodeSockets: NodeSocketsRepository,
-    private readonly allowPrivateOrigins: boolean,
+    /** Whether the operator allows origins on private addresses (PrivateOriginsService.allowsFor). */
+    private readonly allowPrivateOrigins: (operatorId: number) => Promise<boolean>,
     private readonly licenseLimits: LicenseLimits,
   ) {}
 
   /**
-   * Refuses origins the installation does not allow (SSRF policy) and origins that are one of the
+   * Refuses origins the operator does not allow (SSRF policy) and origins that are one of the
    * operator's node sockets (NodeSockets), naming each field.
    */
   private async checkOrigins(
@@ -62,10 +63,10 @@ export class SitePortsService {
     newPorts: readonly number[] = [],
   ) {
     const sockets = NodeSockets.of(await this.nodeSockets.listening(operatorId), newPorts);
+    const allowPrivate = await this.allowPrivateOrigins(operatorId);
     const bad: { field: string; key: 'originNotAllowed' | 'originIsNode' }[] = [];
     for (const e of entries) {
-      if (!isOriginAddressAllowed(e.ip, this.allowPrivateOrigins))
-        bad.push({ field: e.field, key: 'originNotAllowed' });
+      if (!isOriginAddressAllowed(e.ip, allowPrivate)) bad.push({ field: e.field, key: 'originNotAllowed' });
       else if (sockets.isNodeSocket(e.ip, e.port)) bad.push({ field: e.field, key: 'originIsNode' });
     }
     if (bad.length > 0) throw invalidFields(bad);

@@ -271,10 +271,13 @@ export class SnapshotBuilder {
     const errorPages = (await this.projections.errorPages?.(ownerId)) ?? [];
     const geoDatabase = (await this.projections.geoDatabase?.(ownerId)) ?? null;
     const abuseIPs = (await this.projections.abuseIPs?.(ownerId, firewalls)) ?? null;
+    const allowPrivateOrigins = (await this.projections.privateOrigins?.(ownerId)) === true;
     return {
       ...(geoDatabase === null ? {} : { geoDatabase }),
       ...(abuseIPs === null ? {} : { abuseIPs }),
       ...(errorPages.length === 0 ? {} : { errorPages }),
+      // Only when allowed: an agent that predates the field refuses a meta that carries it.
+      ...(allowPrivateOrigins ? { allowPrivateOrigins: true as const } : {}),
     };
   }
 

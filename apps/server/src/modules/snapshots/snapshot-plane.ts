@@ -171,6 +171,8 @@ export interface EdgeProjections {
   acmeChallenges?(domainIds: number[]): Promise<EdgeAcmeChallenge[]>;
   /** The operator's default error pages (system/system-settings.service.ts). */
   errorPages?(ownerId: number): Promise<EdgeErrorPage[]>;
+  /** Whether the operator allows origins on private addresses (domains/private-origins.service.ts). */
+  privateOrigins?(ownerId: number): Promise<boolean>;
   /**
    * The node's layer-4 document for its stream ports and its zone's layer-4 protection, with the
    * sites whose rules it cannot enforce (firewall/firewall-l4.edge.ts).

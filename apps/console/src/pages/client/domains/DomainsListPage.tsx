@@ -1,6 +1,6 @@
 import { type ClientDomain, clientDomainRoutes, DOMAIN_STATUS_LABELS } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Select, Tag } from 'antd';
+import { Button, Flex, Form, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
@@ -12,13 +12,15 @@ import { FormModal } from '../../../components/FormModal';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { TagList } from '../../../components/TagList';
+import { DomainStateBadges, useClientDomainStates } from '../../../features/domains/DomainStateBadges';
 import { urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { useLocale } from '../../../i18n';
 import { DOMAIN_FILTER_KEYS, DomainFilters } from './DomainFilters';
 
 /**
  * `/client/sitesManagement/domains`: the domains of the operator's sites, paged and filtered on the
- * server (site, name, tags, status; all in the URL); the tags of chosen domains can be replaced.
+ * server (site, name, tags, status; all in the URL), each with its state badges (routes/domain-states.ts);
+ * the tags of chosen domains can be replaced.
  */
 export function DomainsListPage() {
   const { t } = useTranslation(['clientDomains', 'shell']);
@@ -30,6 +32,7 @@ export function DomainsListPage() {
     ...urlQuery(clientDomainRoutes.listClientDomains.request.query, search, DOMAIN_FILTER_KEYS),
   };
   const domains = useQuery(routeQuery('client', clientDomainRoutes.listClientDomains, { query }));
+  const states = useClientDomainStates(domains.data?.data);
   const [selected, setSelected] = useState<number[]>([]);
   const [tagging, setTagging] = useState(false);
   const [form] = Form.useForm<{ tags: string[] }>();
@@ -48,8 +51,14 @@ export function DomainsListPage() {
     {
       title: t('status'),
       dataIndex: 'status',
-      render: (value: 0 | 1) => (
-        <Tag color={value === 1 ? 'green' : 'default'}>{localized(DOMAIN_STATUS_LABELS[value])}</Tag>
+      // The state badges (nodes serving, origin down) wrap under the status within the cell's width.
+      render: (value: 0 | 1, domain) => (
+        <Flex gap={8} align="center" wrap style={{ maxWidth: 180 }}>
+          <Tag color={value === 1 ? 'green' : 'default'} style={{ marginInlineEnd: 0 }}>
+            {localized(DOMAIN_STATUS_LABELS[value])}
+          </Tag>
+          <DomainStateBadges name={domain.name} state={states.get(domain.id)} />
+        </Flex>
       ),
     },
     { title: t('tags'), dataIndex: 'tags', render: (tags: string[]) => <TagList items={tags} /> },

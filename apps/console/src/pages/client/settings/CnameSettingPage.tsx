@@ -12,6 +12,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { valueRules } from '../../../forms/zod-rules';
 import { CnameRecordsSection } from './CnameRecordsSection';
 import { DomainProofSetting } from './DomainProofSetting';
+import { PrivateOriginsSetting } from './PrivateOriginsSetting';
 
 const domainRules = valueRules(zDomainName());
 
@@ -106,6 +107,7 @@ export function CnameSettingPage() {
       )}
       <CnameRecordsSection />
       <DomainProofSetting />
+      <PrivateOriginsSetting />
     </>
   );
 }

@@ -5,10 +5,10 @@ import { DateTime } from '../../../../components/DateTime';
 import type { ListColumns } from '../../../../components/FitTable';
 import { type ListQuery, ListTable } from '../../../../components/ListTable';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
+import { DomainStateBadges } from '../../../../features/domains/DomainStateBadges';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { CnameCell } from './CnameCell';
 import { DomainProofCell } from './DomainProofPanel';
-import { DomainStateBadges } from './DomainStateBadges';
 import type { useDomainActions } from './domain-actions';
 import type { DomainSearch } from './domain-list';
 
@@ -68,7 +68,7 @@ export function DomainsTable({
             }
           />
           <DomainProofCell siteId={siteId} domain={domain} canWrite={canWrite} />
-          <DomainStateBadges domain={domain} state={states.get(domain.id)} />
+          <DomainStateBadges name={domain.name} state={states.get(domain.id)} />
         </Flex>
       ),
     },
