@@ -5,7 +5,7 @@
  * blacklisted flood on three) counted by the agent's MinuteAggregator with its 15 s partials, cut
  * into the agent's batches (packAggregates) and their JSON; then BENCH_NODES node-minutes of those
  * batches (each its own batch ids) through what the node API does with a body: JSON.parse, the
- * plain check (isAggregateBatch), AggregateIngestService into a DuckDB store on disk (or
+ * unsafe-text check of every request, the plain check (isAggregateBatch), AggregateIngestService into a DuckDB store on disk (or
  * ClickHouse at CLICKHOUSE_URL with BENCH_STORE=clickhouse). Prints one JSON object: CPU ms of
  * this process per node-minute by step, rows written per node-minute, and the load average.
  */
@@ -18,6 +18,7 @@ import {
   MinuteAggregator,
   packAggregates,
   shipNodeAggregates,
+  unsafeTextPaths,
 } from '@rampart/contract';
 import { generateTraffic } from '@rampart/contract/testing';
 import { AggregateIngestService } from '../apps/server/src/modules/analytics/aggregate-ingest.service.js';
@@ -100,7 +101,7 @@ async function main() {
     },
   };
   const service = new AggregateIngestService(counting as AnalyticsStore, repo, places as never, () => Date.now());
-  const spent = { parse: 0, check: 0, service: 0, store: 0 };
+  const spent = { parse: 0, text: 0, check: 0, service: 0, store: 0 };
   const wall = performance.now();
   for (let n = 0; n < NODES; n++) {
     for (const [i, text] of bodies.entries()) {
@@ -108,6 +109,10 @@ async function main() {
       const batch = JSON.parse(text) as AggregateBatch;
       batch.batchId = `${n}-${i}`;
       spent.parse += cpuMs() - cpu;
+      cpu = cpuMs();
+      // Every request's strings checked for NUL and unpaired surrogates (bind-route.ts).
+      if (unsafeTextPaths(batch).length > 0) throw new Error('unsafe text in the agent batch');
+      spent.text += cpuMs() - cpu;
       cpu = cpuMs();
       if (!shipNodeAggregates.request.bodyCheck?.(batch)) throw new Error('the plain check refused the agent batch');
       spent.check += cpuMs() - cpu;
