@@ -22,7 +22,9 @@
  * - The real node: the agent and its nginx (bench/ingest/live.ts) with aggregates on, serving the
  *   live site, with BENCH_LIVE_RPS (default 100) requests a second through it over the window.
  * - The window: BENCH_MINUTES whole UTC minutes (default 1), starting at the first minute the
- *   preparation leaves time for.
+ *   preparation leaves time for. The nodes give up BENCH_ACK_WAIT_S (default 600) after it: the
+ *   groups not acknowledged by then are left out (`groups_acknowledged` of `groups_shipped`).
+ * - BENCH_CP_PROFILE=<dir>: the control plane writes a V8 CPU profile there when it stops.
  *
  * Figures: `accounted_rps`, the operator's statistics card over every site for the window, per
  * second; `exact`, every site's card (requests, bytes in and out, cache hits, blocked,
@@ -37,7 +39,7 @@
  * node's requests are logged). `edge_cost`: bench/aggregate-cost.ts over one node's minute
  * (aggregator against per-event batches, CPU per 1,000 requests), in the same run before the window.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PARTIAL_MS, ROLLUP_COUNTERS } from '@rampart/contract';
@@ -73,6 +75,8 @@ const MINUTES = num('BENCH_MINUTES', 1);
 const LIVE_RPS = num('BENCH_LIVE_RPS', 100);
 const STORE = process.env.BENCH_STORE === 'clickhouse' ? 'clickhouse' : 'duckdb';
 const PARTIAL_MS = Number(process.env.BENCH_PARTIAL_MS ?? DEFAULT_PARTIAL_MS);
+/** Seconds after the window the nodes' groups may still be acknowledged; those later are left out. */
+const ACK_WAIT_S = num('BENCH_ACK_WAIT_S', 600);
 const TICKS = 100;
 
 const nodeRps = Math.round(RPS / NODES);
@@ -123,8 +127,22 @@ async function main() {
       ),
     );
     log(`starting the control plane (${STORE})`);
-    const cp = await startControlPlane(path.join(work, 'control-plane'), env);
-    stops.push(() => cp.stop());
+    // BENCH_CP_PROFILE=<dir>: the control plane writes a V8 CPU profile there when it stops.
+    const cpProfile = process.env.BENCH_CP_PROFILE;
+    const cp = await startControlPlane(
+      path.join(work, 'control-plane'),
+      env,
+      cpProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpProfile)}`] : [],
+    );
+    stops.push(async () => {
+      // A profile takes a while to write: the control plane is given a minute before the stop's kill.
+      if (cpProfile) {
+        log('stopping the control plane (its profile ends here)');
+        process.kill(cp.pid, 'SIGTERM');
+        await waitUntil(async () => !(await stat(`/proc/${cp.pid}`).catch(() => null)), 60_000, 200).catch(() => {});
+      }
+      await cp.stop();
+    });
     const setup = await setUpOperator(cp);
 
     log('starting the real node');
@@ -188,7 +206,7 @@ async function main() {
       throw new Error('the preparation ran past the window: run again (the machine is busier than measured)');
 
     log(`waiting for the window, ${Math.round((start - Date.now()) / 1000)} s`);
-    const shipping = shipOnSchedule(nodes, prepared.groups, work, start, log);
+    const shipping = shipOnSchedule(nodes, prepared.groups, work, start, log, windowEnd + ACK_WAIT_S * 1000);
     await new Promise((r) => setTimeout(r, Math.max(0, start - Date.now())));
     const cpu0 = await treeTicks(cp.pid);
     const ch0 = chPid === null ? 0 : await treeTicks(chPid);
@@ -197,8 +215,12 @@ async function main() {
     const acknowledged = await shipping;
     const cpuTicks = (await treeTicks(cp.pid)) - cpu0;
     const chTicks = chPid === null ? null : (await treeTicks(chPid)) - ch0;
-    const lastAck = Math.max(...acknowledged.flat());
-    log(`every group acknowledged ${round((lastAck - windowEnd) / 1000, 1)} s after the window`);
+    const groupsShipped = nodes.reduce((n, node) => n + (prepared.groups[node.profile]?.length ?? 0), 0);
+    const groupsAcknowledged = acknowledged.flat().filter((t) => t !== undefined).length;
+    const lastAck = Math.max(...acknowledged.flat().filter((t) => t !== undefined));
+    log(
+      `${groupsAcknowledged} of ${groupsShipped} groups acknowledged, the last ${round((lastAck - windowEnd) / 1000, 1)} s after the window`,
+    );
 
     const range = { startTime: new Date(start).toISOString(), endTime: new Date(windowEnd).toISOString() };
     // The real node's minutes: shipped once its reader passed them (its log's time and the grace).
@@ -244,7 +266,8 @@ async function main() {
       const seconds = prepared.perSecond[node.profile] ?? [];
       const holders = prepared.groupOfSecond[node.profile] ?? [];
       for (const [s, weight] of seconds.entries()) {
-        const ack = acknowledged[n]?.[holders[s] ?? -1] ?? Number.NaN;
+        // A group not acknowledged in time: its requests' lag is past any percentile read.
+        const ack = acknowledged[n]?.[holders[s] ?? -1] ?? Number.POSITIVE_INFINITY;
         lags.push({ lag: ack - (start + s * 1000 + 500), weight });
       }
     }
@@ -273,7 +296,9 @@ async function main() {
         exact: mismatches.length === 0,
         mismatches: mismatches.slice(0, 10),
         mismatch_count: mismatches.length,
-        lag_p95_s: p95 === undefined ? null : round(p95 / 1000, 1),
+        lag_p95_s: p95 === undefined || !Number.isFinite(p95) ? null : round(p95 / 1000, 1),
+        groups_shipped: groupsShipped,
+        groups_acknowledged: groupsAcknowledged,
         last_ack_after_window_s: round((lastAck - windowEnd) / 1000, 1),
         cp_cpu_cores: round(cpuTicks / TICKS / seconds),
         cp_cpu_s: round(cpuTicks / TICKS, 1),

@@ -47,12 +47,13 @@ export async function registerNodes(
   return nodes;
 }
 
-/** When each node's group was acknowledged whole (unix ms), [node][group]. */
+/** When each node's group was acknowledged whole (unix ms), [node][group]; empty when it was not by the give-up time. */
 export type Acknowledged = number[][];
 
 /**
  * Ships every node's groups on the agents' schedule: group g of node n at start + the group's cut
- * time + n's share of a second. Resolves when every group is acknowledged.
+ * time + n's share of a second. Resolves when every group is acknowledged, or at `giveUpAt`
+ * (unix ms) with the groups not acknowledged whole by then left out (their shippers stopped).
  */
 export async function shipOnSchedule(
   nodes: readonly SimulatedNode[],
@@ -60,7 +61,13 @@ export async function shipOnSchedule(
   work: string,
   start: number,
   log: (msg: string) => void,
+  giveUpAt = Number.POSITIVE_INFINITY,
 ): Promise<Acknowledged> {
+  const givenUp = new AbortController();
+  setMaxListeners(0, givenUp.signal);
+  const timer = Number.isFinite(giveUpAt)
+    ? setTimeout(() => givenUp.abort(), Math.max(0, giveUpAt - Date.now()))
+    : null;
   // Each node its own copy of its profile's groups (a shipper removes what was acknowledged).
   const copies = await Promise.all(
     nodes.map((node, n) =>
@@ -79,10 +86,12 @@ export async function shipOnSchedule(
     (copies[n] ?? []).map(async (group, g) => {
       const at = start + group.at + Math.floor((n * 1000) / nodes.length);
       await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+      if (givenUp.signal.aborted) return;
       const spool = new EventSpool(group.dir, undefined, 'state');
       await spool.open();
       const stop = new AbortController();
       setMaxListeners(0, stop.signal);
+      givenUp.signal.addEventListener('abort', () => stop.abort());
       const shipper = new EventShipper({
         spool,
         name: 'aggregates',
@@ -101,11 +110,15 @@ export async function shipOnSchedule(
       // A group whose last batch was refused for good (discarded: logged below) ends too.
       const emptied = setInterval(() => spool.waiting === 0 && stop.abort(), 250);
       await shipper.run().finally(() => clearInterval(emptied));
-      if (spool.waiting > 0) throw new Error(`node ${node.nodeId} group ${g}: ${spool.waiting} batches left`);
+      if (spool.waiting > 0) {
+        if (givenUp.signal.aborted) return;
+        throw new Error(`node ${node.nodeId} group ${g}: ${spool.waiting} batches left`);
+      }
       acknowledged[n]![g] = Date.now();
     }),
   );
-  await Promise.all(ships);
+  await Promise.all(ships).finally(() => timer && clearTimeout(timer));
+  if (givenUp.signal.aborted) log('gave up waiting for the acknowledgements: the groups not acknowledged are left out');
   if (failures.length > 0) log(`shipping retried ${failures.length} times, first: ${failures[0]}`);
   return acknowledged;
 }

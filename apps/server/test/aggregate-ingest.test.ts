@@ -261,6 +261,44 @@ describe(`aggregates merged into the rollups (${TEST_ANALYTICS_KIND})`, () => {
     () => cutThenRetried((siteId, sites) => siteId === sites[0]),
   );
 
+  it('takes batches arriving together (a group on DuckDB), one sent twice at once, as the same batches one by one', async () => {
+    const events = traffic();
+    const batches = aggregateBatches(events, 'g');
+    expect(batches.length).toBeGreaterThan(2);
+    // One by one into one store (fromEvents here), all at once into the other, the first twice.
+    const oneByOne = new AggregateIngestService(
+      fromEvents,
+      repo,
+      new IngestService(fromEvents, repo, async () => locate, clock),
+      clock,
+    );
+    for (const b of batches) await oneByOne.ingest(NODE.nodeId, b);
+    const together = new AggregateIngestService(
+      fromAggregates,
+      repo,
+      new IngestService(fromAggregates, repo, async () => locate, clock),
+      clock,
+    );
+    const results = await Promise.all(
+      [...batches, batches[0] as AggregateBatch].map((b) => together.ingest(NODE.nodeId, b)),
+    );
+    expect(results.filter((r) => r.duplicate)).toEqual([{ stored: 0, duplicate: true }]);
+    expect(results.reduce((n, r) => n + r.stored, 0)).toBe(batches.reduce((n, b) => n + b.minutes.length, 0));
+    for (const table of ROLLUP_TABLES) {
+      const want = await summed(fromEvents, table);
+      expect(want.size).toBeGreaterThan(0);
+      expect(await summed(fromAggregates, table)).toEqual(want);
+    }
+    // The heavy hitters and low dimensions per minute, as the reads sum them.
+    for (const table of ['agg_highdims', 'agg_lowdims']) {
+      const sums = `SELECT minute, site_id, domain_id, zone_id, dim, value, ${DIM_COUNTERS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
+        FROM ${table} GROUP BY minute, site_id, domain_id, zone_id, dim, value ORDER BY minute, site_id, domain_id, zone_id, dim, value`;
+      const want = await fromEvents.query(sums);
+      expect(want.length).toBeGreaterThan(100);
+      expect(await fromAggregates.query(sums)).toEqual(want);
+    }
+  }, 180_000);
+
   it('keeps the batch ids of two nodes apart: the same id from another node is another batch', async () => {
     const events = traffic().slice(0, 2000);
     const places = new IngestService(fromAggregates, repo, async () => locate, clock);

@@ -29,6 +29,11 @@ describe('unsafeTextPaths', () => {
     expect(unsafeTextPaths(value)).toEqual(['nested.deep.1', 'bad\ufffdkey']);
   });
 
+  it('names every path beside and after one found, deep in arrays of objects', () => {
+    const value = { a: [{ b: 1 }, { c: ['x', '\u0000', 2] }, 'y\u0000'], d: { e: '\ud800', f: ['ok'] }, g: null };
+    expect(unsafeTextPaths(value)).toEqual(['a.1.c.1', 'a.2', 'd.e']);
+  });
+
   it('reads objects without Object.prototype (parsed query strings and path parameters)', () => {
     const query = Object.assign(Object.create(null), { q: '\u0000' });
     expect(unsafeTextPaths(query)).toEqual(['q']);

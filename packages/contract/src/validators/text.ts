@@ -29,23 +29,36 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function unsafeTextPaths(value: unknown, maxDepth = 64): string[] {
   const found: string[] = [];
-  const walk = (node: unknown, path: readonly string[], depth: number): void => {
+  // One path, pushed and popped: joined only for a string found (a node's aggregate batch is
+  // millions of values; a path array per value cost more than parsing the body).
+  const path: string[] = [];
+  const walk = (node: unknown, depth: number): void => {
     if (typeof node === 'string') {
       if (hasUnsafeCharacter(node)) found.push(path.join('.'));
       return;
     }
-    if (depth > maxDepth) return;
+    if (depth > maxDepth || typeof node !== 'object' || node === null) return;
     if (Array.isArray(node)) {
-      for (const [index, item] of node.entries()) walk(item, [...path, String(index)], depth + 1);
+      for (let index = 0; index < node.length; index++) {
+        const item: unknown = node[index];
+        // Only strings and containers hold text: a number needs no path.
+        if (typeof item !== 'string' && (typeof item !== 'object' || item === null)) continue;
+        path.push(String(index));
+        walk(item, depth + 1);
+        path.pop();
+      }
       return;
     }
     if (!isPlainObject(node)) return;
-    for (const [key, item] of Object.entries(node)) {
-      const safeKey = key.replace(new RegExp(UNSAFE_TEXT_RE.source, 'gu'), '\uFFFD');
-      if (safeKey !== key) found.push([...path, safeKey].join('.'));
-      walk(item, [...path, safeKey], depth + 1);
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      const safeKey = hasUnsafeCharacter(key) ? key.replace(new RegExp(UNSAFE_TEXT_RE.source, 'gu'), '\uFFFD') : key;
+      path.push(safeKey);
+      if (safeKey !== key) found.push(path.join('.'));
+      walk(node[key], depth + 1);
+      path.pop();
     }
   };
-  walk(value, [], 0);
+  walk(value, 0);
   return found;
 }

@@ -83,12 +83,38 @@ export async function storedSites(
   return new Set(rows.map((r) => Number(r.site_id)));
 }
 
-/** Takes a batch once (`key`: its batch id's batchKey). */
-export async function ingestAggregatesClickHouse(
+/** The attempts under way per store (its io) and batch id. */
+const underWay = new WeakMap<ClickHouseIo, Map<string, Promise<IngestResult>>>();
+
+/**
+ * Takes a batch once (`key`: its batch id's batchKey), an attempt at a time per batch id: a node
+ * that sends a batch again while its first attempt is still under way (its answer late, the
+ * client gave up) waits for the first, then finds it in the ledger. Two attempts at once would
+ * both find neither the ledger row nor the rows and both write them.
+ */
+export function ingestAggregatesClickHouse(
   io: ClickHouseIo,
   batch: StoredAggregateBatch,
   key: string,
 ): Promise<IngestResult> {
+  let mine = underWay.get(io);
+  if (!mine) {
+    mine = new Map();
+    underWay.set(io, mine);
+  }
+  const attempts = mine;
+  const before = attempts.get(batch.batchId);
+  const attempt = (before ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => ingestOnce(io, batch, key))
+    .finally(() => {
+      if (attempts.get(batch.batchId) === attempt) attempts.delete(batch.batchId);
+    });
+  attempts.set(batch.batchId, attempt);
+  return attempt;
+}
+
+async function ingestOnce(io: ClickHouseIo, batch: StoredAggregateBatch, key: string): Promise<IngestResult> {
   for (const n of [batch.nodeId, batch.receivedAt, batch.dropped]) {
     if (!Number.isSafeInteger(n)) throw new Error('ingest: node, time and dropped must be integers');
   }

@@ -26,6 +26,9 @@ const LOW_COUNTERS = DIM_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ');
 const LOW_COLUMNS = `minute BIGINT NOT NULL, site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL,
   dim VARCHAR NOT NULL, value VARCHAR NOT NULL, ${LOW_COUNTERS}`;
 const LOW_SUMS = DIM_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ');
+/** The staged low dimensions into agg_lowdims, a row per minute, place, dimension and value. */
+const LOW_MERGED = `INSERT INTO agg_lowdims SELECT minute, site_id, domain_id, zone_id, dim, value, ${LOW_SUMS}
+  FROM agg_low_staging GROUP BY minute, site_id, domain_id, zone_id, dim, value`;
 /** agg_lowdims's rows of `where` summed by the hour, as rows of lowdims_1h (no address: ip4 NULL). */
 const LOW_HOURS = (source: string) =>
   `INSERT INTO lowdims_1h SELECT (minute // 3600) * 3600 AS b, site_id, domain_id, zone_id, dim, value, ${LOW_SUMS}, NULL
@@ -90,26 +93,58 @@ export const PRUNE_AGGREGATES = (ledger: number, raw: number, rollup: number) =>
   `DELETE FROM collapsed_blocks WHERE minute < ${raw}`,
 ];
 
+/** Rows of a batch counted against a group's most (DuckDbStore's BatchGroups of aggregate batches). */
+export const aggregateRows = (b: StoredAggregateBatch) =>
+  b.counters.length + b.lowDims.length + b.highDims.length + b.sketches.length + b.collapsed.length;
+
+/** The group's rows as one batch's (its arrays joined), for the one pass over them. */
+function joined(batches: readonly StoredAggregateBatch[]): StoredAggregateBatch {
+  const all: StoredAggregateBatch = { ...(batches[0] as StoredAggregateBatch) };
+  for (const key of ['counters', 'lowDims', 'highDims', 'sketches', 'collapsed'] as const) {
+    const rows: unknown[] = [];
+    for (const b of batches) for (const r of b[key]) rows.push(r);
+    (all as unknown as Record<string, unknown[]>)[key] = rows;
+  }
+  return all;
+}
+
 /**
- * Takes a batch once, on the writer connection (the store serialises the calls); `built`: the
- * store's dimsRolledTo; `ip4` its `ip4` column of a dimension row (aggregate-sketch-duckdb-store.ts).
- * Adds to `late` the hours and days of the dimension tables it added partial rows to (for the upkeep).
+ * Takes a group of batches, each once, on the writer connection in one transaction (the store
+ * serialises the calls and groups the batches waiting: BatchGroups): those in the ledger, or
+ * sent twice within the group, answered as duplicates; the others' rows written together, the
+ * dimension rows of the same minute, place, dimension and value summed into one (the reads sum
+ * them anyway: a hundred nodes' minutes of a site share most values), and a ledger row for each.
+ * `built`: the store's dimsRolledTo; `ip4` its `ip4` column of a dimension row
+ * (aggregate-sketch-duckdb-store.ts). Adds to `late` the hours and days of the dimension tables it
+ * added partial rows to (for the upkeep).
  */
 export async function ingestAggregatesDuckDb(
   db: DuckDBConnection,
-  batch: StoredAggregateBatch,
+  batches: readonly StoredAggregateBatch[],
   built: number,
   ip4: string,
   late: { hours: Set<number>; days: Set<number> },
-): Promise<IngestResult> {
+): Promise<IngestResult[]> {
   await db.run('BEGIN TRANSACTION');
   try {
-    if (
-      (await db.runAndReadAll('SELECT 1 FROM agg_batches WHERE batch_id = $1', [batch.batchId])).currentRowCount > 0
-    ) {
+    const ids = batches.map((b) => b.batchId);
+    const params = ids.map((_, i) => `$${i + 1}`).join(', ');
+    const taken = new Set(
+      (await db.runAndReadAll(`SELECT batch_id FROM agg_batches WHERE batch_id IN (${params})`, ids))
+        .getRowObjects()
+        .map((r) => String(r.batch_id)),
+    );
+    const results = batches.map((b): IngestResult => {
+      if (taken.has(b.batchId)) return { stored: 0, duplicate: true };
+      taken.add(b.batchId);
+      return { stored: b.counters.length, duplicate: false };
+    });
+    const fresh = batches.filter((_, i) => !(results[i] as IngestResult).duplicate);
+    if (fresh.length === 0) {
       await db.run('ROLLBACK');
-      return { stored: 0, duplicate: true };
+      return results;
     }
+    const batch = fresh.length === 1 ? (fresh[0] as StoredAggregateBatch) : joined(fresh);
     if (batch.counters.length > 0) {
       const appender = await db.createAppender('agg_staging');
       for (const r of batch.counters) {
@@ -132,7 +167,7 @@ export async function ingestAggregatesDuckDb(
         if (r.minute < built) lateHours.add(r.minute - (r.minute % 3600));
       }
       appender.closeSync();
-      await db.run('INSERT INTO agg_lowdims SELECT * FROM agg_low_staging');
+      await db.run(LOW_MERGED);
       if (lateHours.size > 0) await db.run(LOW_HOURS(`agg_low_staging WHERE minute < ${built}`));
       await db.run('DELETE FROM agg_low_staging');
     }
@@ -140,21 +175,22 @@ export async function ingestAggregatesDuckDb(
     const sketches = await ingestSketchesDuckDb(db, batch, built, ip4);
     for (const hour of sketches.lateHours) lateHours.add(hour);
     await appendCollapsedDuckDb(db, batch.collapsed);
-    await db.run(
-      'INSERT INTO agg_batches (batch_id, node_id, received_at, dropped, records, ingested_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      [
-        batch.batchId,
-        batch.nodeId,
-        BigInt(batch.receivedAt),
-        BigInt(batch.dropped),
-        batch.counters.length,
-        BigInt(Date.now()),
-      ],
-    );
+    const ledger = await db.createAppender('agg_batches');
+    const now = BigInt(Date.now());
+    for (const b of fresh) {
+      ledger.appendVarchar(b.batchId);
+      ledger.appendInteger(b.nodeId);
+      ledger.appendBigInt(BigInt(b.receivedAt));
+      ledger.appendBigInt(BigInt(b.dropped));
+      ledger.appendInteger(b.counters.length);
+      ledger.appendBigInt(now);
+      ledger.endRow();
+    }
+    ledger.closeSync();
     await db.run('COMMIT');
     for (const hour of lateHours) late.hours.add(hour);
     for (const day of sketches.lateDays) late.days.add(day);
-    return { stored: batch.counters.length, duplicate: false };
+    return results;
   } catch (error) {
     await db.run('ROLLBACK').catch(() => {});
     throw error;

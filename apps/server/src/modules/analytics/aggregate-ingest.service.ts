@@ -48,10 +48,21 @@ export class AggregateIngestService {
         domainId: owned ? m.domainId : 0,
         zoneId: node.zoneId,
       };
+      // Rows of one literal shape each (no spread): a node-minute is ~150,000 low and ~430,000 high rows.
       for (const dim of LOW_DIM_NAMES) {
-        for (const [value, ...counts] of m.low[dim]) lowDims.push({ ...at, dim, value, counts });
+        for (const entry of m.low[dim]) {
+          lowDims.push({
+            minute: at.minute,
+            siteId: at.siteId,
+            domainId: at.domainId,
+            zoneId: at.zoneId,
+            dim,
+            value: entry[0],
+            counts: [entry[1], entry[2], entry[3], entry[4], entry[5]],
+          });
+        }
       }
-      highDims.push(...highRowsOf(m, at));
+      highRowsOf(m, at, highDims);
       sketches.push(sketchRowOf(m, at));
       return { ...at, counters: m.counters };
     });

@@ -82,7 +82,11 @@ export async function ingestSketchesDuckDb(
       if (r.minute < days) lateDays.add(r.minute - (r.minute % 86_400));
     }
     appender.closeSync();
-    await db.run('INSERT INTO agg_highdims SELECT * FROM agg_high_staging');
+    // A row per minute, place, dimension and value (a group's batches summed: the reads sum them).
+    await db.run(
+      `INSERT INTO agg_highdims SELECT minute, site_id, domain_id, zone_id, dim, value, ${SUMS}, sum(error)::BIGINT
+       FROM agg_high_staging GROUP BY minute, site_id, domain_id, zone_id, dim, value`,
+    );
     if (lateHours.size > 0) await db.run(HIGH_INTO('dims_1h', 3600, `agg_high_staging WHERE minute < ${hours}`, ip4));
     if (lateDays.size > 0) {
       const late = `agg_high_staging WHERE minute < ${days}`;

@@ -1,7 +1,7 @@
 import type { IngestResult, StoredBatch } from './analytics-store.js';
 
-interface Waiting {
-  batch: StoredBatch;
+interface Waiting<B> {
+  batch: B;
   resolve: (result: IngestResult) => void;
   reject: (error: unknown) => void;
 }
@@ -11,9 +11,11 @@ interface Waiting {
  * wait and go together in the next (up to `maxEvents` events; a larger batch goes alone), one group
  * at a time, so a batch sent twice at once is written by the first and found in the ledger by the
  * second. A group that fails is written again batch by batch, so one refused batch fails alone.
+ * `sizeOf` measures a batch against `maxEvents` (an event batch's events by default; the nodes'
+ * aggregate batches count their rows).
  */
-export class BatchGroups {
-  private readonly waiting: Waiting[] = [];
+export class BatchGroups<B = StoredBatch> {
+  private readonly waiting: Waiting<B>[] = [];
   private draining = false;
   private drained: Promise<void> = Promise.resolve();
 
@@ -23,11 +25,12 @@ export class BatchGroups {
    */
   constructor(
     private readonly maxEvents: number,
-    private readonly write: (batches: readonly StoredBatch[]) => Promise<IngestResult[]>,
+    private readonly write: (batches: readonly B[]) => Promise<IngestResult[]>,
     private readonly run: (drain: () => Promise<void>) => Promise<void> = (drain) => drain(),
+    private readonly sizeOf: (batch: B) => number = (batch) => (batch as StoredBatch).events.length,
   ) {}
 
-  add(batch: StoredBatch): Promise<IngestResult> {
+  add(batch: B): Promise<IngestResult> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ batch, resolve, reject });
       this.drain();
@@ -51,22 +54,22 @@ export class BatchGroups {
   }
 
   private async writeNext(): Promise<void> {
-    const group: Waiting[] = [];
+    const group: Waiting<B>[] = [];
     let events = 0;
     while (
       this.waiting.length > 0 &&
-      (group.length === 0 || events + (this.waiting[0] as Waiting).batch.events.length <= this.maxEvents)
+      (group.length === 0 || events + this.sizeOf((this.waiting[0] as Waiting<B>).batch) <= this.maxEvents)
     ) {
-      const next = this.waiting.shift() as Waiting;
+      const next = this.waiting.shift() as Waiting<B>;
       group.push(next);
-      events += next.batch.events.length;
+      events += this.sizeOf(next.batch);
     }
     try {
       const results = await this.write(group.map((w) => w.batch));
       for (const [i, w] of group.entries()) w.resolve(results[i] as IngestResult);
     } catch (error) {
       if (group.length === 1) {
-        (group[0] as Waiting).reject(error);
+        (group[0] as Waiting<B>).reject(error);
         return;
       }
       // One batch's failure must not fail the others: each goes again on its own.

@@ -7,6 +7,7 @@ import {
   AGGREGATE_DDL,
   AGGREGATE_HOURS,
   AGGREGATE_STAGING_DDL,
+  aggregateRows,
   FIRST_SECOND,
   ingestAggregatesDuckDb,
   PRUNE_AGGREGATES,
@@ -381,6 +382,17 @@ export class DuckDbStore implements AnalyticsStore {
   private writes: Promise<unknown> = Promise.resolve();
   /** Batches waiting for the next group's transaction (behind the other writes). */
   private readonly groups: BatchGroups;
+  /** The nodes' aggregate batches waiting, written a group at a time (at most 2,000,000 rows). */
+  private readonly aggregateGroups = new BatchGroups<StoredAggregateBatch>(
+    GROUP_MAX_EVENTS * 10,
+    (batches) =>
+      ingestAggregatesDuckDb(this.connection('writer'), batches, this.rolledTo, IP4_OF_VALUE, {
+        hours: this.lateHours,
+        days: this.lateDays,
+      }),
+    (drain) => this.serialised(drain),
+    aggregateRows,
+  );
   /**
    * The dimension tables hold the events before this (a whole hour; dims_1d the whole days before
    * it): rollDims builds them from events for hours that ended, and the groups add the late events'
@@ -663,10 +675,7 @@ export class DuckDbStore implements AnalyticsStore {
   }
 
   ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult> {
-    return this.serialised(async (db) => {
-      const late = { hours: this.lateHours, days: this.lateDays };
-      return ingestAggregatesDuckDb(db, batch, this.rolledTo, IP4_OF_VALUE, late);
-    });
+    return this.aggregateGroups.add(batch);
   }
 
   ingestL4(batch: StoredL4Batch): Promise<IngestResult> {

@@ -1,0 +1,146 @@
+/**
+ * `npx tsx bench/ingest-path.ts`: what the control plane spends on one node-minute of aggregates,
+ * step by step, without the HTTP and the rest of bench:ingest (for profiling the ingest path).
+ * One node's minute (BENCH_RPS browsing requests/s over BENCH_SITES domains plus a 1/4 as large
+ * blacklisted flood on three) counted by the agent's MinuteAggregator with its 15 s partials, cut
+ * into the agent's batches (packAggregates) and their JSON; then BENCH_NODES node-minutes of those
+ * batches (each its own batch ids) through what the node API does with a body: JSON.parse, the
+ * unsafe-text check of every request, the plain check (isAggregateBatch), AggregateIngestService into a DuckDB store on disk (or
+ * ClickHouse at CLICKHOUSE_URL with BENCH_STORE=clickhouse). Prints one JSON object: CPU ms of
+ * this process per node-minute by step, rows written per node-minute, and the load average.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  type AggregateBatch,
+  DEFAULT_PARTIAL_MS,
+  MinuteAggregator,
+  packAggregates,
+  shipNodeAggregates,
+  unsafeTextPaths,
+} from '@rampart/contract';
+import { generateTraffic } from '@rampart/contract/testing';
+import { AggregateIngestService } from '../apps/server/src/modules/analytics/aggregate-ingest.service.js';
+import type { AnalyticsRepository, DomainPlace } from '../apps/server/src/modules/analytics/analytics.repository.js';
+import type { AnalyticsStore, StoredAggregateBatch } from '../apps/server/src/modules/analytics/analytics-store.js';
+import { ClickHouseStore } from '../apps/server/src/modules/analytics/clickhouse-store.js';
+import { DuckDbStore } from '../apps/server/src/modules/analytics/duckdb-store.js';
+
+const NODES = Number(process.env.BENCH_NODES ?? 5);
+const RPS = Number(process.env.BENCH_RPS ?? 8000);
+const SITES = Number(process.env.BENCH_SITES ?? 1000);
+const START = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** One node's minute as the agent ships it: partials every 15 s, the close after the grace. */
+function nodeMinute(): string[] {
+  const aggregator = new MinuteAggregator({ partialMs: DEFAULT_PARTIAL_MS });
+  const bodies: string[] = [];
+  const cut = (partials: boolean) => {
+    for (const body of packAggregates(aggregator.take(partials)))
+      bodies.push(JSON.stringify({ batchId: 'b', dropped: 0, ...body }));
+  };
+  for (let s = 0; s < 66; s++) {
+    if (s < 60) {
+      const events = generateTraffic({
+        seed: 3 + s,
+        start: START + s * 1000,
+        seconds: 1,
+        rps: RPS,
+        domains: SITES,
+        addresses: 200_000,
+        jitterMs: 0,
+        flood: { domains: [3, 17, 250], addresses: 500, rps: RPS / 4 },
+      });
+      for (const e of events) aggregator.add(e);
+    }
+    aggregator.advance(START + (s + 1) * 1000);
+    if (aggregator.pending.closed > 0) cut(false);
+    else if (aggregator.partialDue) cut(true);
+  }
+  return bodies;
+}
+
+async function main() {
+  const bodies = nodeMinute();
+  const placeOf = (domainId: number): DomainPlace => ({ domainId, siteId: domainId, ownerId: 1 });
+  const repo = {
+    nodePlace: async () => ({ zoneId: 1, ownerId: 1 }),
+    domainPlaces: async (ids: readonly number[]) => ids.map(placeOf),
+  } as unknown as AnalyticsRepository;
+  const places = {
+    placesOf: async (records: readonly { domainId: number }[]) =>
+      new Map(records.map((r) => [r.domainId, placeOf(r.domainId)] as const)),
+    locatorOf: async () => () => ({ country: 'US', city: 0 }),
+  };
+  const dir = await mkdtemp(path.join(tmpdir(), 'rampart-ingest-path-'));
+  const store: AnalyticsStore =
+    process.env.BENCH_STORE === 'clickhouse'
+      ? new ClickHouseStore(process.env.CLICKHOUSE_URL as string)
+      : new DuckDbStore(path.join(dir, 'store'));
+  await store.open();
+  const rows = { counters: 0, lowDims: 0, highDims: 0, sketches: 0, collapsed: 0 };
+  const counting: Pick<AnalyticsStore, 'ingestAggregates'> = {
+    ingestAggregates: async (b: StoredAggregateBatch) => {
+      rows.counters += b.counters.length;
+      rows.lowDims += b.lowDims.length;
+      rows.highDims += b.highDims.length;
+      rows.sketches += b.sketches.length;
+      rows.collapsed += b.collapsed.length;
+      const cpu = cpuMs();
+      try {
+        return await store.ingestAggregates(b);
+      } finally {
+        spent.store += cpuMs() - cpu;
+      }
+    },
+  };
+  const service = new AggregateIngestService(counting as AnalyticsStore, repo, places as never, () => Date.now());
+  const spent = { parse: 0, text: 0, check: 0, service: 0, store: 0 };
+  const wall = performance.now();
+  for (let n = 0; n < NODES; n++) {
+    for (const [i, text] of bodies.entries()) {
+      let cpu = cpuMs();
+      const batch = JSON.parse(text) as AggregateBatch;
+      batch.batchId = `${n}-${i}`;
+      spent.parse += cpuMs() - cpu;
+      cpu = cpuMs();
+      // Every request's strings checked for NUL and unpaired surrogates (bind-route.ts).
+      if (unsafeTextPaths(batch).length > 0) throw new Error('unsafe text in the agent batch');
+      spent.text += cpuMs() - cpu;
+      cpu = cpuMs();
+      if (!shipNodeAggregates.request.bodyCheck?.(batch)) throw new Error('the plain check refused the agent batch');
+      spent.check += cpuMs() - cpu;
+      cpu = cpuMs();
+      const before = spent.store;
+      await service.ingest(n + 1, batch);
+      spent.service += cpuMs() - cpu - (spent.store - before);
+    }
+  }
+  const wallMs = performance.now() - wall;
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+  const per = (n: number) => Math.round(n / NODES);
+  process.stdout.write(
+    `${JSON.stringify({
+      store: process.env.BENCH_STORE === 'clickhouse' ? 'clickhouse' : 'duckdb',
+      node_minutes: NODES,
+      batches_per_node_minute: bodies.length,
+      json_bytes_per_node_minute: bodies.reduce((s, b) => s + b.length, 0),
+      cpu_ms_per_node_minute: Object.fromEntries(Object.entries(spent).map(([k, v]) => [k, per(v)])),
+      wall_ms_per_node_minute: per(wallMs),
+      rows_per_node_minute: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, per(v)])),
+      load_average: loadavg().map((l) => Math.round(l * 100) / 100),
+    })}\n`,
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
