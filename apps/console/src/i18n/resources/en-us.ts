@@ -1160,6 +1160,7 @@ export const enUS = {
       none: 'None',
       noDomains: 'No domains match.',
     },
+    entryError: 'Entry {{position}} ({{value}}): {{message}}',
     headers: {
       title: 'Headers',
       direction: 'Direction',

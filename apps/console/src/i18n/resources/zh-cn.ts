@@ -1133,6 +1133,7 @@ export const zhCN: LocaleResources = {
       none: '无',
       noDomains: '没有匹配的域名。',
     },
+    entryError: '第 {{position}} 项（{{value}}）：{{message}}',
     headers: {
       title: '标头',
       direction: '方向',

@@ -1134,6 +1134,7 @@ export const zhTW: LocaleResources = {
       none: '無',
       noDomains: '沒有符合的網域。',
     },
+    entryError: '第 {{position}} 項（{{value}}）：{{message}}',
     headers: {
       title: '標頭',
       direction: '方向',
