@@ -91,16 +91,23 @@ export function entryListRules(
 ): FormRule[] {
   return [
     {
-      validator: (_rule, value: unknown) => {
-        const entries = Array.isArray(value) ? value.map((entry) => String(entry)) : [];
-        return refuseListIssues(
-          list,
-          entries.map((entry, i) => ({ line: i + 1, value: entry })),
-          entryText,
-        );
-      },
+      validator: (_rule, value: unknown) =>
+        refuseEntries(list, Array.isArray(value) ? value.map((entry) => String(entry)) : [], entryText),
     },
   ];
+}
+
+/** A tags box's entries checked with `list`: every bad one named through `entryText(position, value, message)`. */
+export function refuseEntries(
+  list: z.ZodType,
+  entries: readonly string[],
+  entryText: (position: number, value: string, message: string) => string,
+): Promise<void> {
+  return refuseListIssues(
+    list,
+    entries.map((entry, i) => ({ line: i + 1, value: entry })),
+    entryText,
+  );
 }
 
 /** The list's entries checked with `list`; each entry's issues named through `text`, the list's own as one error. */

@@ -44,8 +44,16 @@ const V4_MAPPED_PREFIX = 0xffffn << 32n;
 
 /** An address in text: IPv4 dotted, IPv6 lower case with the longest run of zero groups (two or more) as `::`. */
 export function formatIP(version: IPVersion, value: bigint): string {
-  if (version === 4) return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
-  const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - 16 * i)) & 0xffffn));
+  if (version === 4) {
+    const v = Number(value);
+    return `${Math.floor(v / 0x1000000) % 256}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
+  }
+  // The 128 bits as four 32-bit Numbers (four bigint steps), each split into its two groups.
+  const groups: number[] = [];
+  for (let shift = 96n; shift >= 0n; shift -= 32n) {
+    const word = Number(BigInt.asUintN(32, value >> shift));
+    groups.push(word >>> 16, word & 0xffff);
+  }
   let best = -1;
   let bestLength = 1;
   for (let i = 0; i < 8; ) {
@@ -168,6 +176,12 @@ export type AbuseIPImportParse =
 const SCORE_RE = /^[0-9]{1,3}$/;
 const MEMO_MAX = 256;
 
+/** A field trimmed and, when quoted whole (`"1.2.3.4"`), without its quotes; the pattern runs only on a quoted field. */
+function unquote(s: string): string {
+  const t = s.trim();
+  return t.charCodeAt(0) === 34 ? t.replace(/^"(.*)"$/, '$1') : t;
+}
+
 /**
  * Reads an import: one entry per line, either CSV `ip,score[,memo]` (the memo is the rest of the
  * line, commas included) or a plain `ip`, which gets `defaultScore`. Blank lines and lines starting
@@ -190,10 +204,10 @@ export function parseAbuseIPImport(text: string, defaultScore: number): AbuseIPI
   let dataRows = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = i + 1;
-    const raw = (lines[i] as string).replace(/\r$/, '').trim();
-    if (raw === '' || raw.startsWith('#')) continue;
+    // trim() takes a CRLF line's \r too.
+    const raw = (lines[i] as string).trim();
+    if (raw === '' || raw.charCodeAt(0) === 35) continue;
     const comma = raw.indexOf(',');
-    const unquote = (s: string) => s.trim().replace(/^"(.*)"$/, '$1');
     const ipText = unquote(comma < 0 ? raw : raw.slice(0, comma));
     if (dataRows === 0 && ipText.toLowerCase() === 'ip') continue;
     dataRows++;
@@ -215,7 +229,8 @@ export function parseAbuseIPImport(text: string, defaultScore: number): AbuseIPI
         continue;
       }
     }
-    if ([...memo].length > MEMO_MAX || hasUnsafeCharacter(memo)) {
+    // A memo no longer than MEMO_MAX in UTF-16 units has no more code points: only a longer one is counted.
+    if ((memo.length > MEMO_MAX && [...memo].length > MEMO_MAX) || hasUnsafeCharacter(memo)) {
       fail(line, 'abuseIPImportMemo', { max: MEMO_MAX });
       continue;
     }

@@ -54,11 +54,39 @@ const valueChecks: Record<CacheScope, (value: string) => boolean> = {
   fileType: (v) => (FILE_TYPE_GROUP_KEYS as string[]).includes(v),
 };
 
+/** A rule's values (paths, suffixes, groups) before the scope's checks. */
+const cacheValuesList = z.array(z.string().max(256, 'tooLong')).max(CACHE_RULE_VALUES_MAX, 'tooMany');
+
+/** A rule's values checked for `scope`: each issue reported with its path in the list (`[i]` for the i-th value). */
+function checkCacheValues(
+  scope: CacheScope,
+  values: readonly string[],
+  issue: (path: number[], message: 'invalid' | 'required' | 'duplicate') => void,
+): void {
+  if (scope === 'all') {
+    if (values.length > 0) issue([], 'invalid');
+    return;
+  }
+  if (values.length === 0) issue([], 'required');
+  const check = valueChecks[scope];
+  values.forEach((value, i) => {
+    if (!check(value)) issue([i], 'invalid');
+  });
+  if (new Set(values).size !== values.length) issue([], 'duplicate');
+}
+
+/** The values of a rule of `scope` as one list, checked as the rule checks them (the console's tags box). */
+export function cacheRuleValuesSchema(scope: CacheScope) {
+  return cacheValuesList.superRefine((values, ctx) =>
+    checkCacheValues(scope, values, (path, message) => ctx.addIssue({ code: 'custom', path, message })),
+  );
+}
+
 export const cacheRuleInputSchema = z
   .object({
     scope: z.enum(CACHE_SCOPES),
     /** Paths for directory/path, suffixes for suffix, group keys for fileType, none for all. */
-    values: z.array(z.string().max(256, 'tooLong')).max(CACHE_RULE_VALUES_MAX, 'tooMany').default([]),
+    values: cacheValuesList.default([]),
     ttl: z
       .number()
       .int()
@@ -70,20 +98,11 @@ export const cacheRuleInputSchema = z
     priority: z.number().int().min(0).max(1000).default(0),
     memo: z.string().max(256, 'tooLong').default(''),
   })
-  .superRefine((rule, ctx) => {
-    if (rule.scope === 'all') {
-      if (rule.values.length > 0) ctx.addIssue({ code: 'custom', path: ['values'], message: 'invalid' });
-      return;
-    }
-    if (rule.values.length === 0) ctx.addIssue({ code: 'custom', path: ['values'], message: 'required' });
-    const check = valueChecks[rule.scope];
-    rule.values.forEach((value, i) => {
-      if (!check(value)) ctx.addIssue({ code: 'custom', path: ['values', i], message: 'invalid' });
-    });
-    if (new Set(rule.values).size !== rule.values.length) {
-      ctx.addIssue({ code: 'custom', path: ['values'], message: 'duplicate' });
-    }
-  });
+  .superRefine((rule, ctx) =>
+    checkCacheValues(rule.scope, rule.values, (path, message) =>
+      ctx.addIssue({ code: 'custom', path: ['values', ...path], message }),
+    ),
+  );
 export type CacheRuleInput = z.input<typeof cacheRuleInputSchema>;
 export type CacheRuleIn = z.output<typeof cacheRuleInputSchema>;
 

@@ -89,6 +89,22 @@ export function aclSetValueOk(field: AclField, v: string): boolean {
   return (ACL_METHODS as readonly string[]).includes(v);
 }
 
+/** The addresses, countries or methods of a set condition, as the condition takes them. */
+const aclValuesList = z.array(z.string().trim().max(64)).max(ACL_VALUES_MAX);
+
+/**
+ * The values of a set condition on `field` checked as one list, as the condition checks them: at
+ * least one, each an entry `field` may list (a bad one named by its index). The console's tags box.
+ */
+export function aclSetValuesSchema(field: AclField) {
+  return aclValuesList.superRefine((values, ctx) => {
+    if (values.length === 0) ctx.addIssue({ code: 'custom', path: [], message: 'required' });
+    values.forEach((v, i) => {
+      if (!aclSetValueOk(field, v)) ctx.addIssue({ code: 'custom', path: [i], message: 'wrongFormat' });
+    });
+  });
+}
+
 export const aclConditionSchema = z
   .object({
     field: z.enum(ACL_FIELDS),
@@ -99,7 +115,7 @@ export const aclConditionSchema = z
     /** The string a string condition compares with. */
     value: z.string().max(ACL_VALUE_MAX).default(''),
     /** The addresses, countries or methods of a set condition. */
-    values: z.array(z.string().trim().max(64)).max(ACL_VALUES_MAX).default([]),
+    values: aclValuesList.default([]),
     count: z.number().int().min(0).max(ACL_FREQUENCY_COUNT_MAX).default(0),
     seconds: z.number().int().min(1).max(ACL_FREQUENCY_SECONDS_MAX).default(60),
   })

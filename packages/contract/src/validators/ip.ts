@@ -44,9 +44,10 @@ export function parseIP(s: string): ParsedIP | null {
 
 function parseIPv4(s: string): bigint | null {
   if (!IPV4_RE.test(s)) return null;
-  let value = 0n;
-  for (const octet of s.split('.')) value = (value << 8n) | BigInt(Number(octet));
-  return value;
+  // The octets summed as a Number (exact to 2^32) and made a bigint once: a bigint step per octet cost more.
+  let value = 0;
+  for (const octet of s.split('.')) value = value * 256 + Number(octet);
+  return BigInt(value);
 }
 
 /**
@@ -66,8 +67,10 @@ function parseIPv6(s: string): bigint | null {
   if (compressed ? count > 7 : count !== 8) return null;
 
   const groups = [...head, ...new Array<number>(8 - count).fill(0), ...tail];
+  // Two groups at a time (32 bits, exact as a Number): four bigint steps rather than eight.
   let value = 0n;
-  for (const group of groups) value = (value << 16n) | BigInt(group);
+  for (let i = 0; i < 8; i += 2)
+    value = (value << 32n) | BigInt((groups[i] as number) * 0x10000 + (groups[i + 1] as number));
   return value;
 }
 

@@ -1013,7 +1013,7 @@ export const enUS = {
         suffix: 'Suffixes such as jpg or css, without the dot. Press Enter after each.',
         fileType: 'The file suffixes of the chosen groups match.',
       },
-      valueError: '{{value}}: {{message}}',
+      valueError: 'Value {{position}} ({{value}}): {{message}}',
       respectOriginHint:
         'When the origin sends Cache-Control or Expires, they decide; the cache time applies otherwise.',
       bypassHint: 'Requests this rule matches go to the origin uncached (an exception to a broader rule).',
@@ -1164,6 +1164,7 @@ export const enUS = {
       none: 'None',
       noDomains: 'No domains match.',
     },
+    entryError: 'Entry {{position}} ({{value}}): {{message}}',
     headers: {
       title: 'Headers',
       direction: 'Direction',

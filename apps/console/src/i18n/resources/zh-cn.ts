@@ -985,7 +985,7 @@ export const zhCN: LocaleResources = {
         suffix: '如 jpg、css 的后缀，不带点。每输入一个按 Enter。',
         fileType: '所选类型的文件后缀都匹配。',
       },
-      valueError: '{{value}}：{{message}}',
+      valueError: '第 {{position}} 个值（{{value}}）：{{message}}',
       respectOriginHint: '源站返回 Cache-Control 或 Expires 时以其为准，否则使用缓存时间。',
       bypassHint: '此规则匹配的请求直接回源、不缓存（用于在更宽的规则中排除例外）。',
       priorityHint: '0 到 1000，数字大的先匹配。',
@@ -1135,6 +1135,7 @@ export const zhCN: LocaleResources = {
       none: '无',
       noDomains: '没有匹配的域名。',
     },
+    entryError: '第 {{position}} 项（{{value}}）：{{message}}',
     headers: {
       title: '标头',
       direction: '方向',

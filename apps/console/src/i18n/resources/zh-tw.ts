@@ -986,7 +986,7 @@ export const zhTW: LocaleResources = {
         suffix: '如 jpg、css 的副檔名，不含點。每輸入一個按 Enter。',
         fileType: '所選類型的檔案副檔名都符合。',
       },
-      valueError: '{{value}}：{{message}}',
+      valueError: '第 {{position}} 個值（{{value}}）：{{message}}',
       respectOriginHint: '來源站回傳 Cache-Control 或 Expires 時以其為準，否則使用快取時間。',
       bypassHint: '此規則符合的請求直接回源、不快取（用於在較寬的規則中排除例外）。',
       priorityHint: '0 到 1000，數字大的先比對。',
@@ -1136,6 +1136,7 @@ export const zhTW: LocaleResources = {
       none: '無',
       noDomains: '沒有符合的網域。',
     },
+    entryError: '第 {{position}} 項（{{value}}）：{{message}}',
     headers: {
       title: '標頭',
       direction: '方向',

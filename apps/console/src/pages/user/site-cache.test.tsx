@@ -113,7 +113,7 @@ describe('sitesSetting: cache', () => {
     });
   });
 
-  it('checks values with the contract’s rule schema before sending, naming the value at fault', async () => {
+  it('checks values with the contract’s rule schema before sending, naming every value at fault with its place', async () => {
     renderAt(CACHE);
     await findRow('Images (gif, png, jpg, jpeg, bmp)');
     clickButton('Add cache rule');
@@ -121,8 +121,9 @@ describe('sitesSetting: cache', () => {
     await chooseOption(dialog, 'Match', 'Directories');
     clickButton('OK', dialog);
     expect(await within(dialog).findByText('This field is required')).toBeTruthy();
-    typeTags(dialog, ['/static/', 'img/']);
-    expect(await within(dialog).findByText('img/: Wrong format')).toBeTruthy();
+    typeTags(dialog, ['/static/', 'img/', 'css/']);
+    expect(await within(dialog).findByText('Value 2 (img/): Wrong format')).toBeTruthy();
+    expect(within(dialog).getByText('Value 3 (css/): Wrong format')).toBeTruthy();
     expect(api.sent(addCacheRules, { siteId: 3 })).toHaveLength(0);
   });
 

@@ -1,5 +1,5 @@
-import { listDomains, luaAclRoutes } from '@rampart/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { listDomains, luaAclRoutes, VALIDATION_MESSAGES } from '@rampart/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
 import { signedInSiteTab, siteDomain } from '../../test/fixtures';
@@ -83,6 +83,25 @@ describe('sitesSetting: Lua ACL modules', () => {
       { field: 'uriPath', operator: 'prefix', value: '/api/v1/', negate: false },
       { field: 'method', operator: 'in', negate: false, values: ['POST'] },
     ]);
+  });
+
+  it("names every bad address of a condition's values with its place and sends nothing", async () => {
+    renderAt(PAGE);
+    const drawer = await openRules();
+    clickButton('Add rule', drawer);
+    const dialog = await findModal();
+    typeInto(dialog, 'Rule name', 'no scanners');
+    await chooseOption(dialog, 'Condition field 1', 'IP');
+    const input = (await within(dialog).findByLabelText('Values 1')) as HTMLInputElement;
+    for (const entry of ['10.0.0.0/8', '10.0.0.300', '2001:db8::/129']) {
+      fireEvent.change(input, { target: { value: entry } });
+      fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    }
+    clickButton('OK', dialog);
+    const wrong = VALIDATION_MESSAGES.wrongFormat.en_US;
+    expect(await within(dialog).findByText(`Entry 2 (10.0.0.300): ${wrong}`)).toBeTruthy();
+    expect(within(dialog).getByText(`Entry 3 (2001:db8::/129): ${wrong}`)).toBeTruthy();
+    expect(api.sent(luaAclRoutes.addRule, params)).toHaveLength(0);
   });
 
   it('shows a refused regex under its field', async () => {

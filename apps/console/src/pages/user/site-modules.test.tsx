@@ -157,6 +157,39 @@ describe('sitesSetting: modules', () => {
     expect(api.sent(bindModuleRoutes.cors, { siteId: 3 })[0]?.body).toEqual({ domainIDs: [9], corsID: 8 });
   });
 
+  it("names every bad entry of a CORS module's origins and header names with its place and sends nothing", async () => {
+    const listed = {
+      id: 8,
+      name: 'app',
+      domainIDs: [],
+      origins: ['*'],
+      methods: ['GET'],
+      credentials: false,
+      maxAge: 600,
+    };
+    api.on(corsRoutes.list, { siteId: 3 }, okPage([{ ...listed, allowHeaders: [], exposeHeaders: [], ...stamps }]));
+    renderAt(`${MODULES}&module=cors`);
+    await findRow('app');
+    clickButton('Create module');
+    const dialog = await findModal();
+    typeInto(dialog, 'Name', 'app');
+    const tags = (label: string, entries: string[]) => {
+      const input = within(dialog).getByLabelText(label) as HTMLInputElement;
+      for (const entry of entries) {
+        fireEvent.change(input, { target: { value: entry } });
+        fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13 });
+      }
+    };
+    tags('Allowed origins', ['https://app.example.com', 'ftp://files.example.com']);
+    tags('Allowed request headers', ['X-Token', 'bad header']);
+    tags('Exposed response headers', ['X:Y']);
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText(/^Entry 2 \(ftp:\/\/files\.example\.com\): /)).toBeTruthy();
+    expect(within(dialog).getByText(/^Entry 2 \(bad header\): /)).toBeTruthy();
+    expect(within(dialog).getByText(/^Entry 1 \(X:Y\): /)).toBeTruthy();
+    expect(api.sent(corsRoutes.create, { siteId: 3 })).toHaveLength(0);
+  });
+
   it('adds and deletes the rules of a redirect module', async () => {
     const moves = { id: 11, name: 'moves', domainIDs: [], ruleCount: 1, ...stamps };
     const rule = {

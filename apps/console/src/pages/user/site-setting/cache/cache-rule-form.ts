@@ -4,14 +4,15 @@ import {
   type CacheRuleInput,
   type CacheScope,
   cacheRuleInputSchema,
+  cacheRuleValuesSchema,
   FILE_TYPE_GROUPS,
 } from '@rampart/contract';
 import type { FormRule } from 'antd';
 import { z } from 'zod';
+import { refuseEntries } from '../../../../forms/line-rules';
 import type { FieldNameOf } from '../../../../forms/server-errors';
-import { issueKey, validationText } from '../../../../forms/validation-text';
 import { schemaRules } from '../../../../forms/zod-rules';
-import { currentLocale, i18n } from '../../../../i18n/i18n';
+import { i18n } from '../../../../i18n/i18n';
 
 /** The rule form: the body's fields, `values` edited as tags (paths, suffixes) or picked groups. */
 export interface CacheRuleValues {
@@ -80,23 +81,16 @@ const formSchema = z.preprocess((values) => ruleBody(values as CacheRuleValues),
 export const ruleRules = schemaRules(formSchema);
 
 /**
- * The values field: the schema's first issue on it, naming the value at fault (the schema reports
- * `values.N` for the N-th entry), so one bad path among ten is easy to find.
+ * The values field: every bad value named with its place and value (as the body sends it: a
+ * suffix without its dot, in lower case), checked with the contract's list of the rule's scope.
  */
 export const valuesRules: FormRule[] = [
   (form) => ({
-    validator: async () => {
+    validator: () => {
       const body = ruleBody(form.getFieldsValue(true) as CacheRuleValues);
-      const result = cacheRuleInputSchema.safeParse(body);
-      const issue = result.success
-        ? undefined
-        : result.error.issues.find((candidate) => candidate.path[0] === 'values');
-      if (!issue) return;
-      const index = issue.path[1];
-      const value = typeof index === 'number' ? body.values[index] : undefined;
-      const { key, params } = issueKey(issue, value ?? (body.values.length === 0 ? '' : body.values));
-      const message = validationText(key, currentLocale(), params);
-      throw new Error(value === undefined ? message : i18n.t('cache:form.valueError', { value, message }));
+      return refuseEntries(cacheRuleValuesSchema(body.scope), body.values, (position, value, message) =>
+        i18n.t('cache:form.valueError', { position, value, message }),
+      );
     },
   }),
 ];

@@ -7,6 +7,7 @@ import {
   ACL_STRING_FIELDS,
   ACL_STRING_OPERATORS,
   type AclField,
+  aclSetValuesSchema,
   type LuaAclRule,
   luaAclRoutes,
 } from '@rampart/contract';
@@ -14,9 +15,11 @@ import { Button, Card, Checkbox, Form, Input, Select, Space, Switch } from 'antd
 import { useTranslation } from 'react-i18next';
 import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
+import { entryListRules } from '../../../../forms/line-rules';
 import { NumberInput } from '../../../../forms/NumberInput';
 import type { FieldNameOf } from '../../../../forms/server-errors';
 import { useFieldValue } from '../../../../forms/use-field-value';
+import { i18n } from '../../../../i18n/i18n';
 import { ruleInvalidates } from './module-types';
 
 type Values = Omit<LuaAclRule, 'id' | 'moduleID' | 'createdAt' | 'updatedAt'>;
@@ -30,6 +33,16 @@ export function operatorsOf(field: AclField): readonly Condition['operator'][] {
   if (field === 'frequency') return ACL_FREQUENCY_OPERATORS;
   return ['in'];
 }
+
+/** Every bad address or country of a condition named with its place (the contract's list of that field). */
+const VALUES_RULES = {
+  ip: entryListRules(aclSetValuesSchema('ip'), (position, value, message) =>
+    i18n.t('modules:entryError', { position, value, message }),
+  ),
+  country: entryListRules(aclSetValuesSchema('country'), (position, value, message) =>
+    i18n.t('modules:entryError', { position, value, message }),
+  ),
+};
 
 const NEW_CONDITION: Condition = {
   field: 'uriPath',
@@ -99,7 +112,7 @@ function ConditionFields({ index, onRemove }: { index: number; onRemove?: () => 
           </Form.Item>
         )}
         {(field === 'ip' || field === 'country') && (
-          <Form.Item name={[index, 'values']}>
+          <Form.Item name={[index, 'values']} rules={VALUES_RULES[field]}>
             <Select
               mode="tags"
               open={false}

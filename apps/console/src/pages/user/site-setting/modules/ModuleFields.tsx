@@ -1,14 +1,37 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { CORS_METHODS, type SiteModuleType } from '@rampart/contract';
+import { CORS_METHODS, corsSettingsSchema, proxyRewriteSettingsSchema, type SiteModuleType } from '@rampart/contract';
 import { Button, Checkbox, Form, Input, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { entryListRules } from '../../../../forms/line-rules';
 import { NumberInput } from '../../../../forms/NumberInput';
+import { i18n } from '../../../../i18n/i18n';
 import { WAF_DEFAULTS, type WafExclusionValues, WafFields, wafExclusionBody } from './WafFields';
 
+/** Every bad entry of a tags field named with its place, checked with the contract's schema of the whole list. */
+function tagsRules(list: z.ZodType) {
+  return entryListRules(list, (position, value, message) => i18n.t('modules:entryError', { position, value, message }));
+}
+
+const TAGS_RULES = {
+  origins: tagsRules(corsSettingsSchema.shape.origins),
+  allowHeaders: tagsRules(corsSettingsSchema.shape.allowHeaders),
+  exposeHeaders: tagsRules(corsSettingsSchema.shape.exposeHeaders),
+  removeHeaders: tagsRules(proxyRewriteSettingsSchema.shape.removeHeaders),
+};
+
 /** Free-text list fields (origins, header names): typed entries become tags. */
-function TagsInput({ label, name, placeholder }: { label: string; name: string; placeholder?: string }) {
+function TagsInput({
+  label,
+  name,
+  placeholder,
+}: {
+  label: string;
+  name: keyof typeof TAGS_RULES;
+  placeholder?: string;
+}) {
   return (
-    <Form.Item name={name} label={label}>
+    <Form.Item name={name} label={label} rules={TAGS_RULES[name]}>
       <Select mode="tags" open={false} suffixIcon={null} placeholder={placeholder} aria-label={label} />
     </Form.Item>
   );
