@@ -83,10 +83,72 @@ const LANGUAGE_TEST = `${OLD_ACCEPT_LANGUAGE}
   ngx.print(named, "\\n", table.concat(out, "\\n"))
 `;
 
+/**
+ * The string parser of a Referer's host that rampart.firewall_headers' host_at (in place) replaced,
+ * the reference its answers are compared with.
+ */
+const OLD_REFERER_HOST = `
+  local lower, sub, find, byte = string.lower, string.sub, string.find, string.byte
+  local function old(referer)
+    if #referer > 2048 then referer = sub(referer, 1, 2048) end
+    local at = find(referer, "://", 1, true)
+    if at == nil or at == 1 or at > 32 then return "" end
+    local rest = sub(referer, at + 3)
+    local stop = find(rest, "[/?#]")
+    local authority = stop and sub(rest, 1, stop - 1) or rest
+    local user = find(authority:reverse(), "@", 1, true)
+    if user then authority = sub(authority, #authority - user + 2) end
+    if byte(authority, 1) == 91 then return "" end
+    local colon = find(authority, ":", 1, true)
+    if colon then authority = sub(authority, 1, colon - 1) end
+    if byte(authority, -1) == 46 then authority = sub(authority, 1, -2) end
+    return lower(authority)
+  end
+  -- the in-place answer keeps a host's last 256 bytes (its parents a pattern can name)
+  local function want(referer)
+    local h = old(referer)
+    return #h > 256 and sub(h, -256) or h
+  end`;
+
+/** The Referer comparison: this request's header read in place, then generated values. */
+const REFERER_TEST = `${OLD_REFERER_HOST}
+  local out, hosts = {}, 0
+  local ok, err = pcall(function()
+  local ffi = require "ffi"
+  local host_at = require("rampart.firewall_headers").host_at
+  local request_url = require "rampart.request_url"
+  local function got(s) return host_at(ffi.cast("const unsigned char *", s), #s) end
+  local referer = request_url.reader("http_referer")
+  local len = referer.read()
+  local header = ngx.var.http_referer
+  if (len == nil) ~= (header == nil) then out[#out + 1] = "referer read" end
+  if header and host_at(referer.pointer(), len) ~= want(header) then out[#out + 1] = "this request's Referer" end
+  -- the pass cookie as rampart.challenge reads it
+  local pass = request_url.reader("cookie_rampart_pass")
+  local cookie = ngx.var.cookie_rampart_pass
+  if (pass.read() == nil) ~= (cookie == nil) or (cookie and pass.string() ~= cookie) then out[#out + 1] = "pass cookie" end
+  local pieces = { "http", "https", "://", ":/", "/", "?", "#", "@", ":", ".", "[", "]", "::1", "a", "B", "example",
+    "com", "x-y", "8080", "user:pw", " ", "%40", "WWW", ".." }
+  math.randomseed(59)
+  for n = 1, 20000 do
+    local t = {}
+    for k = 1, math.random(1, n % 50 == 0 and 600 or 14) do t[k] = pieces[math.random(#pieces)] end
+    if n % 7 == 0 then table.insert(t, 1, "https://") end
+    local s = table.concat(t)
+    local w, g = want(s), got(s)
+    if w ~= g then out[#out + 1] = string.format("%q: %q, in place %q", s, w, g) end
+    if w ~= "" then hosts = hosts + 1 end
+  end
+  end)
+  if not ok then out[#out + 1] = "error: " .. tostring(err) end
+  ngx.print(hosts, "\\n", table.concat(out, "\\n"))
+`;
+
 /** The test locations; their Lua and patterns come from files (nginx's parser of the Lua block never sees them). */
 const snippet = (
   dir: string,
 ) => `location = /language-test { access_log off; content_by_lua_block { dofile("${dir}/language.lua") } }
+location = /referer-test { access_log off; content_by_lua_block { dofile("${dir}/referer.lua") } }
 location /url-test/ { access_log off; content_by_lua_block {
   local f = io.open("${dir}/patterns.json")
   local patterns = require("cjson").decode(f:read("*a"))
@@ -144,6 +206,7 @@ beforeAll(async () => {
   await chmod(dir, 0o755);
   await writeFile(path.join(dir, 'patterns.json'), JSON.stringify(PATTERNS), { mode: 0o644 });
   await writeFile(path.join(dir, 'language.lua'), LANGUAGE_TEST, { mode: 0o644 });
+  await writeFile(path.join(dir, 'referer.lua'), REFERER_TEST, { mode: 0o644 });
   origin = await startOrigin('origin');
   edge = await startEdge({ workerProcesses: 1 }, { serverSnippet: snippet(dir) });
   await edge.push(document('request-url-1', [domain(1, 'url.example', [upstream(origin.port)])]));
@@ -214,5 +277,32 @@ it('finds the language of Accept-Language in place as the string parser did', as
     // Both answers occur among the generated values: a language of ours, and none.
     expect(Number(named)).toBeGreaterThan(1000);
     expect(Number(named)).toBeLessThan(20000);
+  }
+}, 60_000);
+
+it("finds the Referer's host in place as the string parser did, and reads the pass cookie in place", async () => {
+  // the colliding shape: one length, 8 hex digits varying at 70% of the host
+  const fill = 'a'.repeat(600);
+  const collide = (n: number) =>
+    `https://u@${fill.slice(0, 420)}${n.toString(16).padStart(8, '0')}${fill.slice(420)}.example.com:8/x`;
+  const cases: [string | undefined, string | undefined][] = [
+    ['https://User@WWW.Example.com.:443/p?q#f', '1.2.1700000000.00112233445566778899aabbccddeeff'],
+    [collide(1), `1.2.3.${'f'.repeat(40)}`],
+    [collide(0x7fffffff), ''],
+    ['', undefined],
+    [undefined, undefined],
+    ['//no.scheme.example/', `${'9'.repeat(200)}`],
+  ];
+  for (const [referer, cookie] of cases) {
+    const headers: Record<string, string> = {};
+    if (referer !== undefined) headers.referer = referer;
+    if (cookie !== undefined) headers.cookie = `a=b; rampart_pass=${cookie}`;
+    const reply = await sendFrom('127.0.0.1', edge.httpPort, 'url.example', { path: '/referer-test', headers });
+    if (reply === 'closed') throw new Error('closed');
+    const [hosts, ...problems] = reply.body.split('\n').filter((line, i) => i === 0 || line);
+    expect(problems).toEqual([]);
+    // Both answers occur among the generated values: a host, and none.
+    expect(Number(hosts)).toBeGreaterThan(1000);
+    expect(Number(hosts)).toBeLessThan(20000);
   }
 }, 60_000);

@@ -39,6 +39,7 @@ local store = require "rampart.store"
 local pages = require "rampart.pages"
 local pool = require "rampart.challenge_pool"
 local html = require "rampart.challenge_pages"
+local request_url = require "rampart.request_url"
 
 local _M = {}
 
@@ -69,6 +70,9 @@ local TOKEN_SECONDS = 300
 -- The proof of work's bits (packages/contract/src/edge/challenge.ts CHALLENGE_WORK_BITS_*).
 local WORK_BITS_MIN, WORK_BITS_MAX, WORK_BITS_DEFAULT = 16, 24, 21
 local RETURN_MAX = 2048
+-- The longest pass cookie the edge signs: three numbers of 20 digits at most, a 32-digit mac.
+local PASS_MAX = 128
+local pass_cookie = request_url.reader("cookie_rampart_pass")
 local SLIDER_TOLERANCE = 4
 local used = ngx.shared.rampart_challenge_used
 
@@ -143,9 +147,12 @@ end
 
 -- Whether the request carries a valid pass for `site` from `addr` (rampart.firewall, per request
 -- of a site with challenge rules).
+-- The cookie is read in place (rampart.request_url) and becomes a Lua string only when it is no
+-- longer than a pass the edge signs (PASS_MAX): a longer one is none.
 function _M.passed(site, var, addr, gen)
-  local cookie = var.cookie_rampart_pass
-  if cookie == nil then return false end
+  local len = pass_cookie.read()
+  if len == nil or len > PASS_MAX then return false end
+  local cookie = pass_cookie.string()
   load(gen)
   local s, kid, exp, mac = cookie:match("^(%d+)%.(%d+)%.(%d+)%.(%x+)$")
   if s == nil or tonumber(s) ~= site or tonumber(exp) < now() then return false end

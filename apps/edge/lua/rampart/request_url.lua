@@ -12,8 +12,9 @@
 -- the compiled regex that ngx.re.find would use (resty.core.regex, the same "jo" flags, the same
 -- lua_regex_match_limit): the same answer as `ngx.re.find(ngx.var.rampart_fw_url, pattern, "jo")`.
 --
--- The same for the firewall's other request strings a client makes as long as it likes: the
--- User-Agent its user-agent rules match and the path it compares with the challenge path.
+-- The same for the other request strings a client makes as long as it likes: the firewall's
+-- User-Agent its user-agent rules match and the path it compares with the challenge path, the
+-- Referer of the anti-referer lists (rampart.firewall_headers) and the pass cookie (rampart.challenge).
 --
 -- What a reader read is its state until its next read(): callers read once per request (the
 -- firewall's `url`, nil until a rule needs it, then the length read() answered) and match in the
