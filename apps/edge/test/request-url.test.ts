@@ -190,6 +190,24 @@ location /url-test/ { access_log off; content_by_lua_block {
   -- the path as the challenge path's test compares it
   local uri = request_url.uri
   uri.read()
+  -- the path as the auth groups' rules match it: the regex rules, then exact and prefix ones
+  local auth = require "rampart.auth"
+  local u = ngx.var.uri
+  for _, p in ipairs(patterns) do
+    local from, _, err = ngx.re.find(u, p, "jo")
+    if auth.path_matches({ match = "regex", path = p }, uri) ~= (err == nil and from ~= nil) then
+      out[#out + 1] = "auth regex " .. p
+    end
+  end
+  for _, p in ipairs({ u, u:sub(1, math.floor(#u / 2)), u .. "x", u:sub(1, -2) .. "#", "/url-test/", "/url-test", "/", "" }) do
+    if auth.path_matches({ match = "exact", path = p }, uri) ~= (u == p)
+      or auth.path_matches({ match = "prefix", path = p }, uri) ~= (u:sub(1, #p) == p) then
+      out[#out + 1] = "auth path " .. p
+    end
+  end
+  -- the page the challenge sends the client back to
+  local challenge = require "rampart.challenge"
+  if challenge.own_return() ~= challenge.safe_return(ngx.var.request_uri) then out[#out + 1] = "challenge return" end
   if not uri.equals(ngx.var.uri) or uri.equals(ngx.var.uri .. "x") or uri.equals(ngx.var.uri:sub(1, -2) .. "#")
     or uri.equals("/.rampart/challenge") then
     out[#out + 1] = "uri equals: " .. ngx.var.uri
@@ -227,6 +245,8 @@ function targets(count: number): string[] {
   };
   const chars = 'abcdefxyz0123456789/-._~=&?:%2F%20';
   return Array.from({ length: count }, (_, i) => {
+    // past the challenge's return bound (2048 bytes)
+    if (i % 40 === 7) return `/url-test/${'b'.repeat(2040 + i)}?q=${i}`;
     if (i % 5 === 0) {
       // the colliding shape: one length, 8 hex digits varying at 70% of the path
       const fill = 'a'.repeat(391);

@@ -196,6 +196,16 @@ local function safe_return(r)
   return r
 end
 
+-- The request's own path and query to go back to, read in place (rampart.request_url): one longer
+-- than RETURN_MAX is "/" without becoming a Lua string.
+local request_uri = request_url.reader("request_uri")
+local function own_return()
+  local len = request_uri.read()
+  if len == nil or len > RETURN_MAX then return "/" end
+  return safe_return(request_uri.string())
+end
+_M.own_return, _M.safe_return = own_return, safe_return -- for the tests
+
 local function send(status, body)
   ngx.status = status
   local header = ngx.header
@@ -232,7 +242,7 @@ local function challenge(kind, site, rule, var, gen)
   t, nonce = token(kind, site, rule, addr, nonce)
   -- No key to sign with (a data plane without keys; the contract refuses one): deny.
   if t == nil then return pages.send(4030) end
-  local r = safe_return(var.request_uri)
+  local r = own_return()
   if kind == "r" then
     ngx.header["Set-Cookie"] = PROBE .. "=" .. nonce .. cookie_attributes(var, TOKEN_SECONDS)
     ngx.header["Cache-Control"] = "no-store"

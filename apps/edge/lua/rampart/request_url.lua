@@ -96,6 +96,11 @@ local function reader(name)
   function self.equals(s)
     return len == #s and (type(ptr) == "string" and ptr == s or C.memcmp(ptr, s, len) == 0)
   end
+  -- Whether the value read starts with `s` (compared in place).
+  function self.starts(s)
+    local n = #s
+    return len >= n and (type(ptr) == "string" and ptr:sub(1, n) == s or C.memcmp(ptr, s, n) == 0)
+  end
   -- The value read: a pointer into nginx's memory (a Lua string, "", when none was found).
   function self.pointer()
     return ptr
@@ -130,7 +135,8 @@ _M.read, _M.find, _M.string = url.read, url.find, url.string
 
 -- The request's User-Agent, for the firewall's user-agent rules (find(pattern, "ijo")).
 _M.user_agent = reader("http_user_agent")
--- The request's path, for the firewall's test of the challenge path (equals(path)).
+-- The request's path ($uri), for the firewall's test of the challenge path (equals(path)) and the
+-- auth groups' rules (equals, starts, find).
 _M.uri = reader("uri")
 
 return _M
