@@ -205,6 +205,33 @@ location /url-test/ { access_log off; content_by_lua_block {
       out[#out + 1] = "auth path " .. p
     end
   end
+  -- the path as token auth's scopes cover it and its MD5 signs it
+  local ta, paths = require "rampart.token_auth", require "rampart.paths"
+  local len = uri.read()
+  for _, p in ipairs({ u, u:sub(1, math.floor(#u / 2)), u .. "/", u:sub(1, -2), "/url-test/", "/url-test", "/" }) do
+    local dir = paths.directory(p)
+    if ta.covers({ scope = "path", path = p }, uri, len) ~= (u == p)
+      or ta.covers({ scope = "directory", dir = dir }, uri, len) ~= paths.in_directory(dir, u) then
+      out[#out + 1] = "token auth path " .. p
+    end
+  end
+  local ext = paths.extension(u)
+  for _, types in ipairs({ { [ext or "-"] = true }, { html = true, a = true, f = true } }) do
+    if ta.covers({ scope = "fileTypes", types = types }, uri, len) ~= (ext ~= nil and types[ext] == true) then
+      out[#out + 1] = "token auth extension " .. tostring(ext)
+    end
+  end
+  for _, p in ipairs(patterns) do
+    local from, _, err = ngx.re.find(u, p, "jo")
+    if ta.covers({ scope = "regex", pattern = p, id = "1" }, uri, len) ~= (err ~= nil or from ~= nil) then
+      out[#out + 1] = "token auth regex " .. p
+    end
+  end
+  local a = { expire = 0, key = "k3y-" .. #u }
+  if not ta.accepts(a, uri, len, ngx.md5(a.key .. u .. "1700000000"), "1700000000", 1700000000)
+    or ta.accepts(a, uri, len, ngx.md5(a.key .. u .. "x1700000000"), "1700000000", 1700000000) then
+    out[#out + 1] = "token auth md5"
+  end
   -- the page the challenge sends the client back to
   local challenge = require "rampart.challenge"
   if challenge.own_return() ~= challenge.safe_return(ngx.var.request_uri) then out[#out + 1] = "challenge return" end
