@@ -144,6 +144,57 @@ const REFERER_TEST = `${OLD_REFERER_HOST}
   ngx.print(hosts, "\\n", table.concat(out, "\\n"))
 `;
 
+/**
+ * The string matcher of redirect and rewrite rules that rampart.modules' match_rules (in place)
+ * replaced, compared with it on each request's path; a file returning the comparison.
+ */
+const MODULES_TEST = `
+  local byte = string.byte
+  local function encode(s)
+    return (s:gsub("[^A-Za-z0-9._~!$&'()*+,;=:@/-]", function(c) return ("%%%02X"):format(byte(c)) end))
+  end
+  local function old(set, uri, escape)
+    local rule = set.exact[uri]
+    if rule then return rule, rule.target end
+    for _, p in ipairs(set.prefixes) do
+      if uri:sub(1, #p.prefix) == p.prefix then
+        local rest = uri:sub(#p.prefix + 1)
+        return p.rule, p.rule.target .. (escape and encode(rest) or rest)
+      end
+    end
+    for _, r in ipairs(set.regexes) do
+      local m = ngx.re.match(uri, r.regex, "jo")
+      if m then
+        local target = r.target:gsub("%$(%d)", function(d)
+          local group = m[tonumber(d)] or ""
+          return escape and encode(group) or group
+        end)
+        return r, target
+      end
+    end
+    return nil
+  end
+  return function(patterns)
+    local modules = require "rampart.modules"
+    local u, out, hits = ngx.var.uri, {}, 0
+    local sources = { exact = { u, "/url-test/", u .. "x", u:sub(1, -2) }, prefix = { "/url-test/a", u:sub(1, 20), "/url-test/", "/x" },
+      regex = { "^/url-test/(.*)$", "([0-9a-f]{8})(a*)$", "/(b+)" } }
+    for _, p in ipairs(patterns) do sources.regex[#sources.regex + 1] = p end
+    for kind, list in pairs(sources) do
+      local raw = {}
+      for i, source in ipairs(list) do raw[i] = { match = kind, source = source, target = "/t" .. i .. "/$1$2", code = 301 } end
+      local set = modules.compile_rules(raw, true)
+      for _, escape in ipairs({ true, false }) do
+        local wr, wt = old(set, u, escape)
+        local gr, gt = modules.match_rules(set, escape)
+        if wr ~= gr or wt ~= gt then out[#out + 1] = kind .. " rules: " .. tostring(wt) .. ", in place " .. tostring(gt) end
+        if wr then hits = hits + 1 end
+      end
+    end
+    return out, hits
+  end
+`;
+
 /** The test locations; their Lua and patterns come from files (nginx's parser of the Lua block never sees them). */
 const snippet = (
   dir: string,
@@ -232,6 +283,10 @@ location /url-test/ { access_log off; content_by_lua_block {
     or ta.accepts(a, uri, len, ngx.md5(a.key .. u .. "x1700000000"), "1700000000", 1700000000) then
     out[#out + 1] = "token auth md5"
   end
+  -- the path as the redirect and rewrite rules match it
+  local module_problems, module_hits = dofile("${dir}/modules.lua")(patterns)
+  for _, p in ipairs(module_problems) do out[#out + 1] = p end
+  hits = hits + module_hits
   -- the page the challenge sends the client back to
   local challenge = require "rampart.challenge"
   if challenge.own_return() ~= challenge.safe_return(ngx.var.request_uri) then out[#out + 1] = "challenge return" end
@@ -252,6 +307,7 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'patterns.json'), JSON.stringify(PATTERNS), { mode: 0o644 });
   await writeFile(path.join(dir, 'language.lua'), LANGUAGE_TEST, { mode: 0o644 });
   await writeFile(path.join(dir, 'referer.lua'), REFERER_TEST, { mode: 0o644 });
+  await writeFile(path.join(dir, 'modules.lua'), MODULES_TEST, { mode: 0o644 });
   origin = await startOrigin('origin');
   edge = await startEdge({ workerProcesses: 1 }, { serverSnippet: snippet(dir) });
   await edge.push(document('request-url-1', [domain(1, 'url.example', [upstream(origin.port)])]));
