@@ -15,10 +15,11 @@
 local cjson = require "cjson.safe"
 local b64 = require "ngx.base64"
 local crypto = require "rampart.auth_crypto"
+local request_url = require "rampart.request_url"
 
 local _M = {}
 
-local re_find, sub, find, gsub = ngx.re.find, string.sub, string.find, string.gsub
+local sub, find, gsub = string.sub, string.find, string.gsub
 local decode_base64, decode_base64url = ngx.decode_base64, b64.decode_base64url
 local equal, hmac = crypto.equal, crypto.hmac_sha256
 local warned = false
@@ -60,16 +61,14 @@ local function compile(auth)
   return rules
 end
 
+-- `uri`: the request's path read in place (rampart.request_url), never made a Lua string.
 local function path_matches(rule, uri)
   local m = rule.match
-  if m == "exact" then return uri == rule.path end
-  if m == "prefix" then return sub(uri, 1, #rule.path) == rule.path end
-  local from, _, err = re_find(uri, rule.path, "jo")
-  if err then
-    -- The contract allowed only the safe subset; a pattern that hits lua_regex_match_limit does not match.
-    return false
-  end
-  return from ~= nil
+  if m == "exact" then return uri.equals(rule.path) end
+  if m == "prefix" then return uri.starts(rule.path) end
+  -- The contract allowed only the safe subset; a pattern that hits lua_regex_match_limit (an error,
+  -- nil) does not match.
+  return uri.find(rule.path, "jo") == true
 end
 
 local function basic_ok(group, value)
@@ -153,7 +152,8 @@ function _M.check(domain, var)
     rules = compile(domain.auth)
     domain._auth = rules
   end
-  local uri = var.uri
+  local uri = request_url.uri
+  uri.read()
   for _, rule in ipairs(rules) do
     if path_matches(rule, uri) then
       if presented(rule.group, var) then return nil end
@@ -165,6 +165,8 @@ function _M.check(domain, var)
   end
   return nil
 end
+
+_M.path_matches = path_matches -- for the tests
 
 -- In rewrite_by_lua: the 401 of a refused request, with the challenges its group allows.
 function _M.refuse(route, pages)

@@ -39,6 +39,7 @@ local store = require "rampart.store"
 local pages = require "rampart.pages"
 local pool = require "rampart.challenge_pool"
 local html = require "rampart.challenge_pages"
+local request_url = require "rampart.request_url"
 
 local _M = {}
 
@@ -69,6 +70,9 @@ local TOKEN_SECONDS = 300
 -- The proof of work's bits (packages/contract/src/edge/challenge.ts CHALLENGE_WORK_BITS_*).
 local WORK_BITS_MIN, WORK_BITS_MAX, WORK_BITS_DEFAULT = 16, 24, 21
 local RETURN_MAX = 2048
+-- The longest pass cookie the edge signs: three numbers of 20 digits at most, a 32-digit mac.
+local PASS_MAX = 128
+local pass_cookie = request_url.reader("cookie_rampart_pass")
 local SLIDER_TOLERANCE = 4
 local used = ngx.shared.rampart_challenge_used
 
@@ -143,9 +147,12 @@ end
 
 -- Whether the request carries a valid pass for `site` from `addr` (rampart.firewall, per request
 -- of a site with challenge rules).
+-- The cookie is read in place (rampart.request_url) and becomes a Lua string only when it is no
+-- longer than a pass the edge signs (PASS_MAX): a longer one is none.
 function _M.passed(site, var, addr, gen)
-  local cookie = var.cookie_rampart_pass
-  if cookie == nil then return false end
+  local len = pass_cookie.read()
+  if len == nil or len > PASS_MAX then return false end
+  local cookie = pass_cookie.string()
   load(gen)
   local s, kid, exp, mac = cookie:match("^(%d+)%.(%d+)%.(%d+)%.(%x+)$")
   if s == nil or tonumber(s) ~= site or tonumber(exp) < now() then return false end
@@ -189,6 +196,16 @@ local function safe_return(r)
   return r
 end
 
+-- The request's own path and query to go back to, read in place (rampart.request_url): one longer
+-- than RETURN_MAX is "/" without becoming a Lua string.
+local request_uri = request_url.reader("request_uri")
+local function own_return()
+  local len = request_uri.read()
+  if len == nil or len > RETURN_MAX then return "/" end
+  return safe_return(request_uri.string())
+end
+_M.own_return, _M.safe_return = own_return, safe_return -- for the tests
+
 local function send(status, body)
   ngx.status = status
   local header = ngx.header
@@ -225,7 +242,7 @@ local function challenge(kind, site, rule, var, gen)
   t, nonce = token(kind, site, rule, addr, nonce)
   -- No key to sign with (a data plane without keys; the contract refuses one): deny.
   if t == nil then return pages.send(4030) end
-  local r = safe_return(var.request_uri)
+  local r = own_return()
   if kind == "r" then
     ngx.header["Set-Cookie"] = PROBE .. "=" .. nonce .. cookie_attributes(var, TOKEN_SECONDS)
     ngx.header["Cache-Control"] = "no-store"

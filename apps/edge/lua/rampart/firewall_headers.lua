@@ -26,7 +26,8 @@
 local _M = {}
 
 local request_url = require "rampart.request_url"
-local lower, sub, find, byte = string.lower, string.sub, string.find, string.byte
+local ffi_string = require("ffi").string
+local lower, sub, find = string.lower, string.sub, string.find
 local null = ngx.null
 -- Only the start of a Referer is read: a host is in its first bytes.
 local REFERER_MAX = 2048
@@ -92,23 +93,45 @@ local function access_of(domain)
   return access
 end
 
--- The host of an absolute URL in lower case, without user info, port or a trailing dot; "" when
--- the text is not one (no pattern names "").
-local function referer_host(referer)
-  if #referer > REFERER_MAX then referer = sub(referer, 1, REFERER_MAX) end
-  local at = find(referer, "://", 1, true)
-  if at == nil or at == 1 or at > 32 then return "" end
-  local rest = sub(referer, at + 3)
-  local stop = find(rest, "[/?#]")
-  local authority = stop and sub(rest, 1, stop - 1) or rest
-  local user = find(authority:reverse(), "@", 1, true) -- the last "@" ends the user info
-  if user then authority = sub(authority, #authority - user + 2) end
-  if byte(authority, 1) == 91 then return "" end -- "[": an IPv6 literal, which no host pattern names
-  local colon = find(authority, ":", 1, true)
-  if colon then authority = sub(authority, 1, colon - 1) end
-  if byte(authority, -1) == 46 then authority = sub(authority, 1, -2) end
-  return lower(authority)
+-- The host of the absolute URL at `p` (`n` bytes, read in place from nginx's memory) in lower
+-- case, without user info, port or a trailing dot; "" when the text is not one (no pattern names
+-- ""). Only the host becomes a Lua string, and only its last HOST_KEEP bytes: no host pattern is
+-- longer than 253 bytes, so a longer host is named by none exactly, and its parents that a pattern
+-- can name (253 bytes at most, each after a dot) all lie in those last bytes.
+local HOST_KEEP = 256
+local function host_at(p, n)
+  if n > REFERER_MAX then n = REFERER_MAX end
+  -- the first "://", which must start within the first 32 bytes and not at the first
+  local i, last = 0, n - 3
+  if last > 31 then last = 31 end
+  while i <= last and not (p[i] == 58 and p[i + 1] == 47 and p[i + 2] == 47) do i = i + 1 end
+  if i == 0 or i > last then return "" end
+  local s, e = i + 3, i + 3
+  while e < n do -- the authority ends at "/", "?" or "#"
+    local c = p[e]
+    if c == 47 or c == 63 or c == 35 then break end
+    e = e + 1
+  end
+  for k = e - 1, s, -1 do -- the last "@" ends the user info
+    if p[k] == 64 then
+      s = k + 1
+      break
+    end
+  end
+  if s < e and p[s] == 91 then return "" end -- "[": an IPv6 literal, which no host pattern names
+  for k = s, e - 1 do
+    if p[k] == 58 then
+      e = k
+      break
+    end
+  end
+  if e > s and p[e - 1] == 46 then e = e - 1 end
+  if e - s > HOST_KEEP then s = e - HOST_KEEP end
+  return lower(ffi_string(p + s, e - s))
 end
+
+-- The request's Referer, read in place.
+local referer = request_url.reader("http_referer")
 
 -- Whether one of the rule's hosts names `host`: the host itself, or a parent of it for `*.`.
 local function names(rule, host)
@@ -161,8 +184,8 @@ local function first_referer_refusal(rules, var, url)
     hit, url = covers(r, var, url)
     if hit then
       if host == nil then
-        local referer = var.http_referer
-        if referer == nil or referer == "" then host = false else host = referer_host(referer) end
+        local len = referer.read()
+        if len == nil or len == 0 then host = false else host = host_at(referer.pointer(), len) end
       end
       local refuse
       if host == false then
@@ -196,6 +219,6 @@ function _M.check(fw, domain, var, url)
 end
 
 -- For the tests (rampart.firewall_headers is required by firewall.lua only).
-_M.referer_host = referer_host
+_M.host_at = host_at
 
 return _M

@@ -8,6 +8,7 @@
 local store = require "rampart.store"
 local router = require "rampart.router"
 local pages = require "rampart.pages"
+local request_url = require "rampart.request_url"
 
 local _M = {}
 
@@ -34,7 +35,11 @@ local function compile_rules(rules, decode_target)
     if #a.prefix ~= #b.prefix then return #a.prefix > #b.prefix end
     return a.i < b.i
   end)
-  return { exact = exact, prefixes = prefixes, regexes = regexes }
+  local exact_max = 0
+  for path in pairs(exact) do
+    if #path > exact_max then exact_max = #path end
+  end
+  return { exact = exact, exact_max = exact_max, prefixes = prefixes, regexes = regexes }
 end
 
 -- Bytes of a decoded path that go back into a URL percent-encoded (CR, LF, space, '%', non-ASCII …).
@@ -42,21 +47,29 @@ local function encode(s)
   return (s:gsub("[^A-Za-z0-9._~!$&'()*+,;=:@/-]", function(c) return ("%%%02X"):format(byte(c)) end))
 end
 
--- The rule matching `uri` and the target it yields, or nil. `escape` re-encodes the parts taken
--- from the (decoded) request path: for redirects, whose target goes into a Location header.
-local function match_rules(set, uri, escape)
-  local rule = set.exact[uri]
-  if rule then return rule, rule.target end
+-- The rule matching the request path and the target it yields, or nil. `escape` re-encodes the
+-- parts taken from the (decoded) request path: for redirects, whose target goes into a Location
+-- header. The path is read in place (rampart.request_url): it becomes a Lua string only to look up
+-- an exact rule when it is no longer than the longest, or when a rule matched and its target takes
+-- part of it.
+local function match_rules(set, escape)
+  local uri = request_url.uri
+  local len = uri.read() or 0
+  if len <= set.exact_max then
+    local rule = set.exact[uri.string()]
+    if rule then return rule, rule.target end
+  end
   for _, p in ipairs(set.prefixes) do
-    if uri:sub(1, #p.prefix) == p.prefix then
-      local rest = uri:sub(#p.prefix + 1)
+    if uri.starts(p.prefix) then
+      local rest = uri.string():sub(#p.prefix + 1)
       return p.rule, p.rule.target .. (escape and encode(rest) or rest)
     end
   end
   for _, r in ipairs(set.regexes) do
     -- "jo": compiled once per worker and cached; lua_regex_match_limit bounds backtracking, and a
-    -- pattern that hits it counts as no match.
-    local m, err = re_match(uri, r.regex, "jo")
+    -- pattern that hits it counts as no match. Matched in place first; the captures only on a match.
+    local found, err = uri.find(r.regex, "jo")
+    local m = found and re_match(uri.string(), r.regex, "jo")
     if m then
       local target = r.target:gsub("%$(%d)", function(d)
         local group = m[tonumber(d)] or ""
@@ -68,6 +81,7 @@ local function match_rules(set, uri, escape)
   end
   return nil
 end
+_M.compile_rules, _M.match_rules = compile_rules, match_rules -- for the tests
 
 local function compile_cors(c)
   local exact, wildcards, any = {}, {}, false
@@ -192,10 +206,8 @@ function _M.rewrite()
     var.rampart_cache_pass = pass
     return
   end
-  local uri = var.uri
-
   if m.redirects then
-    local rule, target = match_rules(m.redirects, uri, true)
+    local rule, target = match_rules(m.redirects, true)
     if rule then
       local args = var.args
       if rule.keep_query and args and args ~= "" then
@@ -235,7 +247,7 @@ function _M.rewrite()
     for _, h in ipairs(rewrite.set) do ngx.req.set_header(h.name, h.value) end
     if rewrite.host then var.rampart_upstream_host = rewrite.host end
     if rewrite.rules then
-      local rule, target = match_rules(rewrite.rules, uri, false)
+      local rule, target = match_rules(rewrite.rules, false)
       if rule then ngx.req.set_uri(target) end
     end
   end

@@ -12,8 +12,9 @@
 -- the compiled regex that ngx.re.find would use (resty.core.regex, the same "jo" flags, the same
 -- lua_regex_match_limit): the same answer as `ngx.re.find(ngx.var.rampart_fw_url, pattern, "jo")`.
 --
--- The same for the firewall's other request strings a client makes as long as it likes: the
--- User-Agent its user-agent rules match and the path it compares with the challenge path.
+-- The same for the other request strings a client makes as long as it likes: the firewall's
+-- User-Agent its user-agent rules match and the path it compares with the challenge path, the
+-- Referer of the anti-referer lists (rampart.firewall_headers) and the pass cookie (rampart.challenge).
 --
 -- What a reader read is its state until its next read(): callers read once per request (the
 -- firewall's `url`, nil until a rule needs it, then the length read() answered) and match in the
@@ -95,6 +96,11 @@ local function reader(name)
   function self.equals(s)
     return len == #s and (type(ptr) == "string" and ptr == s or C.memcmp(ptr, s, len) == 0)
   end
+  -- Whether the value read starts with `s` (compared in place).
+  function self.starts(s)
+    local n = #s
+    return len >= n and (type(ptr) == "string" and ptr:sub(1, n) == s or C.memcmp(ptr, s, n) == 0)
+  end
   -- The value read: a pointer into nginx's memory (a Lua string, "", when none was found).
   function self.pointer()
     return ptr
@@ -129,7 +135,8 @@ _M.read, _M.find, _M.string = url.read, url.find, url.string
 
 -- The request's User-Agent, for the firewall's user-agent rules (find(pattern, "ijo")).
 _M.user_agent = reader("http_user_agent")
--- The request's path, for the firewall's test of the challenge path (equals(path)).
+-- The request's path ($uri), for the firewall's test of the challenge path (equals(path)) and the
+-- auth groups' rules (equals, starts, find).
 _M.uri = reader("uri")
 
 return _M

@@ -13,15 +13,19 @@
 --
 -- Cost: a domain without token auth pays one field check in route(). A module is compiled once per
 -- worker and generation; per request, one scope test per auth until one covers it, then for a
--- covering auth a comparison of the timestamp and one MD5 of key, path and timestamp.
+-- covering auth a comparison of the timestamp and one MD5 of key, path and timestamp. The path is
+-- read and matched in nginx's memory (rampart.request_url), never made a Lua string.
 local compiled_modules = require "rampart.compiled_modules"
 local paths = require "rampart.paths"
+local request_url = require "rampart.request_url"
+local md5_hex = require("rampart.auth_crypto").md5_hex
+local ffi_string = require("ffi").string
 
 local _M = {}
 
-local md5, now, re_find, lower, find, gmatch = ngx.md5, ngx.time, ngx.re.find, string.lower, string.find, string.gmatch
+local now, lower, find, gmatch = ngx.time, string.lower, string.find, string.gmatch
 local unescape = ngx.unescape_uri
-local directory, in_directory, extension = paths.directory, paths.in_directory, paths.extension
+local directory = paths.directory
 
 -- How far ahead of the node's clock a timestamp may be (TOKEN_AUTH_CLOCK_SKEW).
 local SKEW = 300
@@ -52,33 +56,48 @@ end
 
 local compiled_auths = compiled_modules.cache("tokenAuth", compile)
 
-local function covers(a, uri)
+-- The extension of the path's last segment, lower-cased, or nil, as paths.extension answers, read
+-- in place: one longer than a fileTypes value (TOKEN_AUTH_VALUE_MAX) names no type and stays nil.
+local EXTENSION_MAX = 1024
+local function extension_of(uri, len)
+  local p, j = uri.pointer(), len - 1
+  while j >= 0 do
+    local c = p[j]
+    if c == 46 or c == 47 then break end
+    j = j - 1
+  end
+  if j < 0 or p[j] == 47 or j == len - 1 or len - 1 - j > EXTENSION_MAX then return nil end
+  return lower(ffi_string(p + j + 1, len - 1 - j))
+end
+
+-- `uri`: the request's path read in place (rampart.request_url), `len` its length.
+local function covers(a, uri, len)
   local scope = a.scope
   if scope == "all" then return true end
-  if scope == "path" then return uri == a.path end
-  if scope == "directory" then return in_directory(a.dir, uri) end
+  if scope == "path" then return uri.equals(a.path) end
+  if scope == "directory" then return uri.equals(a.dir.exact) or uri.starts(a.dir.prefix) end
   if scope == "fileTypes" then
-    local ext = extension(uri)
+    local ext = extension_of(uri, len)
     return ext ~= nil and a.types[ext] == true
   end
   -- A pattern that fails (lua_regex_match_limit) covers the request: the path is the client's to
   -- choose, and one built to exhaust the limit must not walk past the check (fails closed).
-  local from, _, err = re_find(uri, a.pattern, "jo")
+  local found, err = uri.find(a.pattern, "jo")
   if err then
     ngx.log(ngx.WARN, "rampart token auth: pattern of auth ", a.id, " failed: ", err)
     return true
   end
-  return from ~= nil
+  return found == true
 end
 
 -- `token` is lower-case hex, `stamp` the timestamp as sent (the signer hashed that text), `at` its value.
-local function accepts(a, uri, token, stamp, at)
+local function accepts(a, uri, len, token, stamp, at)
   local expire = a.expire
   if expire > 0 then
     local t = now()
     if at > t + SKEW or t - at > expire then return false end
   end
-  return md5(a.key .. uri .. stamp) == token
+  return md5_hex(a.key, uri.pointer(), len, stamp) == token
 end
 
 -- For route(): nil when the request passes (no auth covers it, or one accepts its token), else the
@@ -90,11 +109,12 @@ function _M.check(domain, gen, var)
     domain._token_auth = auths
   end
   if not auths then return nil end
-  local uri = var.uri
+  local uri = request_url.uri
+  local len = uri.read() or 0
   local first, token, stamp, at
   for i = 1, #auths do
     local a = auths[i]
-    if covers(a, uri) then
+    if covers(a, uri, len) then
       if first == nil then
         first = a
         token, stamp = var.arg_token, var.arg_timestamp
@@ -105,7 +125,7 @@ function _M.check(domain, gen, var)
         end
         token, at = lower(token), tonumber(stamp)
       end
-      if accepts(a, uri, token, stamp, at) then return nil end
+      if accepts(a, uri, len, token, stamp, at) then return nil end
     end
   end
   if first == nil then return nil end
@@ -114,5 +134,7 @@ function _M.check(domain, gen, var)
   var.rampart_fw_action = first.action
   return first.route
 end
+
+_M.covers, _M.accepts = covers, accepts -- for the tests
 
 return _M
