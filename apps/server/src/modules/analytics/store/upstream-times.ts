@@ -33,7 +33,10 @@ export async function upstreamTimes(
   const bySite = new Map<number, Histogram>();
   const of = (site: number) => {
     let h = bySite.get(site);
-    if (!h) bySite.set(site, (h = new Histogram()));
+    if (!h) {
+      h = new Histogram();
+      bySite.set(site, h);
+    }
     return h;
   };
   if (scope.siteIds.length > 0) {
