@@ -5,7 +5,7 @@ import type { RouteInput, TokenSet } from '@rampart/contract';
 import { createAccount, getSelf, requestLogin, setSubAccountPassword } from '@rampart/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../src/platform/db/database.js';
-import { accountApp } from './helpers/account-app.js';
+import { accountApp, expectTakenRefused } from './helpers/account-app.js';
 import { signIn, type TierName } from './helpers/auth.js';
 import { send } from './helpers/call.js';
 import { decodedText, type TestSmtp } from './helpers/smtp.js';
@@ -128,26 +128,7 @@ describe('customers of two operators with the same name', () => {
   });
 
   it('a duplicate inside one operator is refused with 101025, and an e-mail with 101017', async () => {
-    const name = await as(acme, createAccount, {
-      params: { auth: 'client' },
-      body: {
-        auth: 'user',
-        account: 'alice',
-        name: 'x',
-        email: 'x1@acme.test',
-      },
-    });
-    expect(name.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
-    const mail = await as(acme, createAccount, {
-      params: { auth: 'client' },
-      body: {
-        auth: 'user',
-        account: 'x2',
-        name: 'x',
-        email: 'ALICE@acme.test',
-      },
-    });
-    expect(mail.json().code).toBe(101017);
+    await expectTakenRefused(app, acme, { account: 'alice', email: 'alice@acme.test' });
     // Another operator's customer's e-mail is free.
     await create(rival, 'client', 'user', 'mail-twin', 'alice@acme.test');
   });

@@ -18,7 +18,7 @@ import {
   updateAccount,
 } from '@rampart/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accountApp } from './helpers/account-app.js';
+import { accountApp, expectTakenRefused } from './helpers/account-app.js';
 import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { fieldNames, rawInput, send } from './helpers/call.js';
@@ -183,26 +183,7 @@ describe('POST {auth}/account', () => {
   it('refuses a taken account name (101025) or e-mail (101017)', async () => {
     await createCustomer('dup');
     await smtp.next('dup@rampart.test');
-    const sameName = await as(client, createAccount, {
-      params: { auth: 'client' },
-      body: {
-        auth: 'user',
-        account: 'dup',
-        name: 'Other',
-        email: 'other-dup@rampart.test',
-      },
-    });
-    expect(sameName.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
-    const sameMail = await as(client, createAccount, {
-      params: { auth: 'client' },
-      body: {
-        auth: 'user',
-        account: 'dup-two',
-        name: 'Other',
-        email: 'DUP@rampart.test',
-      },
-    });
-    expect(sameMail.json().code).toBe(101017);
+    await expectTakenRefused(app, client, { account: 'dup', email: 'dup@rampart.test' });
   });
 
   it('writes nothing when the mail cannot be sent (101020)', async () => {

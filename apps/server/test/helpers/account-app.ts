@@ -1,6 +1,6 @@
-import type { AnyRoute, TokenSet } from '@rampart/contract';
+import { type AnyRoute, createAccount, type TokenSet } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { signInOtherOperator } from './accounts.js';
 import { signIn } from './auth.js';
 import { type RouteResponse, sendAs } from './call.js';
@@ -41,4 +41,17 @@ export function accountApp(): AccountApp {
     await app.smtp.close();
   });
   return app;
+}
+
+/**
+ * An operator's new customer with a taken account name is refused with 101025 on `account`, and one
+ * with a taken e-mail (in other letters' case) with 101017.
+ */
+export async function expectTakenRefused(app: AccountApp, by: TokenSet, taken: { account: string; email: string }) {
+  const create = (account: string, email: string) =>
+    app.as(by, createAccount, { params: { auth: 'client' }, body: { auth: 'user', account, name: 'Other', email } });
+  const name = await create(taken.account, `other-${taken.account}@free.test`);
+  expect(name.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
+  const mail = await create(`${taken.account}-two`, taken.email.toUpperCase());
+  expect(mail.json().code).toBe(101017);
 }
