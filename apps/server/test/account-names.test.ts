@@ -1,40 +1,28 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { AnyRoute, RouteInput, TokenSet } from '@rampart/contract';
+import type { RouteInput, TokenSet } from '@rampart/contract';
 import { createAccount, getSelf, requestLogin, setSubAccountPassword } from '@rampart/contract';
-import type { CallArgs } from '@rampart/contract/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../src/platform/db/database.js';
-import { signInOtherOperator } from './helpers/accounts.js';
+import { accountApp, expectTakenRefused } from './helpers/account-app.js';
 import { signIn, type TierName } from './helpers/auth.js';
-import { send, sendAs } from './helpers/call.js';
-import { decodedText, mailThrough, startSmtp, type TestSmtp } from './helpers/smtp.js';
-import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
+import { send } from './helpers/call.js';
+import { decodedText, type TestSmtp } from './helpers/smtp.js';
+import { TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 // Account names are unique per tier within one operator: a name another operator's account uses is
 // free, and neither creating an account nor signing in tells anyone that it exists elsewhere.
+const app = accountApp();
 let t: TestApp;
 let smtp: TestSmtp;
 let admin: TokenSet;
 let acme: TokenSet; // the seeded operator, login name `client`
 let rival: TokenSet; // a second operator, login name `rival`
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp();
-  await mailThrough(t.app, smtp);
-  admin = await signIn(t.app, 'admin');
-  acme = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
+beforeAll(() => {
+  ({ t, smtp, admin, client: acme, rival } = app);
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
-
-const as = <R extends AnyRoute>(tokens: TokenSet, route: R, ...args: CallArgs<R>) =>
-  sendAs(t.app, tokens, route, ...args);
+const as = app.as;
 
 /** Creates an account below the caller through the API and gives it `password`. */
 async function create(
@@ -140,26 +128,7 @@ describe('customers of two operators with the same name', () => {
   });
 
   it('a duplicate inside one operator is refused with 101025, and an e-mail with 101017', async () => {
-    const name = await as(acme, createAccount, {
-      params: { auth: 'client' },
-      body: {
-        auth: 'user',
-        account: 'alice',
-        name: 'x',
-        email: 'x1@acme.test',
-      },
-    });
-    expect(name.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
-    const mail = await as(acme, createAccount, {
-      params: { auth: 'client' },
-      body: {
-        auth: 'user',
-        account: 'x2',
-        name: 'x',
-        email: 'ALICE@acme.test',
-      },
-    });
-    expect(mail.json().code).toBe(101017);
+    await expectTakenRefused(app, acme, { account: 'alice', email: 'alice@acme.test' });
     // Another operator's customer's e-mail is free.
     await create(rival, 'client', 'user', 'mail-twin', 'alice@acme.test');
   });

@@ -1,4 +1,4 @@
-import type { AnyRoute, TokenSet } from '@rampart/contract';
+import type { TokenSet } from '@rampart/contract';
 import {
   checkRegisterToken,
   createAccount,
@@ -17,16 +17,17 @@ import {
   setSubAccountPassword,
   updateAccount,
 } from '@rampart/contract';
-import type { CallArgs } from '@rampart/contract/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, rootId, signInOtherOperator } from './helpers/accounts.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { accountApp, expectTakenRefused } from './helpers/account-app.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { fieldNames, rawInput, send, sendAs } from './helpers/call.js';
-import { decodedText, mailThrough, startSmtp, type TestSmtp } from './helpers/smtp.js';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { fieldNames, rawInput, send } from './helpers/call.js';
+import { decodedText, mailThrough, type TestSmtp } from './helpers/smtp.js';
+import type { TestApp } from './helpers/test-app.js';
 
 // Account management in the three consoles (spec part 1 §7 `{auth}/accounts`, `{auth}/account`,
 // `account/{userId}/subs`, `account/resendEmail`; security list items 27–33).
+const app = accountApp();
 let t: TestApp;
 let smtp: TestSmtp;
 let admin: TokenSet;
@@ -36,22 +37,11 @@ let clientRoot: number;
 let userRoot: number;
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp();
-  await mailThrough(t.app, smtp);
-  admin = await signIn(t.app, 'admin');
-  client = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
+  ({ t, smtp, admin, client, rival } = app);
   clientRoot = await rootId(t.app, 'client');
   userRoot = await rootId(t.app, 'user');
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
-
-const as = <R extends AnyRoute>(tokens: TokenSet, route: R, ...args: CallArgs<R>) =>
-  sendAs(t.app, tokens, route, ...args);
+const as = app.as;
 
 /** The one-time token of the next create-password mail to `to`. */
 async function mailedToken(to: string, tier: string): Promise<string> {
@@ -193,26 +183,7 @@ describe('POST {auth}/account', () => {
   it('refuses a taken account name (101025) or e-mail (101017)', async () => {
     await createCustomer('dup');
     await smtp.next('dup@rampart.test');
-    const sameName = await as(client, createAccount, {
-      params: { auth: 'client' },
-      body: {
-        auth: 'user',
-        account: 'dup',
-        name: 'Other',
-        email: 'other-dup@rampart.test',
-      },
-    });
-    expect(sameName.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
-    const sameMail = await as(client, createAccount, {
-      params: { auth: 'client' },
-      body: {
-        auth: 'user',
-        account: 'dup-two',
-        name: 'Other',
-        email: 'DUP@rampart.test',
-      },
-    });
-    expect(sameMail.json().code).toBe(101017);
+    await expectTakenRefused(app, client, { account: 'dup', email: 'dup@rampart.test' });
   });
 
   it('writes nothing when the mail cannot be sent (101020)', async () => {

@@ -29,7 +29,7 @@ import { addAccount, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
-import { edgeEvent, shipBatch } from './helpers/events.js';
+import { edgeEvent, shipBatch, shopHourEvents } from './helpers/events.js';
 import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -174,22 +174,9 @@ describe('log export files', () => {
   beforeAll(async () => {
     r = await rig({ logExportMaxBytes: MAX_BYTES });
     const { domainId, neighbourDomainId } = r;
+    const shop = shopHourEvents(HOUR, domainId);
     await ship(r, 'spool-1', [
-      edgeEvent({ id: 'shop-1', time: at(1), domainId, path: '/index.html' }),
-      edgeEvent({ id: 'shop-2', time: at(2), domainId, path: '/a.png', status: 404, method: 'HEAD' }),
-      edgeEvent({
-        id: 'shop-waf-1',
-        time: at(3),
-        domainId,
-        ip: '203.0.113.9',
-        status: 403,
-        path: "/search?q=1' union select password from users--",
-        fwKind: 'waf',
-        fwRule: 100_012,
-        fwAction: 'deny',
-        wafPart: 'query',
-        wafExcerpt: "1' union select password from users--",
-      }),
+      ...shop.firsts,
       edgeEvent({
         id: 'shop-waf-2',
         time: at(4),
@@ -208,7 +195,7 @@ describe('log export files', () => {
       edgeEvent({ id: 'shop-same-b', time: at(5), domainId, path: '/same' }),
       edgeEvent({ id: 'shop-odd', time: at(6), domainId, path: '/数据/ünïcode?a="b",c\r\nd' }),
       edgeEvent({ id: 'next-1', time: at(7), domainId: neighbourDomainId, path: '/index.html' }),
-      edgeEvent({ id: 'shop-late', time: HOUR + 3600_000 + 1000, domainId }),
+      shop.late,
     ]);
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { analyticsTenants } from './helpers/analytics-tenants.js';
 import { manualClock } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
 import type { JoinedNode } from './helpers/edge-node.js';
-import { edgeEvent, shipBatch } from './helpers/events.js';
+import { edgeEvent, shipBatch, shopHourEvents } from './helpers/events.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Access and WAF log search (routes/logs.ts) over the events nodes shipped: the caller's sites
@@ -64,23 +64,9 @@ beforeAll(async () => {
       rival: 'www.elsewhere.example',
     }));
 
+  const shop = shopHourEvents(HOUR, domainId);
   await ship(a, 'spool-1', [
-    edgeEvent({ id: 'shop-1', time: at(1), domainId, path: '/index.html' }),
-    edgeEvent({ id: 'shop-2', time: at(2), domainId, path: '/a.png', status: 404, method: 'HEAD' }),
-    edgeEvent({
-      id: 'shop-waf-1',
-      time: at(3),
-      domainId,
-      ip: '203.0.113.9',
-      status: 403,
-      path: "/search?q=1' union select password from users--",
-      fwKind: 'waf',
-      fwRule: 100_012,
-      fwAction: 'deny',
-      wafPart: 'query',
-      wafExcerpt: "1' union select password from users--",
-      wafName: 'q',
-    }),
+    ...shop.firsts,
     edgeEvent({
       id: 'shop-waf-2',
       time: at(4),
@@ -108,7 +94,7 @@ beforeAll(async () => {
       wafExcerpt: 'x',
     }),
     // Outside the range: never found.
-    edgeEvent({ id: 'shop-late', time: HOUR + 3600_000 + 1000, domainId }),
+    shop.late,
   ]);
   await ship(b, 'spool-1', [edgeEvent({ id: 'shop-b', time: at(30), domainId, path: '/via-b' })]);
   // An agent from before the WAF: its events have neither WAF field.

@@ -77,3 +77,34 @@ export function shipAggregated(
     },
   });
 }
+
+/**
+ * The shop's events that the log search's and the log export's tests both ship in the hour from
+ * `hour`: a page, a HEAD that found nothing, a WAF deny on the query string, and one just after the
+ * hour (never found).
+ */
+export function shopHourEvents(hour: number, domainId: number) {
+  const at = (minutes: number) => hour + minutes * 60_000;
+  const injection = "1' union select password from users--";
+  return {
+    firsts: [
+      edgeEvent({ id: 'shop-1', time: at(1), domainId, path: '/index.html' }),
+      edgeEvent({ id: 'shop-2', time: at(2), domainId, path: '/a.png', status: 404, method: 'HEAD' }),
+      edgeEvent({
+        id: 'shop-waf-1',
+        time: at(3),
+        domainId,
+        ip: '203.0.113.9',
+        status: 403,
+        path: `/search?q=${injection}`,
+        fwKind: 'waf',
+        fwRule: 100_012,
+        fwAction: 'deny',
+        wafPart: 'query',
+        wafExcerpt: injection,
+        wafName: 'q',
+      }),
+    ],
+    late: edgeEvent({ id: 'shop-late', time: hour + 3600_000 + 1000, domainId }),
+  };
+}

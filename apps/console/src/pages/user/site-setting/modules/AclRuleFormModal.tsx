@@ -13,14 +13,13 @@ import {
 } from '@rampart/contract';
 import { Button, Card, Checkbox, Form, Input, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
 import { entryListRules } from '../../../../forms/line-rules';
 import { NumberInput } from '../../../../forms/NumberInput';
 import type { FieldNameOf } from '../../../../forms/server-errors';
 import { useFieldValue } from '../../../../forms/use-field-value';
 import { i18n } from '../../../../i18n/i18n';
-import { ruleInvalidates } from './module-types';
+import { type ModuleItemFormProps, useModuleItemForm } from './use-module-items';
 
 type Values = Omit<LuaAclRule, 'id' | 'moduleID' | 'createdAt' | 'updatedAt'>;
 type Condition = Values['conditions'][number];
@@ -144,50 +143,28 @@ function ConditionFields({ index, onRemove }: { index: number; onRemove?: () => 
   );
 }
 
-interface AclRuleFormModalProps {
-  siteId: number;
-  moduleId: number;
-  /** 'new' adds a rule, a rule edits it, null closes. */
-  rule: LuaAclRule | 'new' | null;
-  onClose: () => void;
-}
-
 /** Adds or edits one Lua ACL rule: name, priority, enabled, conditions (all must hold), action. */
-export function AclRuleFormModal({ siteId, moduleId, rule, onClose }: AclRuleFormModalProps) {
+export function AclRuleFormModal(props: ModuleItemFormProps<LuaAclRule>) {
   const { t } = useTranslation('modules');
-  const [form] = Form.useForm<Values>();
-  const params = { siteId, moduleId };
-  const save = useCreateOrUpdate('user', {
+  const { form, save, existing, initial } = useModuleItemForm(props, {
+    type: 'luaAcl',
     create: luaAclRoutes.addRule,
     update: luaAclRoutes.updateRule,
-    createInput: (values: Values) => ({ params, body: values }),
-    updateInput: (values) => ({ params, body: values }),
-    invalidates: ruleInvalidates('luaAcl'),
-    form: { instance: form, fields: fieldOf },
-    onSuccess: onClose,
+    createBody: (values: Values) => values,
+    fieldOf,
+    blank: NEW_RULE,
   });
-  const existing = rule === 'new' ? null : rule;
-  const initial: Values = existing
-    ? {
-        name: existing.name,
-        priority: existing.priority,
-        enabled: existing.enabled,
-        action: existing.action,
-        redirectUrl: existing.redirectUrl,
-        conditions: existing.conditions,
-      }
-    : NEW_RULE;
   // The opening action until the watch has read the form (see forms/use-field-value.ts).
   const action = Form.useWatch('action', form) ?? initial.action;
 
   return (
     <FormModal<Values>
-      open={rule !== null}
+      open={props.item !== null}
       title={existing ? t('acl.editRule', { name: existing.name }) : t('acl.addRule')}
       form={form}
       width={900}
       pending={save.pending}
-      onCancel={onClose}
+      onCancel={props.onClose}
       initialValues={initial}
       onSubmit={(values) =>
         save.submit({ ...values, redirectUrl: values.action === 'redirect' ? values.redirectUrl : '' }, existing)

@@ -1,15 +1,14 @@
 import { type LuaAclRule, luaAclRoutes } from '@rampart/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Switch, Tag } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { routeQuery, useRouteMutation } from '../../../../app/route-query';
+import { useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import type { ListColumns } from '../../../../components/FitTable';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { AclRuleFormModal } from './AclRuleFormModal';
-import { MODULE_ITEMS_PAGE_SIZE, ModuleItemsDrawer } from './ModuleItemsDrawer';
-import { type ListedModule, ruleInvalidates } from './module-types';
+import { ModuleItemsDrawer } from './ModuleItemsDrawer';
+import type { ListedModule } from './module-types';
+import { useModuleItems } from './use-module-items';
 
 interface AclRulesDrawerProps {
   siteId: number;
@@ -41,23 +40,17 @@ function ConditionText({ condition }: { condition: LuaAclRule['conditions'][numb
  */
 export function AclRulesDrawer({ siteId, module, onClose }: AclRulesDrawerProps) {
   const { t } = useTranslation('modules');
-  const [page, setPage] = useState(1);
-  const [editing, setEditing] = useState<LuaAclRule | 'new' | null>(null);
-  const params = { siteId, moduleId: module?.id ?? 0 };
-  const rules = useQuery({
-    ...routeQuery('user', luaAclRoutes.listRules, { params, query: { page, pageSize: MODULE_ITEMS_PAGE_SIZE } }),
-    enabled: module !== null,
-  });
-  const invalidates = ruleInvalidates('luaAcl');
+  const { params, invalidates, editing, closeForm, drawer } = useModuleItems<LuaAclRule>(
+    siteId,
+    module,
+    'luaAcl',
+    luaAclRoutes,
+    onClose,
+  );
   const enable = useRouteMutation('user', luaAclRoutes.enableRules, {
     input: ({ id, enabled }: { id: number; enabled: boolean }) => ({ params, body: { ids: [id], enabled } }),
     invalidates,
     success: () => toastText('setSuccess'),
-  });
-  const remove = useRouteMutation('user', luaAclRoutes.deleteRules, {
-    input: (id: number) => ({ params, body: { ids: [id] } }),
-    invalidates,
-    success: () => toastText('removeSuccess'),
   });
 
   const columns: ListColumns<LuaAclRule> = [
@@ -94,24 +87,15 @@ export function AclRulesDrawer({ siteId, module, onClose }: AclRulesDrawerProps)
 
   return (
     <ModuleItemsDrawer<LuaAclRule>
-      open={module !== null}
+      {...drawer}
       size={1000}
       title={t('rules.title', { name: module?.name ?? '' })}
       addLabel={t('acl.addRule')}
-      onAdd={() => setEditing('new')}
       columns={columns}
-      onEdit={setEditing}
       deleteConfirm={t('rules.deleteConfirm')}
-      remove={remove}
-      items={rules}
-      page={page}
-      onPage={setPage}
       emptyText={t('acl.empty')}
-      onClose={onClose}
     >
-      {module && (
-        <AclRuleFormModal siteId={siteId} moduleId={module.id} rule={editing} onClose={() => setEditing(null)} />
-      )}
+      {module && <AclRuleFormModal siteId={siteId} moduleId={module.id} item={editing} onClose={closeForm} />}
     </ModuleItemsDrawer>
   );
 }

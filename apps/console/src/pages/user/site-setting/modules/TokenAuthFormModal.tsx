@@ -7,7 +7,6 @@ import {
 } from '@rampart/contract';
 import { Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
 import { NumberInput } from '../../../../forms/NumberInput';
 import { valueRules } from '../../../../forms/zod-rules';
@@ -15,7 +14,7 @@ import { valueRules } from '../../../../forms/zod-rules';
 const expireRules = valueRules(tokenAuthInputSchema.in.shape.expire);
 
 import type { FieldNameOf } from '../../../../forms/server-errors';
-import { ruleInvalidates } from './module-types';
+import { type ModuleItemFormProps, useModuleItemForm } from './use-module-items';
 
 type Values = Pick<TokenAuth, 'scope' | 'value' | 'key' | 'expire' | 'action'>;
 
@@ -28,49 +27,28 @@ const fieldOf: FieldNameOf = (path) => {
   return rest.length === 1 && rest[0] !== 'id' ? rest[0] : undefined;
 };
 
-interface TokenAuthFormModalProps {
-  siteId: number;
-  moduleId: number;
-  /** 'new' adds an auth, an auth edits it, null closes. */
-  auth: TokenAuth | 'new' | null;
-  onClose: () => void;
-}
-
 /** Adds or edits one auth of a token-auth module: scope, key, expiry, how a refused request is refused. */
-export function TokenAuthFormModal({ siteId, moduleId, auth, onClose }: TokenAuthFormModalProps) {
+export function TokenAuthFormModal(props: ModuleItemFormProps<TokenAuth>) {
   const { t } = useTranslation('modules');
-  const [form] = Form.useForm<Values>();
-  const params = { siteId, moduleId };
-  const save = useCreateOrUpdate('user', {
+  const { form, save, existing, initial } = useModuleItemForm(props, {
+    type: 'tokenAuth',
     create: tokenAuthRoutes.addRules,
     update: tokenAuthRoutes.updateRule,
-    createInput: (values: Values) => ({ params, body: { items: [values] } }),
-    updateInput: (values) => ({ params, body: values }),
-    invalidates: ruleInvalidates('tokenAuth'),
-    form: { instance: form, fields: fieldOf },
-    onSuccess: onClose,
+    createBody: (values: Values) => ({ items: [values] }),
+    fieldOf,
+    blank: NEW_AUTH,
   });
-  const existing = auth === 'new' ? null : auth;
-  const initial: Values = existing
-    ? {
-        scope: existing.scope,
-        value: existing.value,
-        key: existing.key,
-        expire: existing.expire,
-        action: existing.action,
-      }
-    : NEW_AUTH;
   // The opening scope until the watch has read the form (see forms/use-field-value.ts).
   const scope = Form.useWatch('scope', form) ?? initial.scope;
 
   return (
     <FormModal<Values>
-      open={auth !== null}
+      open={props.item !== null}
       title={existing ? t('token.edit') : t('token.add')}
       form={form}
       width={640}
       pending={save.pending}
-      onCancel={onClose}
+      onCancel={props.onClose}
       initialValues={initial}
       onSubmit={(values) => save.submit({ ...values, value: values.scope === 'all' ? '' : values.value }, existing)}
     >

@@ -1,14 +1,11 @@
 import { type TokenAuth, tokenAuthRoutes } from '@rampart/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { routeQuery, useRouteMutation } from '../../../../app/route-query';
-import { toastText } from '../../../../app/toast';
 import type { ListColumns } from '../../../../components/FitTable';
-import { MODULE_ITEMS_PAGE_SIZE, ModuleItemsDrawer } from './ModuleItemsDrawer';
-import { type ListedModule, ruleInvalidates } from './module-types';
+import { ModuleItemsDrawer } from './ModuleItemsDrawer';
+import type { ListedModule } from './module-types';
 import { TokenAuthFormModal } from './TokenAuthFormModal';
+import { useModuleItems } from './use-module-items';
 
 /** A key as the list shows it: its first two characters, the rest hidden; the copy button copies it whole. */
 export function maskedKey(key: string): string {
@@ -27,18 +24,13 @@ interface TokenAuthsDrawerProps {
  */
 export function TokenAuthsDrawer({ siteId, module, onClose }: TokenAuthsDrawerProps) {
   const { t } = useTranslation('modules');
-  const [page, setPage] = useState(1);
-  const [editing, setEditing] = useState<TokenAuth | 'new' | null>(null);
-  const params = { siteId, moduleId: module?.id ?? 0 };
-  const auths = useQuery({
-    ...routeQuery('user', tokenAuthRoutes.listRules, { params, query: { page, pageSize: MODULE_ITEMS_PAGE_SIZE } }),
-    enabled: module !== null,
-  });
-  const remove = useRouteMutation('user', tokenAuthRoutes.deleteRules, {
-    input: (id: number) => ({ params, body: { ids: [id] } }),
-    invalidates: ruleInvalidates('tokenAuth'),
-    success: () => toastText('removeSuccess'),
-  });
+  const { editing, closeForm, drawer } = useModuleItems<TokenAuth>(
+    siteId,
+    module,
+    'tokenAuth',
+    tokenAuthRoutes,
+    onClose,
+  );
 
   const columns: ListColumns<TokenAuth> = [
     {
@@ -65,25 +57,16 @@ export function TokenAuthsDrawer({ siteId, module, onClose }: TokenAuthsDrawerPr
 
   return (
     <ModuleItemsDrawer<TokenAuth>
-      open={module !== null}
+      {...drawer}
       size={900}
       title={t('token.title', { name: module?.name ?? '' })}
       help={<Typography.Paragraph type="secondary">{t('token.help')}</Typography.Paragraph>}
       addLabel={t('token.add')}
-      onAdd={() => setEditing('new')}
       columns={columns}
-      onEdit={setEditing}
       deleteConfirm={t('token.deleteConfirm')}
-      remove={remove}
-      items={auths}
-      page={page}
-      onPage={setPage}
       emptyText={t('token.empty')}
-      onClose={onClose}
     >
-      {module && (
-        <TokenAuthFormModal siteId={siteId} moduleId={module.id} auth={editing} onClose={() => setEditing(null)} />
-      )}
+      {module && <TokenAuthFormModal siteId={siteId} moduleId={module.id} item={editing} onClose={closeForm} />}
     </ModuleItemsDrawer>
   );
 }
