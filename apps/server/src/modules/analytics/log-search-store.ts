@@ -64,23 +64,34 @@ function merged(p: Pick<LogSearchParts, 'columns' | 'collapsedMinutes'>, d: Anal
     `(SELECT ${kept.join(', ')}, ${d.int64(d.idiv('max(c_last_ms)', '1000'))} AS ts, ${d.int64('max(c_last_ms) % 1000')} AS ms, ` +
     `${d.int64('sum(c_bytes_in)')} AS bytes_in, ${d.int64('sum(c_bytes_out)')} AS bytes_out, ` +
     `${d.int64('sum(c_requests)')} AS requests, ${d.int64('min(c_first_ms)')} AS first_ms, ` +
-    `${d.int64('max(c_last_ms)')} AS last_ms FROM (${parts}) AS parts GROUP BY ${GROUP.map((c) => `c_${c}`).join(', ')}) AS merged`
+    `${d.int64('max(c_last_ms)')} AS last_ms, ${mergedKey(d)} AS row_key FROM (${parts}) AS parts GROUP BY ${GROUP.map((c) => `c_${c}`).join(', ')}) AS merged`
   );
 }
+
+/**
+ * What tells apart rows sharing a time and request id (the collapsed records of a tally share
+ * 'tally'; `row_key`, the last of the order and of a keyset cursor): an event's batch, a merged
+ * record's GROUP. Events and records never share one ('e' and 'c' first).
+ */
+const TEXT_GROUP = new Set(['fw_kind', 'fw_action', 'ip']);
+const EVENT_KEY = "concat('e:', batch_id)";
+const mergedKey = (d: AnalyticsStore['dialect']) =>
+  `concat('c:', ${GROUP.map((c) => (TEXT_GROUP.has(c) ? `c_${c}` : d.text(`c_${c}`))).join(", ':', ")})`;
 
 /** The two tables' rows of a search (`also`: a further condition ANDed to both), newest first (or oldest). */
 function unionOf(
   d: AnalyticsStore['dialect'],
   p: Omit<LogSearchParts, 'limit' | 'offset'>,
-  also = '',
+  also: (key: string) => string = () => '',
   order: 'ASC' | 'DESC' = 'DESC',
 ) {
-  const events = `FROM events WHERE ${p.where}${also} AND (fw_kind = '' OR NOT ${covered(p)})`;
-  const collapsed = `FROM ${merged(p, d)} WHERE ${p.where}${also}`;
+  const events = `FROM events WHERE ${p.where}${also(EVENT_KEY)} AND (fw_kind = '' OR NOT ${covered(p)})`;
+  const collapsed = `FROM ${merged(p, d)} WHERE ${p.where}${also('row_key')}`;
   const rows =
     `SELECT * FROM (SELECT ${p.columns}, ${d.int64('1')} AS requests, ${d.int64('0')} AS first_ms, ` +
-    `${d.int64('0')} AS last_ms ${events} UNION ALL SELECT ${p.columns}, requests, first_ms, last_ms ${collapsed}) ` +
-    `ORDER BY ts ${order}, ms ${order}, request_id ${order}`;
+    `${d.int64('0')} AS last_ms, ${EVENT_KEY} AS row_key ${events} UNION ALL ` +
+    `SELECT ${p.columns}, requests, first_ms, last_ms, row_key ${collapsed}) ` +
+    `ORDER BY ts ${order}, ms ${order}, request_id ${order}, row_key ${order}`;
   return { rows, count: `SELECT (SELECT count(*) ${events}) + (SELECT count(*) ${collapsed}) AS n` };
 }
 
@@ -106,9 +117,40 @@ export async function countLogRows(
   return Number(row?.n ?? 0);
 }
 
+/** Where a keyset cursor stands: a row's time, request id and `row_key` (unique per row). */
+export interface LogRowPosition {
+  ts: number;
+  ms: number;
+  request: string;
+  key: string;
+}
+
 /**
- * The next `limit` rows of a search after `last` (the previous chunk's last row, by time and
- * request id; null: from the newest): a log export's chunks, each as the search's rows.
+ * The rows past `at` in the order `op` ('<': newest first, '>': oldest first) over the whole key,
+ * as explicit conditions (no tuple comparison in ClickHouse 18.16), given the row key's expression.
+ */
+function past(d: AnalyticsStore['dialect'], at: LogRowPosition | null, op: '<' | '>'): (key: string) => string {
+  if (!at) return () => '';
+  const ts = int(at.ts);
+  const ms = int(at.ms);
+  const id = d.str(at.request);
+  const key = d.str(at.key);
+  return (k) =>
+    ` AND (ts ${op} ${ts} OR (ts = ${ts} AND ms ${op} ${ms}) OR (ts = ${ts} AND ms = ${ms} AND request_id ${op} ${id})` +
+    ` OR (ts = ${ts} AND ms = ${ms} AND request_id = ${id} AND ${k} ${op} ${key}))`;
+}
+
+/** A row's keyset position. */
+export const positionOf = (r: Row): LogRowPosition => ({
+  ts: Number(r.ts),
+  ms: Number(r.ms),
+  request: String(r.request_id),
+  key: String(r.row_key ?? ''),
+});
+
+/**
+ * The next `limit` rows of a search after `last` (the previous chunk's last row; null: from the
+ * newest), newest first: a log export's chunks, each as the search's rows.
  */
 export async function logRowsAfter(
   store: Pick<AnalyticsStore, 'query' | 'dialect'>,
@@ -116,33 +158,20 @@ export async function logRowsAfter(
   last: Row | null,
   limit: number,
 ): Promise<Row[]> {
-  let after = '';
-  if (last) {
-    // Explicit conditions: no tuple comparison (ClickHouse 18.16).
-    const ts = int(Number(last.ts));
-    const ms = int(Number(last.ms));
-    const id = store.dialect.str(String(last.request_id));
-    after = ` AND (ts < ${ts} OR (ts = ${ts} AND ms < ${ms}) OR (ts = ${ts} AND ms = ${ms} AND request_id < ${id}))`;
-  }
+  const after = past(store.dialect, last ? positionOf(last) : null, '<');
   return store.query(`${unionOf(store.dialect, p, after).rows} LIMIT ${int(limit)}`);
 }
 
 /**
- * The next `limit` rows of a search after `last` (ts, ms and request id of the previous chunk's
- * last row; null: from the oldest), oldest first: a manual log push's batches.
+ * The next `limit` rows of a search after `last` (the previous chunk's last row's position; null:
+ * from the oldest), oldest first: a manual log push's batches.
  */
 export async function logRowsFrom(
   store: Pick<AnalyticsStore, 'query' | 'dialect'>,
   p: Omit<LogSearchParts, 'limit' | 'offset'>,
-  last: { ts: number; ms: number; request: string } | null,
+  last: LogRowPosition | null,
   limit: number,
 ): Promise<Row[]> {
-  let after = '';
-  if (last) {
-    const ts = int(last.ts);
-    const ms = int(last.ms);
-    const id = store.dialect.str(last.request);
-    after = ` AND (ts > ${ts} OR (ts = ${ts} AND ms > ${ms}) OR (ts = ${ts} AND ms = ${ms} AND request_id > ${id}))`;
-  }
+  const after = past(store.dialect, last, '>');
   return store.query(`${unionOf(store.dialect, p, after, 'ASC').rows} LIMIT ${int(limit)}`);
 }

@@ -1,4 +1,5 @@
 import type { Row } from '../analytics/analytics-store.js';
+import { positionOf } from '../analytics/log-search-store.js';
 import { LOG_COLUMNS, searchRecordOf } from '../analytics/logs.service.js';
 import type { LedgerBatch, LogPushReads, PushScope } from '../analytics/store/log-push-reads.js';
 import type { LogPushRepository } from './log-push.repository.js';
@@ -59,6 +60,18 @@ function cut<T extends { item: PushItem; key: string }>(rows: readonly T[], limi
     bytes += size;
   }
   return out;
+}
+
+/**
+ * A manual push's stored cursor request (cursor_request): the row's request id and row key as a
+ * JSON pair; a plain request id (a cursor stored before the row key) resumes at its first row.
+ */
+function requestOf(stored: string): { request: string; key: string } {
+  if (stored.startsWith('[')) {
+    const [request, key] = JSON.parse(stored) as [string, string];
+    return { request: String(request), key: String(key) };
+  }
+  return { request: stored, key: '' };
 }
 
 /** A row of the log search's shape as a push item (`id`: what names it for idempotent stores). */
@@ -168,16 +181,17 @@ export class LogPushSource {
       scope,
       LOG_COLUMNS,
       range,
-      cursor.ts < 0 ? null : cursor,
+      cursor.ts < 0 ? null : { ts: cursor.ts, ms: cursor.ms, ...requestOf(cursor.request) },
       limits.maxRecords,
     );
     if (rows.length === 0) return null;
-    const sorted = rows.map((r) => ({ key: `${r.ts}.${r.ms}.${r.request_id}`, r, item: itemOf(r) }));
+    // Each row its own key: the cursor may stop between any two.
+    const sorted = rows.map((r, i) => ({ key: String(i), r, item: itemOf(r) }));
     const taken = cut(sorted, limits);
-    const end = (taken[taken.length - 1] as (typeof taken)[number]).r;
+    const end = positionOf((taken[taken.length - 1] as (typeof taken)[number]).r);
     return {
       items: taken.map((t) => t.item),
-      next: { ts: Number(end.ts), ms: Number(end.ms), request: String(end.request_id) },
+      next: { ts: end.ts, ms: end.ms, request: JSON.stringify([end.request, end.key]) },
     };
   }
 

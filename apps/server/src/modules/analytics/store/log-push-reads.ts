@@ -1,6 +1,6 @@
 import type { LogPushFilters, LogPushType } from '@rampart/contract';
 import type { AnalyticsStore, Row, SqlDialect } from '../analytics-store.js';
-import { type LogSearchParts, logRowsFrom } from '../log-search-store.js';
+import { type LogRowPosition, type LogSearchParts, logRowsFrom } from '../log-search-store.js';
 import { int, ints } from './statistics-sql.js';
 
 /**
@@ -133,13 +133,13 @@ export class LogPushReads {
 
   /**
    * A manual push's rows: the log search's rows (requests and merged collapsed records) with event
-   * time in [startTs, endTs) after `after` (ts, ms, request id), oldest first.
+   * time in [startTs, endTs) after `after` (a row's keyset position), oldest first.
    */
   rangeRows(
     scope: PushScope,
     columns: string,
     range: { startTs: number; endTs: number },
-    after: { ts: number; ms: number; request: string } | null,
+    after: LogRowPosition | null,
     limit: number,
   ): Promise<Row[]> {
     const d = this.store.dialect;
