@@ -25,6 +25,19 @@ import {
 } from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
 import { appendEvent } from './duckdb-events.js';
+import {
+  ALL_DAYS,
+  HOURLY_IPS,
+  MERGE_SITE_IPS,
+  REPLACE_SITE_IPS,
+  SITE_IP_DDL,
+  SITE_IP_DECISIONS,
+  SITE_IP_MASKS,
+  SITE_IP_ROWS,
+  SITE_IP_SYNC_SECONDS,
+  siteIpDayBit,
+  UPSERT_SITE_IPS,
+} from './duckdb-site-ips-store.js';
 import { ADDED_EVENT_COLUMNS, EVENT_COLUMNS } from './event-columns.js';
 import { checkedParts, DATED_COLUMN } from './log-parts.js';
 import {
@@ -100,93 +113,6 @@ const ROLLUP_DDL = (table: string) =>
  */
 const DIM_DDL = (table: string) =>
   `CREATE TABLE IF NOT EXISTS ${table} (${KEY_COLUMNS}, dim VARCHAR NOT NULL, value VARCHAR NOT NULL, ${DIM_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')}, ip4 UINTEGER)`;
-
-/** How often at most the upkeep merges the hours built into siteips (each merge updates the table in place). */
-const SITE_IP_SYNC_SECONDS = 6 * 3600;
-/** The decision counters siteips keeps, each with its mask of days (`<counter>_days`). */
-const SITE_IP_DECISIONS = ['blocked', 'blacklisted', 'waf'] as const;
-/**
- * `siteips`: each address of a site once — `days`, the mask of the days it sent requests in (and
- * `<decision>_days` those it had that decision in), and its counters summed over the days it was
- * ever merged with (an upper bound of any range's: store/site-address-top.ts ranks candidates by them
- * and counts them exactly from the daily rows); `exact` while no day has left the masks since (the
- * sums are then the masks' days' exactly). Built from dims_1h as hours are built (compact).
- */
-const SITE_IP_DDL = `CREATE TABLE IF NOT EXISTS siteips (site_id INTEGER NOT NULL, value VARCHAR NOT NULL, ip4 UINTEGER,
-  days UHUGEINT NOT NULL, ${SITE_IP_DECISIONS.map((c) => `${c}_days UHUGEINT NOT NULL`).join(', ')},
-  requests BIGINT NOT NULL, ${SITE_IP_DECISIONS.map((c) => `${c} BIGINT NOT NULL`).join(', ')}, bytes_out BIGINT NOT NULL,
-  exact BOOLEAN NOT NULL)`;
-/** The bit of a unix time's UTC day in siteips's masks, as SQL. */
-const DAY_BIT = (t: string) => `(1::UHUGEINT << ((${t} // 86400) % ${SITE_IP_DAYS})::UHUGEINT)`;
-/** The bit of a UTC day (unix seconds of its start, or any time in it) in siteips's masks. */
-export const siteIpDayBit = (t: number): bigint => 1n << BigInt(Math.floor(t / 86_400) % SITE_IP_DAYS);
-const ALL_DAYS = (1n << BigInt(SITE_IP_DAYS)) - 1n;
-/**
- * siteips rows of `source` (columns site_id, value, ip4, bucket, requests and the decisions; any
- * number of rows per address and day): per address, its days' bits and its sums.
- */
-const SITE_IP_ROWS = (source: string) => `SELECT site_id, value, any_value(ip4) AS ip4, bit_or(bit) AS days,
-  ${SITE_IP_DECISIONS.map((c) => `bit_or(CASE WHEN ${c} > 0 THEN bit ELSE 0::UHUGEINT END) AS ${c}_days`).join(', ')},
-  sum(requests)::BIGINT AS requests, ${SITE_IP_DECISIONS.map((c) => `sum(${c})::BIGINT AS ${c}`).join(', ')},
-  sum(bytes_out)::BIGINT AS bytes_out, true AS exact
-  FROM (SELECT site_id, value, any_value(ip4) AS ip4, ${DAY_BIT('any_value(bucket)')} AS bit, sum(requests) AS requests,
-    ${SITE_IP_DECISIONS.map((c) => `sum(${c}) AS ${c}`).join(', ')}, sum(bytes_out) AS bytes_out FROM ${source} GROUP BY site_id, value, bucket // 86400)
-  GROUP BY site_id, value`;
-const SITE_IP_MASKS = ['days', ...SITE_IP_DECISIONS.map((c) => `${c}_days`)];
-/**
- * siteips merged into one row per address, the bits of `clear` dropped from every mask (a day
- * starting again SITE_IP_DAYS days later, or days pruned) and the rows of `add` (SITE_IP_ROWS's
- * source) added; an address left without a day goes.
- */
-const MERGE_SITE_IPS = (add: string | null, clear: bigint) => {
-  const keep = `'${ALL_DAYS ^ clear}'::UHUGEINT`;
-  return [
-    `CREATE TEMP TABLE siteips_merged AS SELECT site_id, value, any_value(ip4) AS ip4,
-       ${SITE_IP_MASKS.map((m) => `bit_or(${m}) AS ${m}`).join(', ')},
-       ${['requests', ...SITE_IP_DECISIONS, 'bytes_out'].map((c) => `sum(${c})::BIGINT AS ${c}`).join(', ')}, bool_and(exact) AS exact
-     FROM (SELECT site_id, value, ip4, ${SITE_IP_MASKS.map((m) => `${m} & ${keep} AS ${m}`).join(', ')}, requests, ${SITE_IP_DECISIONS.join(', ')},
-         bytes_out, exact AND (days & '${clear}'::UHUGEINT) = 0 AS exact FROM siteips
-       ${add ? `UNION ALL ${SITE_IP_ROWS(add)}` : ''})
-     GROUP BY site_id, value HAVING bit_or(days) <> 0 ORDER BY site_id`,
-    ...REPLACE_SITE_IPS('SELECT * FROM siteips_merged'),
-    'DROP TABLE siteips_merged',
-  ];
-};
-/**
- * The rows of `add` (SITE_IP_ROWS's source) added to siteips in place, one row per address kept
- * (siteips merged before): the addresses it has are updated, the others inserted at the table's
- * end. The table's other rows stay as they are: a full rewrite of a week of 10 million events'
- * 5.7 million rows cost 11 s of CPU, too much for every merge (every 6 hours); it is done when a
- * day starts (MERGE_SITE_IPS), which also puts each site's rows together again.
- */
-const UPSERT_SITE_IPS = (add: string) => {
-  const statements: string[] = [];
-  const sums = ['requests', ...SITE_IP_DECISIONS, 'bytes_out'];
-  statements.push(
-    `CREATE TEMP TABLE siteips_new AS ${SITE_IP_ROWS(add)}`,
-    `UPDATE siteips SET ${SITE_IP_MASKS.map((m) => `${m} = siteips.${m} | n.${m}`).join(', ')},
-       ${sums.map((c) => `${c} = siteips.${c} + n.${c}`).join(', ')}
-     FROM siteips_new AS n WHERE siteips.site_id = n.site_id AND siteips.value = n.value`,
-    `INSERT INTO siteips SELECT n.* FROM siteips_new AS n
-     WHERE NOT EXISTS (SELECT 1 FROM siteips AS s WHERE s.site_id = n.site_id AND s.value = n.value)`,
-    'DROP TABLE siteips_new',
-  );
-  return statements;
-};
-/**
- * siteips replaced by the rows of `select` (a new table rather than its rows deleted: a whole
- * table's blocks are freed at the next checkpoint, deleted rows' stay in the file), merged: no
- * address has two rows (store/statistics-reads.ts counts rows then).
- */
-const REPLACE_SITE_IPS = (select: string) => [
-  'DROP TABLE siteips',
-  SITE_IP_DDL,
-  `INSERT INTO siteips ${select}`,
-  `INSERT OR REPLACE INTO rolled VALUES ('siteips', 0)`,
-];
-/** The address rows of dims_1h in [from, to), as SITE_IP_ROWS's source. */
-const HOURLY_IPS = (from: number, to: number) =>
-  `(SELECT site_id, value, ip4, bucket, requests, ${SITE_IP_DECISIONS.join(', ')}, bytes_out FROM dims_1h WHERE dim = 'ip' AND bucket >= ${from} AND bucket < ${to})`;
 
 /** The raw events' table (the bench's raw floor writes one alone). */
 export const EVENTS_DDL = `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`;
