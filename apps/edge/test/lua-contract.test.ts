@@ -365,7 +365,7 @@ describe('the Lua checks agree with the contract', () => {
   it('challenge.lua and validate_zone.lua: the challenge path, cookie, key period and pass lifetime', () => {
     expect(source('challenge')).toContain(`_M.PATH = "${CHALLENGE_PATH}"`);
     expect(source('challenge')).toContain(`local COOKIE, PROBE = "${CHALLENGE_COOKIE}", "rampart_probe"`);
-    expect(source('challenge')).toContain(`var.cookie_${CHALLENGE_COOKIE}`);
+    expect(source('challenge')).toContain(`request_url.reader("cookie_${CHALLENGE_COOKIE}")`);
     expect(number('challenge', /^local PERIOD_SECONDS = (\d+)/m)).toBe(CHALLENGE_PERIOD_SECONDS);
     expect(number('validate_zone', /^local PERIOD_SECONDS = (\d+)/m)).toBe(CHALLENGE_PERIOD_SECONDS);
     const shape = edgeChallengeSchema.shape;
