@@ -47,7 +47,7 @@ check "lint and format (biome)" npx biome check .
 # The structure rules (file sizes, import circles, SQL only in repositories and stores), and the
 # tests that show each of them fails on a violation.
 check "structure checks" node scripts/check-structure.mjs
-check "structure checks' own tests" node --test --test-reporter=dot scripts/check-structure.test.mjs scripts/postgres-pass.test.mjs
+check "structure checks' own tests" node --test --test-reporter=dot scripts/check-structure.test.mjs scripts/postgres-pass.test.mjs scripts/spec-calls.test.mjs
 stage_done "lint"
 check "type check" npm run typecheck --silent
 stage_done "type check"
