@@ -62,8 +62,13 @@ export const REWRITES = new Map([
     'GET client/autoCertificates; POST client/autoCertificates/renew',
   ],
   // The virtual nodes' own path is named in words only; the records below it are written under
-  // ".../virtualNode/{id}", the zone's virtualNode path (client/zone/{zoneID}/virtualNode).
-  ['GET/POST/PUT/DELETE under the zone virtualNode path', 'GET/POST/PUT/DELETE client/zone/{zoneID}/virtualNode'],
+  // ".../virtualNode/{id}", the zone's virtualNode path (client/zone/{zoneID}/virtualNode). Its GET is
+  // the list, plural as the zone's groups' ("GET client/zone/{zoneID}/groups; POST/PATCH/DELETE
+  // .../group") and as the spec's own ".../virtualNodes" on the next line.
+  [
+    'GET/POST/PUT/DELETE under the zone virtualNode path',
+    'GET client/zone/{zoneID}/virtualNodes; POST/PUT/DELETE client/zone/{zoneID}/virtualNode',
+  ],
   // The lines of a virtual node are under the zone's group of the section before ("GET .../group/{g}/lines/nodeNums").
   [
     'GET/POST/DELETE/PATCH .../group/{g}/line/{l}/nodes and .../virtualNodes',

@@ -11,6 +11,7 @@ import {
   listZones,
   metaZones,
   type RouteInput,
+  searchAuditLogs,
   setZoneHttp2,
   switchUser,
   type Tier,
@@ -337,11 +338,29 @@ describe('audit log', () => {
     );
     expect(bad.json().code).toBe(101003);
     expect(fieldNames(bad).sort()).toEqual(['method', 'pageSize', 'startTime']);
+    // The spec's POST form answers the same page from the body, checks it alike, and adds no record.
+    const before = (await records(client, 'client', {})).total;
+    const posted = await call(client, searchAuditLogs, {
+      params: { auth: 'client' },
+      body: { page: 2, pageSize: 2, url: 'client.zone.create' },
+    });
+    expect(posted.json()).toEqual(page.json());
+    const badPost = await call(
+      client,
+      searchAuditLogs,
+      rawInput({ params: { auth: 'client' }, body: { method: 'FETCH', startTime: 'yesterday', pageSize: 0 } }),
+    );
+    expect(badPost.json().code).toBe(101003);
+    expect(fieldNames(badPost).sort()).toEqual(['method', 'pageSize', 'startTime']);
+    expect((await records(client, 'client', {})).total).toBe(before);
   });
 
   it('offers no call that edits or deletes records, and every read-only exception is a declared route', async () => {
     const auditPaths = ALL_ROUTES.filter((r) => r.path.includes('auditLog'));
-    expect(auditPaths.map((r) => r.method)).toEqual(['GET']);
+    expect(auditPaths.map((r) => r.method)).toEqual(['GET', 'POST']);
+    // The POST is the same search (the spec's form), a read: never audited itself.
+    const search = ALL_ROUTES.find((r) => r.id === 'auth.auditLogs.search');
+    expect(search && isAudited(search)).toBe(false);
     const ids = new Set(ALL_ROUTES.map((r) => r.id));
     for (const id of READ_ONLY_ROUTES) expect(ids.has(id), id).toBe(true);
     // The calls kept outside one transaction are declared, audited routes.

@@ -11,6 +11,7 @@ export function bindAuditRoutes(
   cookie: RefreshCookie,
 ): void {
   binder.bind(auditRoutes.listAuditLogs, async ({ query }, { caller }) => audit.list(caller, query));
+  binder.bind(auditRoutes.searchAuditLogs, async ({ body }, { caller }) => audit.list(caller, body));
   // The target console's refresh cookie is set here; the console opens it with the access token only.
   binder.bind(auditRoutes.switchUser, async ({ body }, { caller, request, reply }) => {
     const switched = await switchUser.switchTo(caller, body.id, {

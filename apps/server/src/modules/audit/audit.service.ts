@@ -13,6 +13,7 @@ import { redactBody } from './redact.js';
  * filters are long. They are left out of the audit log so it lists changes only.
  */
 export const READ_ONLY_ROUTES: ReadonlySet<string> = new Set([
+  'auth.auditLogs.search',
   'client.domains.meta',
   'user.domains.acrossMeta',
   'user.domains.acrossTags',
