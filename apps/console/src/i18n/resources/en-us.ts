@@ -1865,6 +1865,7 @@ export const enUS = {
       ips: 'Upstream IPs',
       ipsHint:
         'Each listen port goes to the upstream port at the same offset on every IP. Both ranges must be as long.',
+      ipError: 'IP {{position}} ({{value}}): {{message}}',
       ipsRequired: 'Enter at least one IP',
     },
     upstream: {

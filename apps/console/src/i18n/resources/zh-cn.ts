@@ -1824,6 +1824,7 @@ export const zhCN: LocaleResources = {
       to: '{{what}}结束',
       ips: '源站 IP',
       ipsHint: '每个监听端口对应每个 IP 上相同偏移的源站端口。两个范围长度必须相同。',
+      ipError: '第 {{position}} 个 IP（{{value}}）：{{message}}',
       ipsRequired: '请至少输入一个 IP',
     },
     upstream: {

@@ -1826,6 +1826,7 @@ export const zhTW: LocaleResources = {
       to: '{{what}}結束',
       ips: '源站 IP',
       ipsHint: '每個監聽連接埠對應每個 IP 上相同偏移的源站連接埠。兩個範圍長度必須相同。',
+      ipError: '第 {{position}} 個 IP（{{value}}）：{{message}}',
       ipsRequired: '請至少輸入一個 IP',
     },
     upstream: {
