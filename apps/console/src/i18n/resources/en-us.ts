@@ -267,6 +267,7 @@ export const enUS = {
         title: 'Reserved ports',
         help: "Ports the zone's nodes keep for other services on their hosts (SSH, DNS, ...). Neither customers' layer-4 ports nor listen ports may use them. Always reserved besides: {{nodePorts}} (the node agent).",
         label: 'Reserved ports',
+        portError: 'Port {{position}} ({{value}}): {{message}}',
         save: 'Save reserved ports',
       },
     },

@@ -261,6 +261,7 @@ export const zhCN: LocaleResources = {
         title: '保留端口',
         help: '区域节点为主机上其他服务（SSH、DNS 等）保留的端口。客户的四层端口和监听端口都不能使用。此外始终保留：{{nodePorts}}（节点代理）。',
         label: '保留端口',
+        portError: '第 {{position}} 个端口（{{value}}）：{{message}}',
         save: '保存保留端口',
       },
     },

@@ -261,6 +261,7 @@ export const zhTW: LocaleResources = {
         title: '保留連接埠',
         help: '區域節點為主機上其他服務（SSH、DNS 等）保留的連接埠。客戶的四層連接埠和監聽連接埠都不能使用。此外始終保留：{{nodePorts}}（節點代理程式）。',
         label: '保留連接埠',
+        portError: '第 {{position}} 個連接埠（{{value}}）：{{message}}',
         save: '儲存保留連接埠',
       },
     },
