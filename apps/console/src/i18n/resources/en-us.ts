@@ -3449,6 +3449,8 @@ export const enUS = {
     allZones: 'All zones',
     scopeHint: 'None chosen: all of them, including those added later.',
     filtersAll: 'All',
+    methodError: 'Method {{position}} ({{value}}): {{message}}',
+    domainError: 'Domain {{position}} ({{value}}): {{message}}',
     domainsHint: 'Press Enter after each domain; none: every domain.',
     auditHint: 'The audit log is this account’s own: it has no scope and no filters.',
     urlHint: 'An HTTPS address is best: the records travel in it.',

@@ -3380,6 +3380,8 @@ export const zhCN: LocaleResources = {
     allZones: '全部区域',
     scopeHint: '不选择即为全部，包括以后新增的。',
     filtersAll: '全部',
+    methodError: '第 {{position}} 个方法（{{value}}）：{{message}}',
+    domainError: '第 {{position}} 个域名（{{value}}）：{{message}}',
     domainsHint: '每输入一个域名后按 Enter；不填则为全部域名。',
     auditHint: '审计日志属于本账号本身：没有范围和筛选条件。',
     urlHint: '建议使用 HTTPS 地址：记录内容经它传输。',

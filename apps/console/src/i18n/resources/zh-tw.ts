@@ -3390,6 +3390,8 @@ export const zhTW: LocaleResources = {
     allZones: '全部區域',
     scopeHint: '不選擇即為全部，包括以後新增的。',
     filtersAll: '全部',
+    methodError: '第 {{position}} 個方法（{{value}}）：{{message}}',
+    domainError: '第 {{position}} 個網域（{{value}}）：{{message}}',
     domainsHint: '每輸入一個網域後按 Enter；不填則為全部網域。',
     auditHint: '稽核日誌屬於本帳號本身：沒有範圍和篩選條件。',
     urlHint: '建議使用 HTTPS 位址：記錄內容經由它傳輸。',
