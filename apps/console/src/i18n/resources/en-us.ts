@@ -931,6 +931,7 @@ export const enUS = {
       names: 'Domain names',
       namesHint: 'One per line; *.example.com for a wildcard. All of them get the settings below.',
       lineError: 'Line {{line}}: {{message}}',
+      lineRepeated: 'Line {{line}} ({{value}}): the same name as line {{first}}',
       upstreams: 'Origins',
       scheme: 'Origin protocol',
       hashType: 'Load balancing',

@@ -903,6 +903,7 @@ export const zhCN: LocaleResources = {
       names: '域名',
       namesHint: '每行一个；通配符写作 *.example.com。所有域名都使用下面的设置。',
       lineError: '第 {{line}} 行：{{message}}',
+      lineRepeated: '第 {{line}} 行（{{value}}）：与第 {{first}} 行的域名重复',
       upstreams: '源站',
       scheme: '回源协议',
       hashType: '负载均衡',

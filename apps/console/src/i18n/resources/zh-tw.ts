@@ -904,6 +904,7 @@ export const zhTW: LocaleResources = {
       names: '網域名稱',
       namesHint: '每行一個；萬用字元寫作 *.example.com。所有網域都套用下方設定。',
       lineError: '第 {{line}} 行：{{message}}',
+      lineRepeated: '第 {{line}} 行（{{value}}）：與第 {{first}} 行的網域重複',
       upstreams: '來源站',
       scheme: '回源協定',
       hashType: '負載平衡',
