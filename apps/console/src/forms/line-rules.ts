@@ -33,11 +33,14 @@ export function refuseLines<P>(problems: readonly P[], text: (problem: P) => str
  * Rules for a text box of one entry per line (domain names, URLs): at least one line, at most
  * `max`, each line checked with the contract's schema of one entry. Every bad line is reported
  * through `lineText(line, message)` so the user sees which ones; checked on blur and on submit.
+ * With `repeated`, a line whose entry, as the schema reads it (the form the server compares), is
+ * an earlier line's is named too, through `repeated(line, value, first)`.
  */
 export function lineListRules(
   item: z.ZodType,
   max: number,
   lineText: (line: number, message: string) => string,
+  repeated?: (line: number, value: string, first: number) => string,
 ): FormRule[] {
   return [
     {
@@ -47,20 +50,33 @@ export function lineListRules(
         const locale = currentLocale();
         if (lines.length === 0) return Promise.reject(new Error(validationText('required', locale)));
         if (lines.length > max) return Promise.reject(new Error(validationText('tooMany', locale, { max })));
-        const problems: { line: number; value: string; issue: z.core.$ZodIssue }[] = [];
+        const problems: LineProblem[] = [];
+        const firstLineOf = new Map<unknown, number>();
         for (const { line, value } of lines) {
           const result = item.safeParse(value);
-          const issue = result.success ? undefined : result.error.issues[0];
-          if (issue) problems.push({ line, value, issue });
+          if (!result.success) {
+            const issue = result.error.issues[0];
+            if (issue) problems.push({ line, value, issue });
+            continue;
+          }
+          const first = firstLineOf.get(result.data);
+          if (first === undefined) firstLineOf.set(result.data, line);
+          else if (repeated) problems.push({ line, value, first });
         }
-        return refuseLines(problems, ({ line, value, issue }) => {
-          const { key, params } = issueKey(issue, value);
-          return lineText(line, validationText(key, locale, params));
+        return refuseLines(problems, (problem) => {
+          if ('first' in problem) return repeated?.(problem.line, problem.value, problem.first) ?? '';
+          const { key, params } = issueKey(problem.issue, problem.value);
+          return lineText(problem.line, validationText(key, locale, params));
         });
       },
     },
   ];
 }
+
+/** A bad line of a list box: its entry refused by the schema, or the same entry as an earlier line. */
+type LineProblem =
+  | { line: number; value: string; issue: z.core.$ZodIssue }
+  | { line: number; value: string; first: number };
 
 /**
  * Rules for a text box whose lines make one list the contract checks whole (`list`: an array

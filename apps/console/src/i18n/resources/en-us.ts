@@ -267,6 +267,7 @@ export const enUS = {
         title: 'Reserved ports',
         help: "Ports the zone's nodes keep for other services on their hosts (SSH, DNS, ...). Neither customers' layer-4 ports nor listen ports may use them. Always reserved besides: {{nodePorts}} (the node agent).",
         label: 'Reserved ports',
+        portError: 'Port {{position}} ({{value}}): {{message}}',
         save: 'Save reserved ports',
       },
     },
@@ -930,6 +931,7 @@ export const enUS = {
       names: 'Domain names',
       namesHint: 'One per line; *.example.com for a wildcard. All of them get the settings below.',
       lineError: 'Line {{line}}: {{message}}',
+      lineRepeated: 'Line {{line}} ({{value}}): the same name as line {{first}}',
       upstreams: 'Origins',
       scheme: 'Origin protocol',
       hashType: 'Load balancing',
@@ -1865,6 +1867,7 @@ export const enUS = {
       ips: 'Upstream IPs',
       ipsHint:
         'Each listen port goes to the upstream port at the same offset on every IP. Both ranges must be as long.',
+      ipError: 'IP {{position}} ({{value}}): {{message}}',
       ipsRequired: 'Enter at least one IP',
     },
     upstream: {
@@ -3447,6 +3450,8 @@ export const enUS = {
     allZones: 'All zones',
     scopeHint: 'None chosen: all of them, including those added later.',
     filtersAll: 'All',
+    methodError: 'Method {{position}} ({{value}}): {{message}}',
+    domainError: 'Domain {{position}} ({{value}}): {{message}}',
     domainsHint: 'Press Enter after each domain; none: every domain.',
     auditHint: 'The audit log is this account’s own: it has no scope and no filters.',
     urlHint: 'An HTTPS address is best: the records travel in it.',

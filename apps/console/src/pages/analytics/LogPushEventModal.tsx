@@ -19,6 +19,7 @@ import { changes } from '../../app/resource-changes';
 import { useCreateOrUpdate } from '../../app/use-create-or-update';
 import { FormModal } from '../../components/FormModal';
 import { useSiteOptions, useZoneOptions } from '../../features/statistics/use-scope-options';
+import { refuseEntries } from '../../forms/line-rules';
 import { NumberInput } from '../../forms/NumberInput';
 import type { FieldNameOf } from '../../forms/server-errors';
 import { issueKey, validationText } from '../../forms/validation-text';
@@ -117,6 +118,16 @@ const destinationRules = (field: string) =>
   partRules(logPushDestinationInSchema, (values) => destinationOf(values.destination), field);
 const filterRules = (field: string) =>
   partRules(logPushFiltersSchema, (values) => ({ ...EMPTY_FILTERS, ...values.filters }), field);
+/** A filter list's rule: every bad entry named through `text(position, value, message)`, checked with the contract's list. */
+function filterListRules(
+  field: 'methods' | 'domains',
+  text: (position: number, value: string, message: string) => string,
+): FormRule[] {
+  const list = logPushFiltersSchema.unwrap().shape[field];
+  return [
+    { validator: (_rule, value: unknown) => refuseEntries(list, Array.isArray(value) ? value.map(String) : [], text) },
+  ];
+}
 
 /** Where a server error's path goes in the form (a list's entry on the list, the scope's ids on the picker). */
 const fieldOf: FieldNameOf = (path) => {
@@ -272,7 +283,9 @@ export function LogPushEventModal({
           <Form.Item
             name={['filters', 'methods']}
             label={t('fields.methods')}
-            rules={filterRules('methods')}
+            rules={filterListRules('methods', (position, value, message) =>
+              t('methodError', { position, value, message }),
+            )}
             normalize={(value: string[] | undefined) => (value ?? []).map((m) => m.trim().toUpperCase())}
           >
             <Select
@@ -285,7 +298,9 @@ export function LogPushEventModal({
           <Form.Item
             name={['filters', 'domains']}
             label={t('fields.domains')}
-            rules={filterRules('domains')}
+            rules={filterListRules('domains', (position, value, message) =>
+              t('domainError', { position, value, message }),
+            )}
             extra={t('domainsHint')}
             normalize={(value: string[] | undefined) => (value ?? []).map((d) => d.trim().toLowerCase())}
           >

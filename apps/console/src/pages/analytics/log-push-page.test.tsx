@@ -208,6 +208,25 @@ describe('dataAnalysis/logPush: push events', () => {
     expect(api.sent(userCreateLogPushEvent)).toHaveLength(0);
   });
 
+  it('names every bad method and domain of the filters with its place before sending', async () => {
+    renderAt(PAGE);
+    await findRow('to-siem');
+    clickButton('New push event');
+    const dialog = await findModal();
+    typeInto(dialog, 'Name', 'bad');
+    const methods = within(dialog).getByLabelText('Methods');
+    fireEvent.change(methods, { target: { value: 'get1' } });
+    fireEvent.keyDown(methods, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    const domains = within(dialog).getByLabelText('Domains');
+    fireEvent.change(domains, { target: { value: 'bad_name,www.shop.example,-x-.example,' } });
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText(/^Method 1 \(GET1\): /)).toBeTruthy();
+    expect(within(dialog).getByText(/^Domain 1 \(bad_name\): /)).toBeTruthy();
+    expect(within(dialog).getByText(/^Domain 3 \(-x-\.example\): /)).toBeTruthy();
+    expect(within(dialog).queryByText(/^(Method|Domain) 2 /)).toBeNull();
+    expect(api.sent(userCreateLogPushEvent)).toHaveLength(0);
+  });
+
   it('hides the scope and filters for the audit log and sends none', async () => {
     api.on(userCreateLogPushEvent, ok(event({ id: 9, type: 'audit', siteIDs: [] })));
     renderAt(PAGE);

@@ -92,4 +92,20 @@ describe('domains (operator)', () => {
     expect(await screen.findByText('Update Tags Success!')).toBeTruthy();
     expect(api.sent(setClientDomainTags)[0]?.body).toEqual({ ids: [11, 12], tags: ['gold'] });
   });
+
+  it('names every bad tag of the chosen domains with its place and sends nothing', async () => {
+    api.on(setClientDomainTags, ok(true));
+    renderAt('/client/sitesManagement/domains?siteID=1');
+    await findRow('www.shop.example');
+    await selectRows(['www.shop.example']);
+    clickButton('Set tags (1)');
+    const dialog = await findModal();
+    const input = within(dialog).getByLabelText('Tags');
+    fireEvent.change(input, { target: { value: `${'x'.repeat(65)},gold,${'y'.repeat(66)},` } });
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText(/^Tag 1 \(x+\): /)).toBeTruthy();
+    expect(within(dialog).getByText(/^Tag 3 \(y+\): /)).toBeTruthy();
+    expect(within(dialog).queryByText(/^Tag 2 /)).toBeNull();
+    expect(api.sent(setClientDomainTags)).toHaveLength(0);
+  });
 });

@@ -392,4 +392,33 @@ describe('sitesList', () => {
     expect(await screen.findByText('Update Tags Success!')).toBeTruthy();
     expect(api.sent(setSitesTags)[0]?.body).toEqual({ ids: [1], tags: ['vip', 'gold'] });
   });
+
+  it('names every bad tag of a new site with its place and sends nothing', async () => {
+    api.on(createSite, ok(site(3, 'carol-shop')));
+    renderAt('/client/sitesManagement/sitesList');
+    await findRow('shop');
+    clickButton('New site');
+    const dialog = await findModal();
+    typeInto(dialog, 'Site name', 'carol-shop');
+    const input = within(dialog).getByLabelText('Tags');
+    fireEvent.change(input, { target: { value: `eu,${'x'.repeat(65)},${'y'.repeat(66)},` } });
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText(/^Tag 2 \(x+\): /)).toBeTruthy();
+    expect(within(dialog).getByText(/^Tag 3 \(y+\): /)).toBeTruthy();
+    expect(within(dialog).queryByText(/^Tag 1 /)).toBeNull();
+    expect(api.sent(createSite)).toHaveLength(0);
+  });
+
+  it('names every bad tag of the chosen sites with its place and sends nothing', async () => {
+    api.on(setSitesTags, ok(true));
+    renderAt('/client/sitesManagement/sitesList');
+    await menuAction(within(await findRow('shop')).getByText('More'), 'Set tags');
+    const dialog = await findModal();
+    const input = within(dialog).getByLabelText('Tags');
+    fireEvent.change(input, { target: { value: `${'z'.repeat(65)},gold,` } });
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText(/^Tag 2 \(z+\): /)).toBeTruthy();
+    expect(within(dialog).queryByText(/^Tag 3 /)).toBeNull();
+    expect(api.sent(setSitesTags)).toHaveLength(0);
+  });
 });

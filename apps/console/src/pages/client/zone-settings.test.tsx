@@ -163,6 +163,23 @@ describe("a zone's reserved ports", () => {
   });
 });
 
+describe("a zone's reserved ports: bad numbers", () => {
+  it('names every bad number with its place and sends nothing', async () => {
+    api.on(listZonePorts, { zoneID: 1 }, okPage([]));
+    api.on(setZoneReservedPorts, { zoneID: 1 }, ok({ ports: [22, 53], nodePorts: [9180] }));
+    const drawer = await openTab('Ports');
+    const form = await within(drawer).findByRole('form', { name: 'Reserved ports' });
+    expect(await within(form).findByText('22')).toBeTruthy();
+    const input = within(form).getByLabelText('Reserved ports');
+    fireEvent.change(input, { target: { value: '70000,3306,ssh,' } });
+    clickButton('Save reserved ports', form);
+    expect(await within(form).findByText(/^Port 3 \(70000\): /)).toBeTruthy();
+    expect(within(form).getByText(/^Port 5 \(ssh\): /)).toBeTruthy();
+    expect(within(form).queryByText(/^Port 4 /)).toBeNull();
+    expect(api.sent(setZoneReservedPorts, { zoneID: 1 })).toHaveLength(0);
+  });
+});
+
 describe("a zone's trusted proxies", () => {
   it('shows the setting, sends the proxies one per line, warns about the PROXY protocol, and names every bad line', async () => {
     api.on(

@@ -112,4 +112,26 @@ describe('list boxes report every bad line', () => {
     expect(errors.map((error) => error.split(':')[0])).toEqual(['Line 2', 'Line 5']);
     expect(api.sent(createSimpleDomains, { siteId: 3 })).toHaveLength(0);
   });
+
+  it('quick-adding domains names every repeated name with its line, compared as the server compares them', async () => {
+    stubSitePage(api, [siteDomain()], userSite());
+    api.on(userDomainsTags, ok([]));
+    api.on(listSitePorts, { siteId: 3 }, okPage([]));
+    api.on(listSiteZonePorts, { siteId: 3 }, ok([]));
+    api.on(createSimpleDomains, { siteId: 3 }, ok([]));
+    renderAt(SITE_SETTING);
+    await findRow('www.example.com');
+    clickButton('Quick add');
+    const dialog = await findModal();
+    typeInto(dialog, 'Domain names', 'a.example.com\nbücher.example\nA.Example.COM\nxn--bcher-kva.example\nnot a name');
+    typeInto(dialog, 'Origin 1 IP', '192.0.2.20');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText(/^Line 5: /)).toBeTruthy();
+    expect(fieldErrors(dialog, 'Domain names')).toEqual([
+      'Line 3 (A.Example.COM): the same name as line 1',
+      'Line 4 (xn--bcher-kva.example): the same name as line 2',
+      expect.stringMatching(/^Line 5: /),
+    ]);
+    expect(api.sent(createSimpleDomains, { siteId: 3 })).toHaveLength(0);
+  });
 });

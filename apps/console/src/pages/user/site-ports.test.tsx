@@ -172,6 +172,25 @@ describe('sitesSetting: ports', () => {
     });
   });
 
+  it('names every bad upstream IP of a batch with its place and sends nothing', async () => {
+    api.on(batchCreateSitePorts, { siteId: 3 }, ok([]));
+    renderAt(PORTS);
+    await findRow('minecraft');
+    clickButton('Batch create');
+    const dialog = await findModal();
+    typeInto(dialog, 'Listen ports from', '30000');
+    typeInto(dialog, 'Listen ports to', '30002');
+    typeInto(dialog, 'Upstream ports from', '40000');
+    typeInto(dialog, 'Upstream ports to', '40002');
+    const ips = within(dialog).getByLabelText('Upstream IPs');
+    fireEvent.change(ips, { target: { value: 'nope,198.51.100.9,300.1.1.1,' } });
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText(/^IP 1 \(nope\): /)).toBeTruthy();
+    expect(within(dialog).getByText(/^IP 3 \(300\.1\.1\.1\): /)).toBeTruthy();
+    expect(within(dialog).queryByText(/^IP 2 /)).toBeNull();
+    expect(api.sent(batchCreateSitePorts, { siteId: 3 })).toHaveLength(0);
+  });
+
   it("manages a port's upstreams in their dialog", async () => {
     api.on(listSitePortUpstreams, { siteId: 3, portId: 11 }, ok(minecraft.upstreams));
     api.on(addSitePortUpstreams, { siteId: 3, portId: 11 }, ok(minecraft.upstreams));

@@ -14,8 +14,16 @@ import { PageTitle } from '../../../components/PageTitle';
 import { TagList } from '../../../components/TagList';
 import { DomainStateBadges, useClientDomainStates } from '../../../features/domains/DomainStateBadges';
 import { urlQuery, useListSearch } from '../../../features/lists/use-list-search';
+import { entryListRules } from '../../../forms/line-rules';
 import { useLocale } from '../../../i18n';
+import { i18n } from '../../../i18n/i18n';
 import { DOMAIN_FILTER_KEYS, DomainFilters } from './DomainFilters';
+
+/** Every bad tag named with its place before the save (the contract's list of the domains' tags). */
+const tagsRules = entryListRules(
+  clientDomainRoutes.setClientDomainTags.request.body.shape.tags,
+  (position, value, message) => i18n.t('sites:tagError', { position, value, message }),
+);
 
 /**
  * `/client/sitesManagement/domains`: the domains of the operator's sites, paged and filtered on the
@@ -94,7 +102,7 @@ export function DomainsListPage() {
         initialValues={{ tags: [] }}
         onSubmit={(values) => setTags.mutate(values)}
       >
-        <Form.Item name="tags" label={t('tags')} extra={t('tagsHint')}>
+        <Form.Item name="tags" label={t('tags')} extra={t('tagsHint')} rules={tagsRules}>
           <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />
         </Form.Item>
       </FormModal>

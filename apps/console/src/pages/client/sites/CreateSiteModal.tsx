@@ -7,7 +7,9 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
 import { AccountPicker } from '../../../features/accounts/AccountPicker';
+import { entryListRules } from '../../../forms/line-rules';
 import { schemaRules } from '../../../forms/zod-rules';
+import { i18n } from '../../../i18n/i18n';
 
 /** The date a DatePicker holds (a Dayjs); only what is needed to send it. */
 interface PickedDate {
@@ -24,6 +26,10 @@ interface SiteValues {
 
 const FIELDS = ['siteName', 'userID', 'productID', 'tags', 'expiredAt'] as const;
 const rules = schemaRules(siteRoutes.createSite.request.body, { expiredAt: null });
+/** Every bad tag named with its place before the site is made (the contract's list of a new site's tags). */
+const tagsRules = entryListRules(siteRoutes.createSite.request.body.shape.tags, (position, value, message) =>
+  i18n.t('sites:tagError', { position, value, message }),
+);
 
 /** Creates a site for a customer account on a product, with optional tags and expiry (end of the chosen day). */
 export function CreateSiteModal({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -65,8 +71,8 @@ export function CreateSiteModal({ open, onClose }: { open: boolean; onClose: () 
           notFoundContent={t('create.noProducts')}
         />
       </Form.Item>
-      <Form.Item name="tags" label={t('tags')} extra={t('create.tagsHint')}>
-        <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />
+      <Form.Item name="tags" label={t('tags')} extra={t('create.tagsHint')} rules={tagsRules}>
+        <Select mode="tags" aria-label={t('tags')} tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />
       </Form.Item>
       <Form.Item name="expiredAt" label={t('expiredAt')} extra={t('create.expiryHint')}>
         <DatePicker style={{ width: '100%' }} />

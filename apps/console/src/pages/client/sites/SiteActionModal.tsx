@@ -7,12 +7,19 @@ import { routeQuery, useCallsMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
 import { AccountPicker } from '../../../features/accounts/AccountPicker';
+import { entryListRules } from '../../../forms/line-rules';
 import { NumberInput } from '../../../forms/NumberInput';
+import { i18n } from '../../../i18n/i18n';
 import { callAuthed } from '../../../session';
 
 /** The changes made through a form (clearing the cache: a confirmation); status, refresh and delete need none. */
 export const FORM_ACTIONS = ['product', 'user', 'expiry', 'backup', 'tags', 'limitations', 'clearCache'] as const;
 export type FormAction = (typeof FORM_ACTIONS)[number];
+
+/** Every bad tag named with its place before the save (the contract's list of the sites' tags). */
+const tagsRules = entryListRules(clientSiteRoutes.setSitesTags.request.body.shape.tags, (position, value, message) =>
+  i18n.t('sites:tagError', { position, value, message }),
+);
 
 /** The date a DatePicker holds (a Dayjs); only what is needed to send it. */
 interface PickedDate {
@@ -128,7 +135,7 @@ export function SiteActionModal(props: { action: FormAction | null; sites: Opera
         </Form.Item>
       )}
       {action === 'tags' && (
-        <Form.Item name="tags" label={t('sites:tags')} extra={t('hints.tags')}>
+        <Form.Item name="tags" label={t('sites:tags')} extra={t('hints.tags')} rules={tagsRules}>
           <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />
         </Form.Item>
       )}

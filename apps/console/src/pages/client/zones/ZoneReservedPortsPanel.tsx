@@ -3,9 +3,17 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Select, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { refuseEntries } from '../../../forms/line-rules';
+
+/** The typed numbers as the call's list of ports (a digit string read as its number), checked with the contract. */
+const portsSchema = z.preprocess(
+  (ports) => (ports as string[]).map((port) => (/^\d+$/.test(port) ? Number(port) : port)),
+  zoneSettingRoutes.setZoneReservedPorts.request.body.shape.ports,
+);
 
 /**
  * Ports the zone's nodes keep for their hosts' own services (docs/decisions.md "Reserved ports"):
@@ -44,9 +52,9 @@ export function ZoneReservedPortsPanel({ zoneId }: { zoneId: number }) {
           rules={[
             {
               validator: (_, value: string[] | undefined) =>
-                (value ?? []).every((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65_535)
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('ports.portRequired'))),
+                refuseEntries(portsSchema, value ?? [], (position, port, message) =>
+                  t('ports.reserved.portError', { position, value: port, message }),
+                ),
             },
           ]}
         >

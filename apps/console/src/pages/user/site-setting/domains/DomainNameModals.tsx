@@ -7,7 +7,7 @@ import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { createdText, toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
 import type { FieldNameOf } from '../../../../forms/server-errors';
-import { NEW_UPSTREAM, namesRules, type UpstreamRow } from './domain-form';
+import { existingNamesRules, NEW_UPSTREAM, namesRules, type UpstreamRow } from './domain-form';
 import { UpstreamsList } from './UpstreamsList';
 
 interface NamesModalProps {
@@ -167,7 +167,7 @@ export function DeleteByNamesModal({ siteId, open, onClose }: NamesModalProps) {
       onSubmit={(values) => remove.mutate(values)}
     >
       <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t('byNames.deleteHint')} />
-      <Form.Item name="names" label={t('form.names')} extra={t('form.namesHint')} rules={namesRules} required>
+      <Form.Item name="names" label={t('form.names')} extra={t('form.namesHint')} rules={existingNamesRules} required>
         <Input.TextArea rows={4} autoFocus spellCheck={false} />
       </Form.Item>
     </FormModal>

@@ -97,9 +97,23 @@ export const createFieldOf: FieldNameOf = (path) => {
   return field;
 };
 
-/** The names box: one valid domain name per line (a `*.` wildcard allowed), at least one, at most 500. */
+const nameLineText = (line: number, message: string) => i18n.t('domains:form.lineError', { line, message });
+
+/**
+ * The names box of new domains: one valid domain name per line (a `*.` wildcard allowed), at least
+ * one, at most 500, none twice. Names are compared as the server compares them (the contract's
+ * reading of a name: ASCII, lower case), which refuses a repeated new name (101025 in a 101009).
+ */
 export const namesRules: FormRule[] = lineListRules(
   domainInputSchema.shape.name,
   DOMAINS_PER_REQUEST_MAX,
-  (line, message) => i18n.t('domains:form.lineError', { line, message }),
+  nameLineText,
+  (line, value, first) => i18n.t('domains:form.lineRepeated', { line, value, first }),
+);
+
+/** The names box of domains to delete: as above, a repeated name allowed (the server deletes it once). */
+export const existingNamesRules: FormRule[] = lineListRules(
+  domainInputSchema.shape.name,
+  DOMAINS_PER_REQUEST_MAX,
+  nameLineText,
 );

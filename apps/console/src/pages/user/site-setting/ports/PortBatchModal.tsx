@@ -1,10 +1,12 @@
-import { portUpstreamInputSchema, STREAM_PROTOCOLS, sitePortBatchSchema, sitePortRoutes } from '@rampart/contract';
+import { STREAM_PROTOCOLS, sitePortBatchSchema, sitePortRoutes } from '@rampart/contract';
 import { Flex, Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { createdText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
+import { refuseEntries } from '../../../../forms/line-rules';
 import { NumberInput } from '../../../../forms/NumberInput';
 import { valueRules } from '../../../../forms/zod-rules';
 
@@ -19,10 +21,11 @@ interface BatchValues {
 }
 
 const portRules = valueRules(sitePortBatchSchema.shape.portFrom);
-/** The upstream form's IP check, run on each tag. */
-const ipCheck = valueRules(portUpstreamInputSchema.shape.ip)[0] as {
-  validator: (rule: unknown, value: unknown) => Promise<void>;
-};
+/** The typed IPs as the batch's upstreams, checked with the contract's list of them (each IP, how many). */
+const upstreamIPsSchema = z.preprocess(
+  (ips) => (ips as string[]).map((ip) => ({ ip })),
+  sitePortBatchSchema.shape.upstreams,
+);
 const FIELDS = ['portFrom', 'portTo', 'upstreamPortFrom', 'upstreamPortTo', 'protocol', 'ips'] as const;
 
 /**
@@ -83,9 +86,12 @@ export function PortBatchModal({ siteId, open, onClose }: { siteId: number; open
         rules={[
           { required: true, type: 'array', min: 1, message: t('batch.ipsRequired') },
           {
-            validator: async (rule, ips: string[] = []) => {
-              for (const ip of ips) await ipCheck.validator(rule, ip);
-            },
+            validator: (_rule, ips: string[] | undefined) =>
+              ips?.length
+                ? refuseEntries(upstreamIPsSchema, ips, (position, value, message) =>
+                    t('batch.ipError', { position, value, message }),
+                  )
+                : Promise.resolve(),
           },
         ]}
       >
