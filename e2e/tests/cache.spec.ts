@@ -20,7 +20,7 @@ test('a customer sets a cache rule, then clears the site’s cache', async ({ pa
   // A value the contract's schema refuses is named before anything is sent.
   await values.fill('static');
   await values.press('Enter');
-  await expect(dialog.getByText('static: Wrong format')).toBeVisible();
+  await expect(dialog.getByText('Value 1 (static): Wrong format')).toBeVisible();
   await dialog.locator('.ant-select-selection-item', { hasText: 'static' }).getByLabel('close').click();
   await values.fill('/static/');
   await values.press('Enter');
