@@ -4,7 +4,7 @@ import { api } from '../support/api.js';
 import { login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
-test('a customer adds domains in bulk; a bad name and each duplicate are reported by name', async ({ page }) => {
+test('a customer adds domains in bulk; a bad name, a repeated line and a taken name are reported by name', async ({ page }) => {
   const zone = `${uniqueLabel('bulk')}.example`;
   const site = await customerSite(uniqueLabel('e2e bulk '));
   const origin = { upstreams: [{ ip: '1.1.1.1', port: 80 }] };
@@ -27,14 +27,19 @@ test('a customer adds domains in bulk; a bad name and each duplicate are reporte
   await dialog.getByRole('button', { name: 'OK' }).click();
   await expect(dialog.getByText('Line 2: The second-level domain must not contain an underscore')).toBeVisible();
 
-  // Well-formed, but one is already the site's and one is listed twice: the server names each.
-  await names.fill(`www.${zone}\ntaken.${zone}\nimg.${zone}\napi.${zone}\nimg.${zone}`);
+  // A name listed twice is named by the form, with the line it repeats, before anything is sent.
+  await names.fill(`www.${zone}\ntaken.${zone}\nimg.${zone}\napi.${zone}\nIMG.${zone}`);
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(dialog.getByText(`Line 5 (IMG.${zone}): the same name as line 3`)).toBeVisible();
+
+  // Well-formed and listed once, but one is already the site's: the server names it.
+  await names.fill(`www.${zone}\ntaken.${zone}\nimg.${zone}\napi.${zone}`);
   await dialog.getByRole('button', { name: 'OK' }).click();
   const report = page.getByRole('dialog').filter({ hasText: 'Multiple Errors' });
   const duplicates = report.getByRole('listitem').filter({ hasText: 'Duplicated data' });
   await expect(duplicates).toBeVisible();
   const targets = (await duplicates.locator('div').textContent()) ?? '';
-  expect(targets.split(', ').sort()).toEqual([`img.${zone}`, `taken.${zone}`]);
+  expect(targets.split(', ').sort()).toEqual([`taken.${zone}`]);
   await report.getByRole('button', { name: 'OK' }).click();
   await expect(report).toBeHidden();
   // All or none: nothing of the refused batch was stored.
