@@ -4,7 +4,7 @@ import { api } from '../support/api.js';
 import { login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
-test('a customer adds domains in bulk; a bad name, a repeated line and a taken name are reported by name', async ({ page }) => {
+test('bulk domains: a bad name, a repeated line and a taken name are each reported by name', async ({ page }) => {
   const zone = `${uniqueLabel('bulk')}.example`;
   const site = await customerSite(uniqueLabel('e2e bulk '));
   const origin = { upstreams: [{ ip: '1.1.1.1', port: 80 }] };
