@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { readPage } from '../../platform/db/paging.js';
 import { nodeGroups } from '../../platform/db/schema.js';
@@ -8,19 +8,8 @@ export type GroupRow = typeof nodeGroups.$inferSelect & { nodeCount: number; vir
 // Qualified by hand: drizzle leaves column names bare inside a subquery.
 const nodeCount = sql<number>`(SELECT count(DISTINCT gn.node_id)::int FROM group_nodes gn WHERE gn.group_id = "node_groups"."id")`;
 const virtualNodeCount = sql<number>`(SELECT count(DISTINCT gv.virtual_node_id)::int FROM group_virtual_nodes gv WHERE gv.group_id = "node_groups"."id")`;
-const columns = {
-  id: nodeGroups.id,
-  ownerId: nodeGroups.ownerId,
-  zoneId: nodeGroups.zoneId,
-  name: nodeGroups.name,
-  portType: nodeGroups.portType,
-  isBackup: nodeGroups.isBackup,
-  memo: nodeGroups.memo,
-  createdAt: nodeGroups.createdAt,
-  updatedAt: nodeGroups.updatedAt,
-  nodeCount,
-  virtualNodeCount,
-};
+// Every column of the table, and the counts.
+const columns = { ...getTableColumns(nodeGroups), nodeCount, virtualNodeCount };
 
 /** Groups of a zone; every query carries the operator and the zone. Their lines: group-lines. */
 export class GroupsRepository {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { readPage } from '../../platform/db/paging.js';
@@ -11,18 +11,8 @@ export type VirtualNodeRecordRow = Awaited<ReturnType<VirtualNodesRepository['re
 // Qualified by hand: drizzle leaves column names bare inside a subquery.
 const recordCount = sql<number>`(SELECT count(*)::int FROM virtual_node_records r WHERE r.virtual_node_id = "virtual_nodes"."id")`;
 const lineCount = sql<number>`(SELECT count(*)::int FROM group_virtual_nodes g WHERE g.virtual_node_id = "virtual_nodes"."id")`;
-const columns = {
-  id: virtualNodes.id,
-  ownerId: virtualNodes.ownerId,
-  zoneId: virtualNodes.zoneId,
-  name: virtualNodes.name,
-  portType: virtualNodes.portType,
-  memo: virtualNodes.memo,
-  createdAt: virtualNodes.createdAt,
-  updatedAt: virtualNodes.updatedAt,
-  recordCount,
-  lineCount,
-};
+// Every column of the table, and the counts.
+const columns = { ...getTableColumns(virtualNodes), recordCount, lineCount };
 
 /** Virtual nodes and their records; every query carries the operator and the zone. */
 export class VirtualNodesRepository {
