@@ -61,6 +61,15 @@ export interface AgentHost {
   switchedTo(version: string): void;
 }
 
+/** Fetches a file by its digest with `get` through the node's client; refused while the node is not registered. */
+function fileFetcher(host: AgentHost, get: (client: NodeClient, sha256: string) => Promise<Buffer>) {
+  return async (sha256: string): Promise<Buffer> => {
+    const client = host.client();
+    if (!client) throw new Error('not registered');
+    return get(client, sha256);
+  };
+}
+
 /**
  * The agent's parts, wired to each other and to the agent: the kernel's layer-4 firewall and the
  * push-down, the data plane's loop, the apply step, the snapshot poll, the supervisor, the status
@@ -78,20 +87,12 @@ export function agentParts(host: AgentHost) {
   const pushDown = kernelPushDown(l4, () => snapshots.applied?.l4KernelBlocks === true);
   const geoFiles = new GeoDatabaseFiles(
     state.geoDir,
-    async (sha256) => {
-      const client = host.client();
-      if (!client) throw new Error('not registered');
-      return client.geoDatabase(sha256, signal);
-    },
+    fileFetcher(host, (client, sha256) => client.geoDatabase(sha256, signal)),
     log,
   );
   const reputationFiles = new AbuseIPFiles(
     state.reputationDir,
-    async (sha256) => {
-      const client = host.client();
-      if (!client) throw new Error('not registered');
-      return client.abuseIPs(sha256, signal);
-    },
+    fileFetcher(host, (client, sha256) => client.abuseIPs(sha256, signal)),
     log,
   );
   const planes =
