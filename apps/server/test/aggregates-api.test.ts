@@ -1,18 +1,10 @@
-import { gzipSync } from 'node:zlib';
-import {
-  type AggregateBatch,
-  EVENT_BATCH_CONTENT_TYPE,
-  MinuteAggregator,
-  routeUrl,
-  shipNodeAggregates,
-} from '@rampart/contract';
-import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import { type AggregateBatch, MinuteAggregator } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsStore } from '../src/modules/analytics/analytics-store.js';
 import { analyticsTenants } from './helpers/analytics-tenants.js';
 import { manualClock } from './helpers/auth.js';
 import type { JoinedNode } from './helpers/edge-node.js';
-import { edgeEvent } from './helpers/events.js';
+import { edgeEvent, shipAggregateBatch } from './helpers/events.js';
 import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -30,18 +22,8 @@ let domainId: number;
 let rivalSiteId: number;
 let rivalDomainId: number;
 
-async function ship(node: JoinedNode, batch: AggregateBatch) {
-  const url = routeUrl(shipNodeAggregates);
-  const body = gzipSync(JSON.stringify(batch));
-  return t.app.inject({
-    method: 'POST',
-    url,
-    payload: body,
-    headers: {
-      'content-type': EVENT_BATCH_CONTENT_TYPE,
-      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, 'POST', url, body, { nowMs: clock.now() }),
-    },
-  });
+function ship(node: JoinedNode, batch: AggregateBatch) {
+  return shipAggregateBatch(t.app, node, batch, { nowMs: clock.now() });
 }
 
 /** Requests per site in rollup_1h. */

@@ -1,15 +1,4 @@
-import { gzipSync } from 'node:zlib';
-import {
-  type AggregateBatch,
-  type EdgeEvent,
-  EVENT_BATCH_CONTENT_TYPE,
-  type LogPushEvent,
-  MinuteAggregator,
-  routeUrl,
-  shipNodeAggregates,
-  userCreateLogPushEvent,
-} from '@rampart/contract';
-import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import { type AggregateBatch, type EdgeEvent, type LogPushEvent, userCreateLogPushEvent } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsStore } from '../src/modules/analytics/analytics-store.js';
 import { LogPushReads } from '../src/modules/analytics/store/log-push-reads.js';
@@ -17,8 +6,9 @@ import { LogPushRepository } from '../src/modules/log-push/log-push.repository.j
 import { type LedgerCursor, LogPushSource, type PushItem } from '../src/modules/log-push/log-push.source.js';
 import { analyticsTenants } from './helpers/analytics-tenants.js';
 import { sendAs, type Token } from './helpers/call.js';
+import { collapsedFlood, refusedAt } from './helpers/collapsed-flood.js';
 import type { JoinedNode } from './helpers/edge-node.js';
-import { edgeEvent, shipBatch } from './helpers/events.js';
+import { edgeEvent, shipAggregateBatch, shipBatch } from './helpers/events.js';
 import { type Receiver, webhookReceiver } from './helpers/log-push-receivers.js';
 import { createTestAnalyticsStore } from './helpers/test-analytics.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -46,17 +36,7 @@ let event: LogPushEvent;
 const MINUTE = Math.floor(Date.now() / 60_000) * 60_000 - 120_000;
 
 async function shipAggregates(node: JoinedNode, batch: AggregateBatch) {
-  const url = routeUrl(shipNodeAggregates);
-  const body = gzipSync(JSON.stringify(batch));
-  const res = await t.app.inject({
-    method: 'POST',
-    url,
-    payload: body,
-    headers: {
-      'content-type': EVENT_BATCH_CONTENT_TYPE,
-      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, 'POST', url, body),
-    },
-  });
+  const res = await shipAggregateBatch(t.app, node, batch);
   expect(res.statusCode, `${res.body} ${JSON.stringify(t.logs.filter((l) => l.level === 50).slice(-2))}`).toBe(200);
 }
 
@@ -69,20 +49,6 @@ async function until<T>(what: string, probe: () => T | Promise<T>, ms = 15_000):
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-
-const refused = (id: string, ip: string, ms: number) =>
-  edgeEvent({
-    id,
-    time: MINUTE + ms,
-    domainId,
-    ip,
-    host: 'www.push-flood.example',
-    path: `/wp-login.php?${id}`,
-    status: 403,
-    fwKind: 'blacklist',
-    fwRule: 4,
-    fwAction: 'deny',
-  });
 
 let logged: EdgeEvent[];
 let aggregateBatches: AggregateBatch[];
@@ -103,6 +69,7 @@ beforeAll(async () => {
   }));
   // What the node logged: a passed request, the flood's first request of each tally interval, one
   // request of another address (past the node's cap of one address: the decision's record with no address).
+  const place = { minute: MINUTE, domainId, host: 'www.push-flood.example' };
   logged = [
     edgeEvent({
       id: 'fl-passed-1',
@@ -112,40 +79,16 @@ beforeAll(async () => {
       host: 'www.push-flood.example',
       path: '/index.html',
     }),
-    refused('fl-flood-1', FLOOD_IP, 1000),
-    refused('fl-flood-2', FLOOD_IP, 21_000),
-    refused('fl-flood-3', FLOOD_IP, 41_000),
-    refused('fl-other-1', OTHER_IP, 30_000),
+    refusedAt(place, 'fl-flood-1', FLOOD_IP, 1000),
+    refusedAt(place, 'fl-flood-2', FLOOD_IP, 21_000),
+    refusedAt(place, 'fl-flood-3', FLOOD_IP, 41_000),
+    refusedAt(place, 'fl-other-1', OTHER_IP, 30_000),
   ];
-  const aggregator = new MinuteAggregator({ collapseMax: 1, partialMs: 15_000 });
-  const add = (id: string) => aggregator.add(logged.find((e) => e.id === id) as EdgeEvent);
-  const tally = (count: number, last: number) =>
-    aggregator.addRefusals({
-      minute: MINUTE,
-      domainId,
-      ip: FLOOD_IP,
-      fwKind: 'blacklist',
-      fwRule: 4,
-      fwAction: 'deny',
-      status: 403,
-      count,
-      bytesIn: count * 100,
-      bytesOut: count * 200,
-      last,
-    });
-  const taken: Omit<AggregateBatch, 'batchId' | 'dropped'>[] = [];
-  add('fl-passed-1');
-  add('fl-flood-1');
-  tally(4000, MINUTE + 20_000);
-  taken.push(aggregator.take(true));
-  add('fl-flood-2');
-  tally(4000, MINUTE + 40_000);
-  add('fl-other-1');
-  taken.push(aggregator.take(true));
-  add('fl-flood-3');
-  tally(4397, MINUTE + 59_000);
-  aggregator.closeAll();
-  taken.push(aggregator.take());
+  const taken = collapsedFlood(place, FLOOD_IP, logged, {
+    passed: 'fl-passed-1',
+    floods: ['fl-flood-1', 'fl-flood-2', 'fl-flood-3'],
+    others: ['fl-other-1'],
+  });
   const stamp = Date.now() % 1_000_000;
   aggregateBatches = taken.map((x, i) => ({ batchId: `pushagg${stamp}-${i + 1}`, dropped: 0, ...x }));
   expect(taken.flatMap((x) => x.collapsed).map((c) => [c.ip, c.count])).toEqual([

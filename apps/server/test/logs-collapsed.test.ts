@@ -1,26 +1,20 @@
-import { gzipSync } from 'node:zlib';
 import {
   type AggregateBatch,
   type AnyRoute,
   clientAccessLogs,
   createLogExport,
   downloadLogExport,
-  type EdgeEvent,
-  EVENT_BATCH_CONTENT_TYPE,
   type LogRecord,
-  MinuteAggregator,
-  routeUrl,
-  shipNodeAggregates,
   userAccessLogs,
   userWafLogs,
 } from '@rampart/contract';
-import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsTenants } from './helpers/analytics-tenants.js';
 import { manualClock } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
+import { collapsedFlood, refusedAt } from './helpers/collapsed-flood.js';
 import type { JoinedNode } from './helpers/edge-node.js';
-import { edgeEvent, shipBatch } from './helpers/events.js';
+import { edgeEvent, shipAggregateBatch, shipBatch } from './helpers/events.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Refused floods collapsed in the log search (log-search-store.ts): a node logs a flood's first
@@ -52,33 +46,9 @@ async function search(who: Token, route: AnyRoute, body: Record<string, unknown>
 }
 
 async function shipAggregates(node: JoinedNode, batch: AggregateBatch) {
-  const url = routeUrl(shipNodeAggregates);
-  const body = gzipSync(JSON.stringify(batch));
-  const res = await t.app.inject({
-    method: 'POST',
-    url,
-    payload: body,
-    headers: {
-      'content-type': EVENT_BATCH_CONTENT_TYPE,
-      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, 'POST', url, body, { nowMs: clock.now() }),
-    },
-  });
+  const res = await shipAggregateBatch(t.app, node, batch, { nowMs: clock.now() });
   expect(res.statusCode, res.body).toBe(200);
 }
-
-const refused = (id: string, ip: string, ms: number, over: Partial<EdgeEvent> = {}) =>
-  edgeEvent({
-    id,
-    time: MINUTE + ms,
-    domainId,
-    ip,
-    path: `/wp-login.php?${id}`,
-    status: 403,
-    fwKind: 'blacklist',
-    fwRule: 4,
-    fwAction: 'deny',
-    ...over,
-  });
 
 let aggregateBatches: AggregateBatch[];
 let floodBytes: number;
@@ -93,45 +63,21 @@ beforeAll(async () => {
   // What the node logged: a passed request, the flood's first request of each tally interval, and
   // one request from each of two more addresses (past the node's cap of one address per minute:
   // they go to the minute's record of the decision with no address).
+  const place = { minute: MINUTE, domainId };
   const logged = [
     edgeEvent({ id: 'passed-1', time: MINUTE + 500, domainId, ip: FLOOD_IP, path: '/index.html' }),
-    refused('flood-1', FLOOD_IP, 1000),
-    refused('flood-2', FLOOD_IP, 21_000),
-    refused('flood-3', FLOOD_IP, 41_000),
-    refused('other-1', OTHER_IP, 30_000),
-    refused('third-1', THIRD_IP, 31_000),
+    refusedAt(place, 'flood-1', FLOOD_IP, 1000),
+    refusedAt(place, 'flood-2', FLOOD_IP, 21_000),
+    refusedAt(place, 'flood-3', FLOOD_IP, 41_000),
+    refusedAt(place, 'other-1', OTHER_IP, 30_000),
+    refusedAt(place, 'third-1', THIRD_IP, 31_000),
   ];
-  const aggregator = new MinuteAggregator({ collapseMax: 1, partialMs: 15_000 });
-  const add = (id: string) => aggregator.add(logged.find((e) => e.id === id) as EdgeEvent);
-  const taken: Omit<AggregateBatch, 'batchId' | 'dropped'>[] = [];
   // nginx's tallies of the repeats it did not log: 12,397 more from the flood's address.
-  const tally = (count: number, last: number) =>
-    aggregator.addRefusals({
-      minute: MINUTE,
-      domainId,
-      ip: FLOOD_IP,
-      fwKind: 'blacklist',
-      fwRule: 4,
-      fwAction: 'deny',
-      status: 403,
-      count,
-      bytesIn: count * 100,
-      bytesOut: count * 200,
-      last,
-    });
-  add('passed-1');
-  add('flood-1');
-  tally(4000, MINUTE + 20_000);
-  taken.push(aggregator.take(true));
-  add('flood-2');
-  tally(4000, MINUTE + 40_000);
-  add('other-1');
-  add('third-1');
-  taken.push(aggregator.take(true));
-  add('flood-3');
-  tally(4397, MINUTE + 59_000);
-  aggregator.closeAll();
-  taken.push(aggregator.take());
+  const taken = collapsedFlood(place, FLOOD_IP, logged, {
+    passed: 'passed-1',
+    floods: ['flood-1', 'flood-2', 'flood-3'],
+    others: ['other-1', 'third-1'],
+  });
   aggregateBatches = taken.map((t, i) => ({ batchId: `agg-${i + 1}`, dropped: 0, ...t }));
   const floodRecords = taken.flatMap((t) => t.collapsed).filter((c) => c.ip === FLOOD_IP);
   expect(floodRecords.map((c) => c.count)).toEqual([4001, 4001, 4398]);

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import {
+  type AggregateBatch,
   type EdgeEvent,
   type EdgeEventBatch,
   EVENT_BATCH_CONTENT_TYPE,
@@ -37,8 +38,20 @@ export function shipBatch(
   batch: EdgeEventBatch,
   options: { nowMs?: number; body?: Buffer } = {},
 ) {
-  const url = routeUrl(shipNodeEvents);
-  const body = options.body ?? gzipSync(JSON.stringify(batch));
+  return postSigned(app, node, routeUrl(shipNodeEvents), options.body ?? gzipSync(JSON.stringify(batch)), options);
+}
+
+/** Ships an aggregate batch as the agent does: gzip of its JSON, signed over the gzip bytes. */
+export function shipAggregateBatch(
+  app: FastifyInstance,
+  node: NodeIdentity,
+  batch: AggregateBatch,
+  options: { nowMs?: number } = {},
+) {
+  return postSigned(app, node, routeUrl(shipNodeAggregates), gzipSync(JSON.stringify(batch)), options);
+}
+
+function postSigned(app: FastifyInstance, node: NodeIdentity, url: string, body: Buffer, options: { nowMs?: number }) {
   return app.inject({
     method: 'POST',
     url,
@@ -65,17 +78,7 @@ export function shipAggregated(
   for (const e of events) a.add(e);
   a.closeAll();
   const batch = { batchId, dropped: 0, closedThrough: 0, minutes: a.take().minutes, collapsed: [] };
-  const url = routeUrl(shipNodeAggregates);
-  const body = gzipSync(JSON.stringify(batch));
-  return app.inject({
-    method: 'POST',
-    url,
-    payload: body,
-    headers: {
-      'content-type': EVENT_BATCH_CONTENT_TYPE,
-      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, 'POST', url, body, options),
-    },
-  });
+  return shipAggregateBatch(app, node, batch, options);
 }
 
 /**
