@@ -1,4 +1,4 @@
-import type { AnyRoute, RouteInput } from '@rampart/contract';
+import type { RouteInput } from '@rampart/contract';
 import {
   addLineNodes,
   addLineVirtualNodes,
@@ -20,39 +20,26 @@ import {
   removeLineVirtualNodes,
   setNodePortType,
 } from '@rampart/contract';
-import type { CallArgs } from '@rampart/contract/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nodes } from '../src/platform/db/schema.js';
 import { rootId } from './helpers/accounts.js';
 import { bearer } from './helpers/auth.js';
-import { rawInput, send, sendAs, type Token } from './helpers/call.js';
-import { initializedNode, twoZones } from './helpers/operators.js';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { rawInput, send } from './helpers/call.js';
+import { initializedNode, twoZonesFile } from './helpers/operators.js';
 
-let t: TestApp;
-let client: { accessToken: string };
-let rival: { accessToken: string };
-let zoneId: number;
-let otherZoneId: number;
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
-});
-afterAll(async () => t.close());
+const z = twoZonesFile();
+const { call } = z;
 
-function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
-  return sendAs(t.app, client, route, ...args);
-}
 /** The path of a line of group `groupID` in the zone `Asia`: its `default` line unless another is named. */
 const lineOf = (groupID: number, lineID: RouteInput<typeof listLineNodes>['params']['lineID'] = 'default') => ({
-  zoneID: zoneId,
+  zoneID: z.zoneId,
   groupID,
   lineID,
 });
-async function group(name: string, portType: 7 | 4, zone = zoneId): Promise<number> {
+async function group(name: string, portType: 7 | 4, zone = z.zoneId): Promise<number> {
   return (await call(createGroup, { params: { zoneID: zone }, body: { name, portType } })).json().data.id;
 }
-async function virtualNode(name: string, portType: 7 | 4, zone = zoneId): Promise<number> {
+async function virtualNode(name: string, portType: 7 | 4, zone = z.zoneId): Promise<number> {
   return (await call(createVirtualNode, { params: { zoneID: zone }, body: { name, portType } })).json().data.id;
 }
 const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map((row) => row.id);
@@ -60,7 +47,7 @@ const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map
 describe('DNS lines', () => {
   it('lists the catalogue in the language of the language header, else Accept-Language, else zh_TW', async () => {
     const get = (headers: Record<string, string>) =>
-      send(t.app, listDnsLines, undefined, { headers: { ...bearer(client), ...headers } });
+      send(z.t.app, listDnsLines, undefined, { headers: { ...bearer(z.client), ...headers } });
     const fallback = (await get({})).json().data;
     expect(fallback.map((l: { id: string }) => l.id)).toEqual(DNS_LINES.map((l) => l.id));
     expect(fallback.slice(0, 2)).toEqual([
@@ -74,9 +61,9 @@ describe('DNS lines', () => {
 
   it('refuses a line id outside the catalogue with 101003 on lineID or toLine', async () => {
     const g = await group('lines-bad', 7);
-    const res = await call(listLineNodes, rawInput({ params: { zoneID: zoneId, groupID: g, lineID: 'mars' } }));
+    const res = await call(listLineNodes, rawInput({ params: { zoneID: z.zoneId, groupID: g, lineID: 'mars' } }));
     expect(res.json()).toMatchObject({ code: 101003, extra: { fields: [{ in: 'params', field: 'lineID' }] } });
-    const a = await initializedNode(t, client, zoneId, 'bad-line-a');
+    const a = await initializedNode(z.t, z.client, z.zoneId, 'bad-line-a');
     await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a] } });
     const move = await call(moveLineNodes, rawInput({ params: lineOf(g), body: { nodeIDs: [a], toLine: 'mars' } }));
     expect(move.json()).toMatchObject({ code: 101003, extra: { fields: [{ in: 'body', field: 'toLine' }] } });
@@ -88,8 +75,8 @@ describe('DNS lines', () => {
 describe('nodes on lines', () => {
   it('places nodes of the zone on several lines, lists each line, and counts them per line and per group', async () => {
     const g = await group('web', 7);
-    const a = await initializedNode(t, client, zoneId, 'edge-a');
-    const b = await initializedNode(t, client, zoneId, 'edge-b');
+    const a = await initializedNode(z.t, z.client, z.zoneId, 'edge-a');
+    const b = await initializedNode(z.t, z.client, z.zoneId, 'edge-b');
     expect((await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a, b] } })).json()).toEqual({ data: true });
     expect((await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a] } })).statusCode).toBe(200); // already there
     expect((await call(addLineNodes, { params: lineOf(g, 'telecom'), body: { nodeIDs: [a] } })).statusCode).toBe(200);
@@ -100,20 +87,20 @@ describe('nodes on lines', () => {
     expect(list.json()).toEqual({ total: 2, data: [{ id: b, name: 'edge-b', ips: ['192.0.2.30'] }] });
     expect(ids(await call(listLineNodes, { params: lineOf(g, 'telecom') }))).toEqual([a]);
 
-    const nums = (await call(lineNodeNums, { params: { zoneID: zoneId, groupID: g } })).json().data;
+    const nums = (await call(lineNodeNums, { params: { zoneID: z.zoneId, groupID: g } })).json().data;
     expect(nums).toHaveLength(DNS_LINES.length);
     expect(nums.filter((n: { nodeNum: number }) => n.nodeNum > 0)).toEqual([
       { line: 'default', nodeNum: 2, virtualNodeNum: 0 },
       { line: 'telecom', nodeNum: 1, virtualNodeNum: 0 },
     ]);
-    const listed = (await call(listGroups, { params: { zoneID: zoneId }, query: { pageSize: 100 } })).json().data;
+    const listed = (await call(listGroups, { params: { zoneID: z.zoneId }, query: { pageSize: 100 } })).json().data;
     expect(listed.find((row: { id: number }) => row.id === g)).toMatchObject({ nodeCount: 2, virtualNodeCount: 0 });
   });
 
   it('places all or none: a node of another zone or an uninitialised one is 101018 and nothing is placed', async () => {
     const g = await group('strict', 7);
-    const a = await initializedNode(t, client, zoneId, 'strict-a');
-    const far = await initializedNode(t, client, otherZoneId, 'strict-eu');
+    const a = await initializedNode(z.t, z.client, z.zoneId, 'strict-a');
+    const far = await initializedNode(z.t, z.client, z.otherZoneId, 'strict-eu');
     expect((await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a, far] } })).json().code).toBe(101018);
     expect((await call(listLineNodes, { params: lineOf(g) })).json().total).toBe(0);
     expect((await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a, 999_999] } })).json().code).toBe(101018);
@@ -122,8 +109,8 @@ describe('nodes on lines', () => {
   it('keeps a node to its one port type (101003 portTypeMismatch) and offers only fitting candidates', async () => {
     const web = await group('pt-web', 7);
     const tcp = await group('pt-tcp', 4);
-    const a = await initializedNode(t, client, zoneId, 'pt-a');
-    const b = await initializedNode(t, client, zoneId, 'pt-b');
+    const a = await initializedNode(z.t, z.client, z.zoneId, 'pt-a');
+    const b = await initializedNode(z.t, z.client, z.zoneId, 'pt-b');
     await call(addLineNodes, { params: lineOf(web), body: { nodeIDs: [a] } });
     // Nodes are of port type 7 until the operator sets them to 4.
     const refused = await call(addLineNodes, { params: lineOf(tcp), body: { nodeIDs: [a, b] } });
@@ -175,8 +162,8 @@ describe('nodes on lines', () => {
 
   it('removes nodes all or none: one not on the line is 101018 and nothing is removed', async () => {
     const g = await group('remove', 7);
-    const a = await initializedNode(t, client, zoneId, 'rm-a');
-    const b = await initializedNode(t, client, zoneId, 'rm-b');
+    const a = await initializedNode(z.t, z.client, z.zoneId, 'rm-a');
+    const b = await initializedNode(z.t, z.client, z.zoneId, 'rm-b');
     await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a] } });
     expect((await call(removeLineNodes, { params: lineOf(g), body: { nodeIDs: [a, b] } })).json().code).toBe(101018);
     expect((await call(listLineNodes, { params: lineOf(g) })).json().total).toBe(1);
@@ -186,8 +173,8 @@ describe('nodes on lines', () => {
 
   it('moves nodes to another line of the group; one already there just leaves the old line', async () => {
     const g = await group('move', 7);
-    const a = await initializedNode(t, client, zoneId, 'mv-a');
-    const b = await initializedNode(t, client, zoneId, 'mv-b');
+    const a = await initializedNode(z.t, z.client, z.zoneId, 'mv-a');
+    const b = await initializedNode(z.t, z.client, z.zoneId, 'mv-b');
     await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a, b] } });
     await call(addLineNodes, { params: lineOf(g, 'unicom'), body: { nodeIDs: [b] } });
     expect(
@@ -205,9 +192,9 @@ describe('nodes on lines', () => {
 
   it(`refuses to place beyond ${GROUP_PLACEMENT_LIMIT} places in a group (203003)`, async () => {
     const g = await group('full', 7);
-    const ownerId = await rootId(t.app, 'client');
+    const ownerId = await rootId(z.t.app, 'client');
     // Nodes straight into the table: registering a thousand through the API would take minutes.
-    const rows = await t.db.database.db
+    const rows = await z.t.db.database.db
       .insert(nodes)
       .values(
         Array.from({ length: GROUP_PLACEMENT_LIMIT }, (_, i) => ({
@@ -216,7 +203,7 @@ describe('nodes on lines', () => {
           ips: ['192.0.2.40'],
           version: '0.1.0',
           status: 'initialized' as const,
-          zoneId,
+          zoneId: z.zoneId,
           secretSealed: 'unused',
         })),
       )
@@ -228,7 +215,7 @@ describe('nodes on lines', () => {
       ).toBe(200);
     }
     expect((await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: bulk.slice(0, 3) } })).statusCode).toBe(200);
-    const one = await initializedNode(t, client, zoneId, 'one-too-many');
+    const one = await initializedNode(z.t, z.client, z.zoneId, 'one-too-many');
     expect((await call(addLineNodes, { params: lineOf(g, 'telecom'), body: { nodeIDs: [one] } })).json().code).toBe(
       203003,
     );
@@ -274,12 +261,12 @@ describe('virtual nodes on lines', () => {
       (await call(moveLineVirtualNodes, { params: lineOf(g), body: { virtualNodeIDs: [v2], toLine: 'overseas' } }))
         .statusCode,
     ).toBe(200);
-    const nums = (await call(lineNodeNums, { params: { zoneID: zoneId, groupID: g } })).json().data;
+    const nums = (await call(lineNodeNums, { params: { zoneID: z.zoneId, groupID: g } })).json().data;
     expect(nums.filter((n: { virtualNodeNum: number }) => n.virtualNodeNum > 0)).toEqual([
       { line: 'default', nodeNum: 0, virtualNodeNum: 1 },
       { line: 'overseas', nodeNum: 0, virtualNodeNum: 1 },
     ]);
-    const listed = (await call(listGroups, { params: { zoneID: zoneId }, query: { pageSize: 100 } })).json().data;
+    const listed = (await call(listGroups, { params: { zoneID: z.zoneId }, query: { pageSize: 100 } })).json().data;
     expect(listed.find((row: { id: number }) => row.id === g)).toMatchObject({ virtualNodeCount: 2 });
     expect(
       (await call(removeLineVirtualNodes, { params: lineOf(g), body: { virtualNodeIDs: [v1, v2] } })).json().code,
@@ -293,7 +280,7 @@ describe('virtual nodes on lines', () => {
   it('refuses a virtual node of another port type (101003) or of another zone (101018)', async () => {
     const g = await group('vn-strict', 7);
     const tcp = await virtualNode('vn-tcp', 4);
-    const far = await virtualNode('vn-far', 7, otherZoneId);
+    const far = await virtualNode('vn-far', 7, z.otherZoneId);
     expect(
       (await call(addLineVirtualNodes, { params: lineOf(g), body: { virtualNodeIDs: [tcp] } })).json(),
     ).toMatchObject({
@@ -317,29 +304,32 @@ describe('virtual nodes on lines', () => {
 describe('isolation', () => {
   it("answers another operator 101018 for the first one's group lines, and lets neither place the other's nodes", async () => {
     const g = await group('private', 7);
-    const mine = await initializedNode(t, client, zoneId, 'mine');
-    const rivalZone = (await call(createZone, { body: { name: 'Rival zone' } }, rival)).json().data.id;
+    const mine = await initializedNode(z.t, z.client, z.zoneId, 'mine');
+    const rivalZone = (await call(createZone, { body: { name: 'Rival zone' } }, z.rival)).json().data.id;
     const rivalGroup = (
-      await call(createGroup, { params: { zoneID: rivalZone }, body: { name: 'g', portType: 7 } }, rival)
+      await call(createGroup, { params: { zoneID: rivalZone }, body: { name: 'g', portType: 7 } }, z.rival)
     ).json().data.id;
-    const theirs = await initializedNode(t, rival, rivalZone, 'theirs');
+    const theirs = await initializedNode(z.t, z.rival, rivalZone, 'theirs');
     const v = await virtualNode('private-vn', 7);
 
-    const line = { zoneID: zoneId, groupID: g, lineID: 'default' as const };
+    const line = { zoneID: z.zoneId, groupID: g, lineID: 'default' as const };
     const rivalLine = { zoneID: rivalZone, groupID: rivalGroup, lineID: 'default' as const };
     for (const [url, attempt] of [
-      ['list nodes', () => call(listLineNodes, { params: line }, rival)],
-      ['node candidates', () => call(lineNodeCandidates, { params: line }, rival)],
-      ['node numbers', () => call(lineNodeNums, { params: { zoneID: zoneId, groupID: g } }, rival)],
-      ['add nodes', () => call(addLineNodes, { params: line, body: { nodeIDs: [theirs] } }, rival)],
-      ['remove nodes', () => call(removeLineNodes, { params: line, body: { nodeIDs: [mine] } }, rival)],
-      ['move nodes', () => call(moveLineNodes, { params: line, body: { nodeIDs: [mine], toLine: 'telecom' } }, rival)],
-      ['list virtual nodes', () => call(listLineVirtualNodes, { params: line }, rival)],
+      ['list nodes', () => call(listLineNodes, { params: line }, z.rival)],
+      ['node candidates', () => call(lineNodeCandidates, { params: line }, z.rival)],
+      ['node numbers', () => call(lineNodeNums, { params: { zoneID: z.zoneId, groupID: g } }, z.rival)],
+      ['add nodes', () => call(addLineNodes, { params: line, body: { nodeIDs: [theirs] } }, z.rival)],
+      ['remove nodes', () => call(removeLineNodes, { params: line, body: { nodeIDs: [mine] } }, z.rival)],
+      [
+        'move nodes',
+        () => call(moveLineNodes, { params: line, body: { nodeIDs: [mine], toLine: 'telecom' } }, z.rival),
+      ],
+      ['list virtual nodes', () => call(listLineVirtualNodes, { params: line }, z.rival)],
       [
         'add my virtual node',
-        () => call(addLineVirtualNodes, { params: rivalLine, body: { virtualNodeIDs: [v] } }, rival),
+        () => call(addLineVirtualNodes, { params: rivalLine, body: { virtualNodeIDs: [v] } }, z.rival),
       ],
-      ['add my node', () => call(addLineNodes, { params: rivalLine, body: { nodeIDs: [mine] } }, rival)],
+      ['add my node', () => call(addLineNodes, { params: rivalLine, body: { nodeIDs: [mine] } }, z.rival)],
     ] as const) {
       const res = await attempt();
       expect([url, res.json().code]).toEqual([url, 101018]);

@@ -8,48 +8,38 @@ import {
   resetZoneNodes,
   rotateNodeLogs,
 } from '@rampart/contract';
-import type { CallArgs, CallInput } from '@rampart/contract/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallInput } from '@rampart/contract/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from './helpers/auth.js';
-import { fieldNames, nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawInput, send } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
-import { twoZones } from './helpers/operators.js';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { twoZonesFile } from './helpers/operators.js';
 
 // The command channel: the operator queues reboot, reset and log rotation; each node long-polls
 // for its own commands and answers their results.
 
 const clock = manualClock();
-let t: TestApp;
-let client: { accessToken: string };
-let rival: { accessToken: string };
-let zoneId: number;
-let otherZoneId: number;
+const z = twoZonesFile({ clock: clock.now });
+const { call } = z;
 let a: JoinedNode;
 let b: JoinedNode;
 let elsewhere: JoinedNode;
 let waiting: JoinedNode;
 
 beforeAll(async () => {
-  t = await createTestApp({ clock: clock.now });
-  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
   [a, b, elsewhere, waiting] = [
-    await joinNode(t.app, client, 'edge-a'),
-    await joinNode(t.app, client, 'edge-b'),
-    await joinNode(t.app, client, 'edge-eu'),
-    await joinNode(t.app, client, 'edge-new'),
+    await joinNode(z.t.app, z.client, 'edge-a'),
+    await joinNode(z.t.app, z.client, 'edge-b'),
+    await joinNode(z.t.app, z.client, 'edge-eu'),
+    await joinNode(z.t.app, z.client, 'edge-new'),
   ];
-  await call(initializeNodes, { body: { ids: [a.nodeId, b.nodeId], zoneID: zoneId } });
-  await call(initializeNodes, { body: { ids: [elsewhere.nodeId], zoneID: otherZoneId } });
+  await call(initializeNodes, { body: { ids: [a.nodeId, b.nodeId], zoneID: z.zoneId } });
+  await call(initializeNodes, { body: { ids: [elsewhere.nodeId], zoneID: z.otherZoneId } });
 });
-afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
-  return sendAs(t.app, client, route, ...args);
-}
 const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: CallInput<R>) =>
-  nodeSend(t.app, n, route, input as CallInput<R>, { nowMs: clock.now() });
-async function history(n: JoinedNode, zone = zoneId) {
+  nodeSend(z.t.app, n, route, input as CallInput<R>, { nowMs: clock.now() });
+async function history(n: JoinedNode, zone = z.zoneId) {
   const res = await call(listNodeCommands, {
     params: { zoneID: zone, id: n.nodeId },
     query: { page: 1, pageSize: 20 },
@@ -60,7 +50,7 @@ async function history(n: JoinedNode, zone = zoneId) {
 
 describe('node commands', () => {
   it('queues a reboot, hands it only to its node, and records the result the node reports', async () => {
-    const queued = await call(rebootZoneNodes, { params: { zoneID: zoneId }, body: { ids: [a.nodeId] } });
+    const queued = await call(rebootZoneNodes, { params: { zoneID: z.zoneId }, body: { ids: [a.nodeId] } });
     expect(queued.statusCode).toBe(200);
     const [command] = queued.json().data;
     expect(command).toMatchObject({ nodeId: a.nodeId, type: 'reboot', status: 'queued', message: '' });
@@ -112,8 +102,9 @@ describe('node commands', () => {
   });
 
   it('expires a command no node picked up within ten minutes, and one never answered', async () => {
-    const [reset] = (await call(resetZoneNodes, { params: { zoneID: zoneId }, body: { ids: [b.nodeId] } })).json().data;
-    const [reboot] = (await call(rebootZoneNodes, { params: { zoneID: zoneId }, body: { ids: [a.nodeId] } })).json()
+    const [reset] = (await call(resetZoneNodes, { params: { zoneID: z.zoneId }, body: { ids: [b.nodeId] } })).json()
+      .data;
+    const [reboot] = (await call(rebootZoneNodes, { params: { zoneID: z.zoneId }, body: { ids: [a.nodeId] } })).json()
       .data;
     expect((await node(a, getNodeCommands)).json().data.map((c: { id: number }) => c.id)).toEqual([reboot.id]);
     clock.advance(601_000);
@@ -132,7 +123,7 @@ describe('node commands', () => {
       [a.nodeId, waiting.nodeId],
       [a.nodeId, 987_654],
     ]) {
-      expect((await call(rebootZoneNodes, { params: { zoneID: zoneId }, body: { ids } })).json().code).toBe(101018);
+      expect((await call(rebootZoneNodes, { params: { zoneID: z.zoneId }, body: { ids } })).json().code).toBe(101018);
     }
     expect((await call(rotateNodeLogs, { body: { ids: [a.nodeId, waiting.nodeId] } })).json().code).toBe(101018);
     expect((await history(a)).total).toBe(before);
@@ -142,7 +133,7 @@ describe('node commands', () => {
   });
 
   it('refuses bad input with 101003 naming the field', async () => {
-    const empty = await call(resetZoneNodes, { params: { zoneID: zoneId }, body: { ids: [] } });
+    const empty = await call(resetZoneNodes, { params: { zoneID: z.zoneId }, body: { ids: [] } });
     expect(empty.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'ids' }] } });
     const badZone = await call(rebootZoneNodes, { params: { zoneID: 'abc' }, body: { ids: [a.nodeId] } });
     expect(badZone.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'zoneID' }] } });
@@ -161,14 +152,16 @@ describe('node commands', () => {
 
   it('keeps commands to their operator: another operator can neither queue nor read them', async () => {
     expect(
-      (await call(rebootZoneNodes, { params: { zoneID: zoneId }, body: { ids: [a.nodeId] } }, rival)).json().code,
+      (await call(rebootZoneNodes, { params: { zoneID: z.zoneId }, body: { ids: [a.nodeId] } }, z.rival)).json().code,
     ).toBe(101018);
-    expect((await call(rotateNodeLogs, { body: { ids: [a.nodeId] } }, rival)).json().code).toBe(101018);
-    const read = await call(listNodeCommands, { params: { zoneID: zoneId, id: a.nodeId } }, rival);
+    expect((await call(rotateNodeLogs, { body: { ids: [a.nodeId] } }, z.rival)).json().code).toBe(101018);
+    const read = await call(listNodeCommands, { params: { zoneID: z.zoneId, id: a.nodeId } }, z.rival);
     expect(read.json().code).toBe(101018);
     // The node's own zone is part of the path: the right node under another zone is not found either.
-    expect((await call(listNodeCommands, { params: { zoneID: otherZoneId, id: a.nodeId } })).json().code).toBe(101018);
-    const unsigned = await send(t.app, getNodeCommands, undefined);
+    expect((await call(listNodeCommands, { params: { zoneID: z.otherZoneId, id: a.nodeId } })).json().code).toBe(
+      101018,
+    );
+    const unsigned = await send(z.t.app, getNodeCommands, undefined);
     expect(unsigned.json().code).toBe(101013);
   });
 });

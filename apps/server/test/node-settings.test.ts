@@ -1,4 +1,4 @@
-import type { AnyRoute, RouteInput } from '@rampart/contract';
+import type { RouteInput } from '@rampart/contract';
 import {
   createDomains,
   getNodeSnapshot,
@@ -17,37 +17,30 @@ import {
   setNodePortType,
   setNodeStatus,
 } from '@rampart/contract';
-import type { CallArgs } from '@rampart/contract/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { fieldNames, nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawInput, send } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
-import { operatorCalls, twoZones } from './helpers/operators.js';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { operatorCalls, twoZonesFile } from './helpers/operators.js';
 
 // Per-node settings (on/off, memo, monitor, port type, log rotation time), system information and
 // a zone's node list.
 
-let t: TestApp;
-let client: { accessToken: string };
-let rival: { accessToken: string };
-let zoneId: number;
-let otherZoneId: number;
+const z = twoZonesFile();
+const { call } = z;
 let web: number;
 let grouped: JoinedNode;
 let loose: JoinedNode;
 let waiting: JoinedNode;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
-  const make = operatorCalls(t.app, client);
-  web = await make.group(zoneId, 'web');
-  const siteId = await make.site('shop', await rootId(t.app, 'user'), await make.product('CDN', 7, [web]));
-  const user = await signIn(t.app, 'user');
+  const make = operatorCalls(z.t.app, z.client);
+  web = await make.group(z.zoneId, 'web');
+  const siteId = await make.site('shop', await rootId(z.t.app, 'user'), await make.product('CDN', 7, [web]));
+  const user = await signIn(z.t.app, 'user');
   await send(
-    t.app,
+    z.t.app,
     createDomains,
     {
       params: { siteId },
@@ -58,18 +51,14 @@ beforeAll(async () => {
     { token: user },
   );
   [grouped, loose, waiting] = [
-    await joinNode(t.app, client, 'edge-grouped'),
-    await joinNode(t.app, client, 'edge-loose'),
-    await joinNode(t.app, client, 'edge-waiting'),
+    await joinNode(z.t.app, z.client, 'edge-grouped'),
+    await joinNode(z.t.app, z.client, 'edge-loose'),
+    await joinNode(z.t.app, z.client, 'edge-waiting'),
   ];
-  await call(initializeNodes, { body: { ids: [grouped.nodeId], zoneID: zoneId, groupID: web } });
-  await call(initializeNodes, { body: { ids: [loose.nodeId], zoneID: zoneId } });
+  await call(initializeNodes, { body: { ids: [grouped.nodeId], zoneID: z.zoneId, groupID: web } });
+  await call(initializeNodes, { body: { ids: [loose.nodeId], zoneID: z.zoneId } });
 });
-afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
-  return sendAs(t.app, client, route, ...args);
-}
 async function listed(query: RouteInput<typeof listInitializedNodes>['query'] = {}) {
   const res = await call(listInitializedNodes, { query: { page: 1, pageSize: 50, ...query } });
   expect(res.statusCode).toBe(200);
@@ -79,7 +68,7 @@ async function row(id: number) {
   return (await listed()).data.find((n: { id: number }) => n.id === id);
 }
 async function snapshot(n: JoinedNode) {
-  return (await nodeSend(t.app, n, getNodeSnapshot, undefined)).json().data;
+  return (await nodeSend(z.t.app, n, getNodeSnapshot, undefined)).json().data;
 }
 const fieldsOf = (res: Parameters<typeof fieldNames>[0]) => fieldNames(res).sort();
 
@@ -165,12 +154,12 @@ describe('node settings', () => {
 
   it("keeps settings to their operator: another operator's calls on these nodes are 101018", async () => {
     const ids = [loose.nodeId];
-    expect((await call(setNodeMemo, { body: { ids, memo: 'mine' } }, rival)).json().code).toBe(101018);
-    expect((await call(setNodeStatus, { body: { ids, status: 'off' } }, rival)).json().code).toBe(101018);
-    expect((await call(setNodeMonitor, { body: { ids, monitor: true } }, rival)).json().code).toBe(101018);
-    expect((await call(setNodePortType, { body: { ids, portType: 4 } }, rival)).json().code).toBe(101018);
-    expect((await call(setNodeLogRotateTime, { body: { ids, time: '01:00' } }, rival)).json().code).toBe(101018);
-    expect((await call(listInitializedNodes, undefined, rival)).json()).toEqual({ data: [], total: 0 });
+    expect((await call(setNodeMemo, { body: { ids, memo: 'mine' } }, z.rival)).json().code).toBe(101018);
+    expect((await call(setNodeStatus, { body: { ids, status: 'off' } }, z.rival)).json().code).toBe(101018);
+    expect((await call(setNodeMonitor, { body: { ids, monitor: true } }, z.rival)).json().code).toBe(101018);
+    expect((await call(setNodePortType, { body: { ids, portType: 4 } }, z.rival)).json().code).toBe(101018);
+    expect((await call(setNodeLogRotateTime, { body: { ids, time: '01:00' } }, z.rival)).json().code).toBe(101018);
+    expect((await call(listInitializedNodes, undefined, z.rival)).json()).toEqual({ data: [], total: 0 });
   });
 });
 
@@ -190,22 +179,24 @@ const status = { version: '0.1.0', appliedVersion: '', lastError: '' };
 
 describe('system information', () => {
   it('answers null before the first report and then what the agent reported last', async () => {
-    expect((await call(getNodeSystem, { params: { zoneID: zoneId, id: loose.nodeId } })).json()).toEqual({
+    expect((await call(getNodeSystem, { params: { zoneID: z.zoneId, id: loose.nodeId } })).json()).toEqual({
       data: null,
     });
-    expect((await nodeSend(t.app, loose, reportNodeStatus, { body: { ...status, system } })).statusCode).toBe(200);
-    expect((await call(getNodeSystem, { params: { zoneID: zoneId, id: loose.nodeId } })).json().data).toEqual({
+    expect((await nodeSend(z.t.app, loose, reportNodeStatus, { body: { ...status, system } })).statusCode).toBe(200);
+    expect((await call(getNodeSystem, { params: { zoneID: z.zoneId, id: loose.nodeId } })).json().data).toEqual({
       ...system,
       reportedAt: expect.any(String),
     });
     // A report without system information keeps the last one.
-    await nodeSend(t.app, loose, reportNodeStatus, { body: status });
-    expect((await call(getNodeSystem, { params: { zoneID: zoneId, id: loose.nodeId } })).json().data.cpuCount).toBe(4);
+    await nodeSend(z.t.app, loose, reportNodeStatus, { body: status });
+    expect((await call(getNodeSystem, { params: { zoneID: z.zoneId, id: loose.nodeId } })).json().data.cpuCount).toBe(
+      4,
+    );
   });
 
   it('refuses system information out of bounds, naming the field', async () => {
     const res = await nodeSend(
-      t.app,
+      z.t.app,
       loose,
       reportNodeStatus,
       rawInput({
@@ -219,58 +210,63 @@ describe('system information', () => {
   });
 
   it('is 101018 for a node of another zone or another operator', async () => {
-    expect((await call(getNodeSystem, { params: { zoneID: otherZoneId, id: loose.nodeId } })).json().code).toBe(101018);
-    expect((await call(getNodeSystem, { params: { zoneID: zoneId, id: waiting.nodeId } })).json().code).toBe(101018);
-    const foreign = await call(getNodeSystem, { params: { zoneID: zoneId, id: loose.nodeId } }, rival);
+    expect((await call(getNodeSystem, { params: { zoneID: z.otherZoneId, id: loose.nodeId } })).json().code).toBe(
+      101018,
+    );
+    expect((await call(getNodeSystem, { params: { zoneID: z.zoneId, id: waiting.nodeId } })).json().code).toBe(101018);
+    const foreign = await call(getNodeSystem, { params: { zoneID: z.zoneId, id: loose.nodeId } }, z.rival);
     expect(foreign.json().code).toBe(101018);
   });
 });
 
 describe("a zone's nodes", () => {
   it('lists the nodes of one zone, paged, and their names for pickers', async () => {
-    const page = (await call(listZoneNodes, { params: { zoneID: zoneId }, query: { page: 1, pageSize: 1 } })).json();
+    const page = (await call(listZoneNodes, { params: { zoneID: z.zoneId }, query: { page: 1, pageSize: 1 } })).json();
     expect(page.total).toBe(2);
     expect(page.data).toHaveLength(1);
-    expect((await call(listZoneNodes, { params: { zoneID: otherZoneId } })).json()).toEqual({ data: [], total: 0 });
-    expect((await call(metaZoneNodes, { params: { zoneID: zoneId } })).json().data).toEqual([
+    expect((await call(listZoneNodes, { params: { zoneID: z.otherZoneId } })).json()).toEqual({ data: [], total: 0 });
+    expect((await call(metaZoneNodes, { params: { zoneID: z.zoneId } })).json().data).toEqual([
       { id: grouped.nodeId, name: 'edge-grouped' },
       { id: loose.nodeId, name: 'edge-loose' },
     ]);
     for (const route of [listZoneNodes, metaZoneNodes]) {
-      expect((await call(route, { params: { zoneID: zoneId } }, rival)).json().code).toBe(101018);
+      expect((await call(route, { params: { zoneID: z.zoneId } }, z.rival)).json().code).toBe(101018);
     }
   });
 
   it('renames a node of the zone', async () => {
-    const res = await call(renameZoneNode, { params: { zoneID: zoneId }, body: { id: loose.nodeId, name: 'Tokyo 1' } });
+    const res = await call(renameZoneNode, {
+      params: { zoneID: z.zoneId },
+      body: { id: loose.nodeId, name: 'Tokyo 1' },
+    });
     expect(res.statusCode).toBe(200);
     expect(await row(loose.nodeId)).toMatchObject({ name: 'Tokyo 1' });
     expect(
-      fieldsOf(await call(renameZoneNode, { params: { zoneID: zoneId }, body: { id: loose.nodeId, name: '  ' } })),
+      fieldsOf(await call(renameZoneNode, { params: { zoneID: z.zoneId }, body: { id: loose.nodeId, name: '  ' } })),
     ).toEqual(['name']);
     const elsewhere = await call(renameZoneNode, {
-      params: { zoneID: otherZoneId },
+      params: { zoneID: z.otherZoneId },
       body: { id: loose.nodeId, name: 'x' },
     });
     expect(elsewhere.json().code).toBe(101018);
     const foreign = await call(
       renameZoneNode,
-      { params: { zoneID: zoneId }, body: { id: loose.nodeId, name: 'x' } },
-      rival,
+      { params: { zoneID: z.zoneId }, body: { id: loose.nodeId, name: 'x' } },
+      z.rival,
     );
     expect(foreign.json().code).toBe(101018);
   });
 
   it('takes a node in no group out of the zone (uninitialised again), and refuses one in a group (202003)', async () => {
-    const inGroup = await call(removeZoneNode, { params: { zoneID: zoneId }, body: { id: grouped.nodeId } });
+    const inGroup = await call(removeZoneNode, { params: { zoneID: z.zoneId }, body: { id: grouped.nodeId } });
     expect(inGroup.json()).toMatchObject({ code: 202003, extra: { nodeIDs: [grouped.nodeId] } });
     expect(
-      (await call(removeZoneNode, { params: { zoneID: zoneId }, body: { id: loose.nodeId } }, rival)).json().code,
+      (await call(removeZoneNode, { params: { zoneID: z.zoneId }, body: { id: loose.nodeId } }, z.rival)).json().code,
     ).toBe(101018);
     expect(
-      (await call(removeZoneNode, { params: { zoneID: otherZoneId }, body: { id: loose.nodeId } })).json().code,
+      (await call(removeZoneNode, { params: { zoneID: z.otherZoneId }, body: { id: loose.nodeId } })).json().code,
     ).toBe(101018);
-    expect((await call(removeZoneNode, { params: { zoneID: zoneId }, body: { id: loose.nodeId } })).statusCode).toBe(
+    expect((await call(removeZoneNode, { params: { zoneID: z.zoneId }, body: { id: loose.nodeId } })).statusCode).toBe(
       200,
     );
     expect(await row(loose.nodeId)).toBeUndefined();
@@ -280,7 +276,7 @@ describe("a zone's nodes", () => {
   });
 
   it('filters the operator-wide list by agent version', async () => {
-    await nodeSend(t.app, grouped, reportNodeStatus, { body: { ...status, version: '0.2.0' } });
+    await nodeSend(z.t.app, grouped, reportNodeStatus, { body: { ...status, version: '0.2.0' } });
     expect((await listed({ version: '0.2.0' })).data.map((n: { id: number }) => n.id)).toEqual([grouped.nodeId]);
     expect((await listed({ version: '9.9.9' })).total).toBe(0);
   });

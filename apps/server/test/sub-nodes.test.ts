@@ -1,4 +1,4 @@
-import type { AnyRoute, RouteInput } from '@rampart/contract';
+import type { RouteInput } from '@rampart/contract';
 import {
   addLineNodes,
   addVirtualNodeNodeRecords,
@@ -20,31 +20,18 @@ import {
   setNodeStatus,
   updateSubNodeIp,
 } from '@rampart/contract';
-import type { CallArgs } from '@rampart/contract/testing';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accounts } from '../src/platform/db/schema.js';
 import { addAccount } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
-import { rawInput, sendAs, type Token } from './helpers/call.js';
-import { initializedNode, twoZones } from './helpers/operators.js';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { rawInput } from './helpers/call.js';
+import { initializedNode, twoZonesFile } from './helpers/operators.js';
 
 const clock = manualClock();
-let t: TestApp;
-let client: { accessToken: string };
-let rival: { accessToken: string };
-let zoneId: number;
-let otherZoneId: number;
-beforeAll(async () => {
-  t = await createTestApp({ clock: clock.now });
-  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
-});
-afterAll(async () => t.close());
+const z = twoZonesFile({ clock: clock.now });
+const { call } = z;
 
-function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
-  return sendAs(t.app, client, route, ...args);
-}
 const fields = (res: { json(): { extra: { fields: { field: string; key: string }[] } } }) =>
   res
     .json()
@@ -53,9 +40,9 @@ const fields = (res: { json(): { extra: { fields: { field: string; key: string }
 
 describe('sub-nodes', () => {
   it('adds, lists, re-addresses and removes the sub-nodes of a node', async () => {
-    const node = await initializedNode(t, client, zoneId, 'subs-a', ['203.0.113.1']);
+    const node = await initializedNode(z.t, z.client, z.zoneId, 'subs-a', ['203.0.113.1']);
     const created = await call(createSubNodes, {
-      params: { zoneID: zoneId, id: node },
+      params: { zoneID: z.zoneId, id: node },
       body: { ips: ['203.0.113.20', '2001:DB8:0:0::20'], memo: ' second nic ' },
     });
     expect(created.statusCode).toBe(200);
@@ -63,20 +50,20 @@ describe('sub-nodes', () => {
       ['203.0.113.20', 'second nic'],
       ['2001:db8::20', 'second nic'],
     ]);
-    const listed = (await call(listSubNodes, { params: { zoneID: zoneId, id: node } })).json().data;
+    const listed = (await call(listSubNodes, { params: { zoneID: z.zoneId, id: node } })).json().data;
     expect(listed.map((s: { ip: string; nodeId: number }) => [s.nodeId, s.ip])).toEqual([
       [node, '2001:db8::20'],
       [node, '203.0.113.20'],
     ]);
     const v4 = listed.find((s: { ip: string }) => s.ip === '203.0.113.20');
     const moved = await call(updateSubNodeIp, {
-      params: { zoneID: zoneId, id: node },
+      params: { zoneID: z.zoneId, id: node },
       body: { id: v4!.id, ip: '203.0.113.21' },
     });
     expect(moved.json().data).toMatchObject({ id: v4!.id, ip: '203.0.113.21', memo: 'second nic' });
     // The same address again (with a new memo) is no conflict with itself.
     const same = await call(updateSubNodeIp, {
-      params: { zoneID: zoneId, id: node },
+      params: { zoneID: z.zoneId, id: node },
       body: {
         id: v4!.id,
         ip: '203.0.113.21',
@@ -89,141 +76,146 @@ describe('sub-nodes', () => {
     expect(
       (
         await call(deleteSubNodes, {
-          params: { zoneID: zoneId, id: node },
+          params: { zoneID: z.zoneId, id: node },
           body: { ids: listed.map((s: { id: number }) => s.id) },
         })
       ).json(),
     ).toEqual({
       data: true,
     });
-    expect((await call(listSubNodes, { params: { zoneID: zoneId, id: node } })).json().data).toEqual([]);
+    expect((await call(listSubNodes, { params: { zoneID: z.zoneId, id: node } })).json().data).toEqual([]);
   });
 
   it("refuses an address in use (101025): a sub-node's, a reported one or twice in the call; nothing is written", async () => {
-    const a = await initializedNode(t, client, zoneId, 'subs-b', ['203.0.113.2']);
-    const b = await initializedNode(t, client, otherZoneId, 'subs-c', ['203.0.113.3']);
+    const a = await initializedNode(z.t, z.client, z.zoneId, 'subs-b', ['203.0.113.2']);
+    const b = await initializedNode(z.t, z.client, z.otherZoneId, 'subs-c', ['203.0.113.3']);
     expect(
-      (await call(createSubNodes, { params: { zoneID: zoneId, id: a }, body: { ips: ['203.0.113.30'] } })).statusCode,
+      (await call(createSubNodes, { params: { zoneID: z.zoneId, id: a }, body: { ips: ['203.0.113.30'] } })).statusCode,
     ).toBe(200);
     const taken = await call(createSubNodes, {
-      params: { zoneID: otherZoneId, id: b },
+      params: { zoneID: z.otherZoneId, id: b },
       body: { ips: ['203.0.113.31', '203.0.113.30', '203.0.113.2'] },
     });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toMatchObject({ code: 101025, extra: { ips: ['203.0.113.2', '203.0.113.30'] } });
     const twice = await call(createSubNodes, {
-      params: { zoneID: otherZoneId, id: b },
+      params: { zoneID: z.otherZoneId, id: b },
       body: { ips: ['2001:db8::31', '2001:db8:0::31'] },
     });
     expect(twice.json()).toMatchObject({ code: 101025, extra: { ips: ['2001:db8::31'] } });
-    expect((await call(listSubNodes, { params: { zoneID: otherZoneId, id: b } })).json().data).toEqual([]);
+    expect((await call(listSubNodes, { params: { zoneID: z.otherZoneId, id: b } })).json().data).toEqual([]);
     const mine = (
-      await call(createSubNodes, { params: { zoneID: otherZoneId, id: b }, body: { ips: ['203.0.113.32'] } })
+      await call(createSubNodes, { params: { zoneID: z.otherZoneId, id: b }, body: { ips: ['203.0.113.32'] } })
     ).json().data[0];
     const clash = await call(updateSubNodeIp, {
-      params: { zoneID: otherZoneId, id: b },
+      params: { zoneID: z.otherZoneId, id: b },
       body: { id: mine.id, ip: '203.0.113.3' },
     });
     expect(clash.json()).toMatchObject({ code: 101025, extra: { ips: ['203.0.113.3'] } });
-    expect((await call(listSubNodes, { params: { zoneID: otherZoneId, id: b } })).json().data[0].ip).toBe(
+    expect((await call(listSubNodes, { params: { zoneID: z.otherZoneId, id: b } })).json().data[0].ip).toBe(
       '203.0.113.32',
     );
   });
 
   it(`refuses more than ${SUB_NODE_LIMIT} sub-nodes on a node (202002)`, async () => {
-    const node = await initializedNode(t, client, zoneId, 'subs-d', ['203.0.113.4']);
+    const node = await initializedNode(z.t, z.client, z.zoneId, 'subs-d', ['203.0.113.4']);
     const ips = (n: number, from: number) => Array.from({ length: n }, (_, i) => `198.18.0.${from + i}`);
     expect(
-      (await call(createSubNodes, { params: { zoneID: zoneId, id: node }, body: { ips: ips(SUB_NODE_LIMIT - 1, 1) } }))
-        .statusCode,
+      (
+        await call(createSubNodes, {
+          params: { zoneID: z.zoneId, id: node },
+          body: { ips: ips(SUB_NODE_LIMIT - 1, 1) },
+        })
+      ).statusCode,
     ).toBe(200);
-    const over = await call(createSubNodes, { params: { zoneID: zoneId, id: node }, body: { ips: ips(2, 100) } });
+    const over = await call(createSubNodes, { params: { zoneID: z.zoneId, id: node }, body: { ips: ips(2, 100) } });
     expect(over.statusCode).toBe(422);
     expect(over.json()).toMatchObject({ code: 202002, extra: { limit: SUB_NODE_LIMIT } });
     expect(
-      (await call(createSubNodes, { params: { zoneID: zoneId, id: node }, body: { ips: ips(1, 100) } })).statusCode,
+      (await call(createSubNodes, { params: { zoneID: z.zoneId, id: node }, body: { ips: ips(1, 100) } })).statusCode,
     ).toBe(200);
-    expect((await call(listSubNodes, { params: { zoneID: zoneId, id: node } })).json().data).toHaveLength(
+    expect((await call(listSubNodes, { params: { zoneID: z.zoneId, id: node } })).json().data).toHaveLength(
       SUB_NODE_LIMIT,
     );
   });
 
   it('validates its fields (101003) and answers 101018 for a node or sub-node not in the path', async () => {
-    const node = await initializedNode(t, client, zoneId, 'subs-e', ['203.0.113.5']);
+    const node = await initializedNode(z.t, z.client, z.zoneId, 'subs-e', ['203.0.113.5']);
     expect(
       fields(
         await call(createSubNodes, {
-          params: { zoneID: zoneId, id: node },
+          params: { zoneID: z.zoneId, id: node },
           body: { ips: ['300.1.1.1'], memo: 'x'.repeat(257) },
         }),
       ),
     ).toEqual(['ips.0:wrongFormat', 'memo:tooLong']);
-    expect(fields(await call(createSubNodes, { params: { zoneID: zoneId, id: node }, body: { ips: [] } }))).toEqual([
+    expect(fields(await call(createSubNodes, { params: { zoneID: z.zoneId, id: node }, body: { ips: [] } }))).toEqual([
       'ips:required',
     ]);
     const bad = await call(updateSubNodeIp, {
-      params: { zoneID: zoneId, id: node },
+      params: { zoneID: z.zoneId, id: node },
       body: { id: 1, ip: 'example.com' },
     });
     expect(fields(bad)).toEqual(['ip:wrongFormat']);
-    expect((await call(listSubNodes, { params: { zoneID: otherZoneId, id: node } })).json().code).toBe(101018);
+    expect((await call(listSubNodes, { params: { zoneID: z.otherZoneId, id: node } })).json().code).toBe(101018);
     expect(
-      (await call(createSubNodes, { params: { zoneID: zoneId, id: 999999 }, body: { ips: ['203.0.113.50'] } })).json()
+      (await call(createSubNodes, { params: { zoneID: z.zoneId, id: 999999 }, body: { ips: ['203.0.113.50'] } })).json()
         .code,
     ).toBe(101018);
-    const other = await initializedNode(t, client, zoneId, 'subs-f', ['203.0.113.6']);
+    const other = await initializedNode(z.t, z.client, z.zoneId, 'subs-f', ['203.0.113.6']);
     const theirs = (
-      await call(createSubNodes, { params: { zoneID: zoneId, id: other }, body: { ips: ['203.0.113.60'] } })
+      await call(createSubNodes, { params: { zoneID: z.zoneId, id: other }, body: { ips: ['203.0.113.60'] } })
     ).json().data[0];
     const mine = (
-      await call(createSubNodes, { params: { zoneID: zoneId, id: node }, body: { ips: ['203.0.113.51'] } })
+      await call(createSubNodes, { params: { zoneID: z.zoneId, id: node }, body: { ips: ['203.0.113.51'] } })
     ).json().data[0];
     // A sub-node of another node is not this node's: nothing is deleted, all or none.
     expect(
-      (await call(deleteSubNodes, { params: { zoneID: zoneId, id: node }, body: { ids: [mine.id, theirs.id] } })).json()
-        .code,
+      (
+        await call(deleteSubNodes, { params: { zoneID: z.zoneId, id: node }, body: { ids: [mine.id, theirs.id] } })
+      ).json().code,
     ).toBe(101018);
-    expect((await call(listSubNodes, { params: { zoneID: zoneId, id: node } })).json().data).toHaveLength(1);
+    expect((await call(listSubNodes, { params: { zoneID: z.zoneId, id: node } })).json().data).toHaveLength(1);
     const put = await call(updateSubNodeIp, {
-      params: { zoneID: zoneId, id: node },
+      params: { zoneID: z.zoneId, id: node },
       body: { id: theirs.id, ip: '203.0.113.61' },
     });
     expect(put.json().code).toBe(101018);
-    expect((await call(listSubNodes, { params: { zoneID: zoneId, id: other } })).json().data[0].ip).toBe(
+    expect((await call(listSubNodes, { params: { zoneID: z.zoneId, id: other } })).json().data[0].ip).toBe(
       '203.0.113.60',
     );
   });
 
   it("keeps another operator away from the operator's sub-nodes, and lets it use the same addresses", async () => {
-    const node = await initializedNode(t, client, zoneId, 'subs-g', ['203.0.113.7']);
+    const node = await initializedNode(z.t, z.client, z.zoneId, 'subs-g', ['203.0.113.7']);
     const sub = (
-      await call(createSubNodes, { params: { zoneID: zoneId, id: node }, body: { ips: ['203.0.113.70'] } })
+      await call(createSubNodes, { params: { zoneID: z.zoneId, id: node }, body: { ips: ['203.0.113.70'] } })
     ).json().data[0];
-    expect((await call(listSubNodes, { params: { zoneID: zoneId, id: node } }, rival)).json().code).toBe(101018);
+    expect((await call(listSubNodes, { params: { zoneID: z.zoneId, id: node } }, z.rival)).json().code).toBe(101018);
     expect(
       (
-        await call(createSubNodes, { params: { zoneID: zoneId, id: node }, body: { ips: ['203.0.113.71'] } }, rival)
+        await call(createSubNodes, { params: { zoneID: z.zoneId, id: node }, body: { ips: ['203.0.113.71'] } }, z.rival)
       ).json().code,
     ).toBe(101018);
     expect(
-      (await call(deleteSubNodes, { params: { zoneID: zoneId, id: node }, body: { ids: [sub.id] } }, rival)).json()
+      (await call(deleteSubNodes, { params: { zoneID: z.zoneId, id: node }, body: { ids: [sub.id] } }, z.rival)).json()
         .code,
     ).toBe(101018);
     const put = await call(
       updateSubNodeIp,
-      { params: { zoneID: zoneId, id: node }, body: { id: sub.id, ip: '203.0.113.72' } },
-      rival,
+      { params: { zoneID: z.zoneId, id: node }, body: { id: sub.id, ip: '203.0.113.72' } },
+      z.rival,
     );
     expect(put.json().code).toBe(101018);
-    expect((await call(listSubNodes, { params: { zoneID: zoneId, id: node } })).json().data).toMatchObject([
+    expect((await call(listSubNodes, { params: { zoneID: z.zoneId, id: node } })).json().data).toMatchObject([
       { id: sub.id, ip: '203.0.113.70' },
     ]);
-    const rivalZone = (await call(createZone, { body: { name: 'Rival' } }, rival)).json().data.id;
-    const rivalNode = await initializedNode(t, rival, rivalZone, 'rival-1', ['203.0.113.8']);
+    const rivalZone = (await call(createZone, { body: { name: 'Rival' } }, z.rival)).json().data.id;
+    const rivalNode = await initializedNode(z.t, z.rival, rivalZone, 'rival-1', ['203.0.113.8']);
     const same = await call(
       createSubNodes,
       { params: { zoneID: rivalZone, id: rivalNode }, body: { ips: ['203.0.113.70'] } },
-      rival,
+      z.rival,
     );
     expect(same.statusCode).toBe(200);
   });
@@ -232,8 +224,8 @@ describe('sub-nodes', () => {
 describe('initialised-node list: subNodeType and dnsStatus', () => {
   it('filters by sub-nodes and by whether a group line names the node, in the database', async () => {
     const zone = (await call(createZone, { body: { name: 'Filters' } })).json().data.id;
-    const plain = await initializedNode(t, client, zone, 'flt-plain', ['198.51.100.91']);
-    const withSubs = await initializedNode(t, client, zone, 'flt-subs', ['198.51.100.92']);
+    const plain = await initializedNode(z.t, z.client, zone, 'flt-plain', ['198.51.100.91']);
+    const withSubs = await initializedNode(z.t, z.client, zone, 'flt-subs', ['198.51.100.92']);
     await call(createSubNodes, { params: { zoneID: zone, id: withSubs }, body: { ips: ['198.51.100.93'] } });
     const group = (await call(createGroup, { params: { zoneID: zone }, body: { name: 'web', portType: 7 } })).json()
       .data.id;
@@ -262,7 +254,7 @@ describe('initialised-node list: subNodeType and dnsStatus', () => {
     );
     const bad = await call(listInitializedNodes, rawInput({ query: { dnsStatus: 'maybe', subNodeType: 'some' } }));
     expect(fields(bad)).toEqual(['dnsStatus:invalidValue', 'subNodeType:invalidValue']);
-    expect((await call(listInitializedNodes, { query: { subNodeType: 'withSubs' } }, rival)).json().data).toEqual(
+    expect((await call(listInitializedNodes, { query: { subNodeType: 'withSubs' } }, z.rival)).json().data).toEqual(
       expect.not.arrayContaining([expect.objectContaining({ id: withSubs })]),
     );
   });
@@ -270,24 +262,26 @@ describe('initialised-node list: subNodeType and dnsStatus', () => {
 
 describe('nodes named by a virtual node (202004)', () => {
   it('cannot be taken out of the zone or moved until the record is deleted', async () => {
-    const node = await initializedNode(t, client, zoneId, 'vn-named', ['198.51.100.95']);
+    const node = await initializedNode(z.t, z.client, z.zoneId, 'vn-named', ['198.51.100.95']);
     const vn = (
-      await call(createVirtualNode, { params: { zoneID: zoneId }, body: { name: 'named-pool', portType: 7 } })
+      await call(createVirtualNode, { params: { zoneID: z.zoneId }, body: { name: 'named-pool', portType: 7 } })
     ).json().data.id;
-    await call(addVirtualNodeNodeRecords, { params: { zoneID: zoneId, id: vn }, body: { nodeIDs: [node] } });
-    const removed = await call(removeZoneNode, { params: { zoneID: zoneId }, body: { id: node } });
+    await call(addVirtualNodeNodeRecords, { params: { zoneID: z.zoneId, id: vn }, body: { nodeIDs: [node] } });
+    const removed = await call(removeZoneNode, { params: { zoneID: z.zoneId }, body: { id: node } });
     expect(removed.statusCode).toBe(409);
     expect(removed.json()).toMatchObject({ code: 202004, extra: { nodeIDs: [node] } });
-    const other = await initializedNode(t, client, zoneId, 'vn-free', ['198.51.100.96']);
-    const moved = await call(moveNodesToZone, { body: { nodeIDs: [other, node], zoneID: otherZoneId } });
+    const other = await initializedNode(z.t, z.client, z.zoneId, 'vn-free', ['198.51.100.96']);
+    const moved = await call(moveNodesToZone, { body: { nodeIDs: [other, node], zoneID: z.otherZoneId } });
     expect(moved.json()).toMatchObject({ code: 202004, extra: { nodeIDs: [node] } });
     // All or none: the free node stayed too.
-    const inZone = (await call(listInitializedNodes, { query: { zoneIDs: zoneId, value: 'vn-' } })).json().data;
+    const inZone = (await call(listInitializedNodes, { query: { zoneIDs: z.zoneId, value: 'vn-' } })).json().data;
     expect(inZone.map((n: { id: number }) => n.id).sort()).toEqual([node, other].sort((a, b) => a - b));
-    const records = (await call(listVirtualNodeRecords, { params: { zoneID: zoneId, id: vn } })).json().data;
-    await call(deleteVirtualNodeRecords, { params: { zoneID: zoneId, id: vn }, body: { ids: [records[0].id] } });
-    expect((await call(moveNodesToZone, { body: { nodeIDs: [node], zoneID: otherZoneId } })).statusCode).toBe(200);
-    expect((await call(removeZoneNode, { params: { zoneID: otherZoneId }, body: { id: node } })).statusCode).toBe(200);
+    const records = (await call(listVirtualNodeRecords, { params: { zoneID: z.zoneId, id: vn } })).json().data;
+    await call(deleteVirtualNodeRecords, { params: { zoneID: z.zoneId, id: vn }, body: { ids: [records[0].id] } });
+    expect((await call(moveNodesToZone, { body: { nodeIDs: [node], zoneID: z.otherZoneId } })).statusCode).toBe(200);
+    expect((await call(removeZoneNode, { params: { zoneID: z.otherZoneId }, body: { id: node } })).statusCode).toBe(
+      200,
+    );
   });
 });
 
@@ -307,8 +301,8 @@ describe('zone resource', () => {
       sitePorts: 0,
       listenPorts: 2,
     });
-    const a = await initializedNode(t, client, zone, 'res-a', ['198.51.100.97']);
-    const b = await initializedNode(t, client, zone, 'res-b', ['198.51.100.98']);
+    const a = await initializedNode(z.t, z.client, zone, 'res-a', ['198.51.100.97']);
+    const b = await initializedNode(z.t, z.client, zone, 'res-b', ['198.51.100.98']);
     await call(createSubNodes, { params: { zoneID: zone, id: a }, body: { ips: ['198.51.100.99', '198.51.100.100'] } });
     await call(setNodeStatus, { body: { ids: [b], status: 'off' } });
     await call(createGroup, { params: { zoneID: zone }, body: { name: 'res-web', portType: 7 } });
@@ -318,16 +312,16 @@ describe('zone resource', () => {
     expect(now).toMatchObject({ nodes: 2, onlineNodes: 2, enabledNodes: 1, subNodes: 2, groups: 1, virtualNodes: 1 });
     clock.advance(61_000);
     expect((await call(getZoneResource, { params: { zoneID: zone } })).json().data.onlineNodes).toBe(0);
-    expect((await call(getZoneResource, { params: { zoneID: zone } }, rival)).json().code).toBe(101018);
+    expect((await call(getZoneResource, { params: { zoneID: zone } }, z.rival)).json().code).toBe(101018);
     expect((await call(getZoneResource, { params: { zoneID: 999999 } })).json().code).toBe(101018);
   });
 });
 
 describe('zone limit (201003)', () => {
   it("refuses a zone beyond the operator account's zone limit, and 0 means no limit", async () => {
-    const owner = await addAccount(t.app, 'client', 'limited');
-    await t.db.database.db.update(accounts).set({ zoneLimit: 2 }).where(eq(accounts.id, owner));
-    const limited = await signIn(t.app, 'client', 'limited');
+    const owner = await addAccount(z.t.app, 'client', 'limited');
+    await z.t.db.database.db.update(accounts).set({ zoneLimit: 2 }).where(eq(accounts.id, owner));
+    const limited = await signIn(z.t.app, 'client', 'limited');
     expect((await call(createZone, { body: { name: 'one' } }, limited)).statusCode).toBe(200);
     expect((await call(createZone, { body: { name: 'two' } }, limited)).statusCode).toBe(200);
     const third = await call(createZone, { body: { name: 'three' } }, limited);

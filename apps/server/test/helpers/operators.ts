@@ -1,10 +1,12 @@
-import { createGroup, createProduct, createSite, createZone, initializeNodes } from '@rampart/contract';
+import { type AnyRoute, createGroup, createProduct, createSite, createZone, initializeNodes } from '@rampart/contract';
+import type { CallArgs } from '@rampart/contract/testing';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { signInOtherOperator } from './accounts.js';
 import { signIn } from './auth.js';
-import { call, send, type Token } from './call.js';
+import { call, send, sendAs, type Token } from './call.js';
 import { joinNode } from './edge-node.js';
-import type { TestApp } from './test-app.js';
+import { createTestApp, type TestApp } from './test-app.js';
 
 /**
  * What the operator builds before a test can start (zones, groups, products, customers' sites),
@@ -52,6 +54,22 @@ export async function twoZones(app: FastifyInstance) {
   const make = operatorCalls(app, client);
   const zoneId = await make.zone('Asia');
   return { client, rival, zoneId, otherZoneId: await make.zone('Europe') };
+}
+
+/**
+ * A file of zone, group and node tests: a test app (made with `options`) and {@link twoZones}, set
+ * up before the file's tests and closed after them; read its fields inside the tests.
+ */
+export function twoZonesFile(options?: Parameters<typeof createTestApp>[0]) {
+  /** Sends `route` as the operator (`client`). */
+  const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(z.t.app, z.client, route, ...args);
+  const z = { call } as { t: TestApp; call: typeof call } & Awaited<ReturnType<typeof twoZones>>;
+  beforeAll(async () => {
+    z.t = await createTestApp(options);
+    Object.assign(z, await twoZones(z.t.app));
+  });
+  afterAll(async () => z.t.close());
+  return z;
 }
 
 /** Registers a node with the operator's join token and initialises it in the zone; answers its id. */
