@@ -1,26 +1,13 @@
 import { authRoutes, refresh } from '@rampart/contract';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client';
-import { appNavigation } from '../app/app-navigation';
 import { i18n, i18nReady } from '../i18n/i18n';
-import {
-  type FakeApi,
-  fail,
-  installFakeApi,
-  ok,
-  recordToasts,
-  resetBrowserSession,
-  restoreFakeApi,
-  selfInfo,
-  signedInCookies,
-} from '../test/fake-api';
+import { type FakeApi, fail, ok, selfInfo, sessionTestEach, signedInCookies } from '../test/fake-api';
 import { callAuthed } from './call-authed';
 import { readTokenSet } from './cookies';
 import { sessionStore } from './session-store';
 
-let api: FakeApi;
-let navigate: ReturnType<typeof vi.spyOn>;
-let toasts: ReturnType<typeof recordToasts>;
+const rig = sessionTestEach();
 
 const getSelf = () => callAuthed('user', authRoutes.getSelf, { params: { auth: 'user' } });
 
@@ -48,29 +35,19 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 beforeEach(() => {
-  resetBrowserSession();
-  api = installFakeApi();
-  navigate = vi.spyOn(appNavigation, 'replace').mockImplementation(() => {});
-  toasts = recordToasts();
   signedInCookies('user', 'access-1');
-});
-
-afterEach(() => {
-  toasts.detach();
-  restoreFakeApi();
-  vi.restoreAllMocks();
 });
 
 describe('callAuthed', () => {
   it('sends the tier’s bearer token from its cookie', async () => {
-    api.on(authRoutes.getSelf, { auth: 'user' }, ok(selfInfo('user')));
+    rig.api.on(authRoutes.getSelf, { auth: 'user' }, ok(selfInfo('user')));
     await expect(getSelf()).resolves.toEqual({ data: selfInfo('user') });
-    expect(bearer(api.requests[0]!)).toBe('Bearer access-1');
+    expect(bearer(rig.api.requests[0]!)).toBe('Bearer access-1');
   });
 
   it('refreshes exactly once when ten concurrent calls hit 101014, and all ten replay with the new token', async () => {
-    selfNeedsNewToken(api);
-    api.on(refresh, { auth: 'user' }, () =>
+    selfNeedsNewToken(rig.api);
+    rig.api.on(refresh, { auth: 'user' }, () =>
       delayed(20, ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' })),
     );
 
@@ -78,23 +55,23 @@ describe('callAuthed', () => {
 
     expect(replies).toHaveLength(10);
     for (const reply of replies) expect(reply.data.account).toBe('alice');
-    const refreshes = api.sent(refresh, { auth: 'user' });
+    const refreshes = rig.api.sent(refresh, { auth: 'user' });
     expect(refreshes).toHaveLength(1);
     // The refresh token is the server's HttpOnly cookie: the body names only the expired access token.
     expect(refreshes[0]?.body).toEqual({ accessToken: 'access-1' });
-    const selfCalls = api.sent(authRoutes.getSelf, { auth: 'user' });
+    const selfCalls = rig.api.sent(authRoutes.getSelf, { auth: 'user' });
     expect(selfCalls.filter((r) => bearer(r) === 'Bearer access-1')).toHaveLength(10);
     expect(selfCalls.filter((r) => bearer(r) === 'Bearer access-2')).toHaveLength(10);
     expect(readTokenSet('user')).toEqual({ accessToken: 'access-2', tokenType: 'Bearer' });
     expect(document.cookie).not.toContain('refresh');
-    expect(navigate).not.toHaveBeenCalled();
-    expect(toasts.toasts).toEqual([]);
+    expect(rig.navigate).not.toHaveBeenCalled();
+    expect(rig.toasts.toasts).toEqual([]);
   });
 
   it('holds a call that starts during the refresh and sends it with the new token only', async () => {
-    selfNeedsNewToken(api);
+    selfNeedsNewToken(rig.api);
     let late: Promise<unknown> | undefined;
-    api.on(refresh, { auth: 'user' }, () => {
+    rig.api.on(refresh, { auth: 'user' }, () => {
       late = getSelf(); // starts while the refresh is in flight
       return delayed(20, ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' }));
     });
@@ -102,24 +79,24 @@ describe('callAuthed', () => {
     await getSelf();
     await late;
 
-    const selfCalls = api.sent(authRoutes.getSelf, { auth: 'user' });
+    const selfCalls = rig.api.sent(authRoutes.getSelf, { auth: 'user' });
     expect(selfCalls.map(bearer)).toEqual(['Bearer access-1', 'Bearer access-2', 'Bearer access-2']);
-    expect(api.sent(refresh, { auth: 'user' })).toHaveLength(1);
+    expect(rig.api.sent(refresh, { auth: 'user' })).toHaveLength(1);
   });
 
   it('clears the cookies, goes to the login form and shows the server message when the refresh fails', async () => {
-    selfNeedsNewToken(api);
-    api.on(refresh, { auth: 'user' }, () => delayed(10, fail(401, 101016, 'The session has ended; log in again')));
+    selfNeedsNewToken(rig.api);
+    rig.api.on(refresh, { auth: 'user' }, () => delayed(10, fail(401, 101016, 'The session has ended; log in again')));
 
     const errors = await Promise.all(Array.from({ length: 3 }, () => rejection(getSelf())));
 
     for (const error of errors) expect(error.code).toBe(101016);
-    expect(api.sent(refresh, { auth: 'user' })).toHaveLength(1);
+    expect(rig.api.sent(refresh, { auth: 'user' })).toHaveLength(1);
     expect(readTokenSet('user')).toBeNull();
     expect(document.cookie).not.toContain('u_');
-    expect(navigate).toHaveBeenCalledTimes(1);
-    expect(navigate).toHaveBeenCalledWith('/user/login');
-    expect(toasts.toasts).toEqual([{ kind: 'error', text: 'The session has ended; log in again' }]);
+    expect(rig.navigate).toHaveBeenCalledTimes(1);
+    expect(rig.navigate).toHaveBeenCalledWith('/user/login');
+    expect(rig.toasts.toasts).toEqual([{ kind: 'error', text: 'The session has ended; log in again' }]);
   });
 
   it.each([
@@ -128,42 +105,42 @@ describe('callAuthed', () => {
     [101015, 'Revoke Token Failed'],
   ])('forces a logout on %i without trying a refresh', async (code, message) => {
     sessionStore.setSelf('user', selfInfo('user'), 'access-1');
-    api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, code, message));
+    rig.api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, code, message));
 
     expect((await rejection(getSelf())).code).toBe(code);
 
-    expect(api.sent(refresh, { auth: 'user' })).toHaveLength(0);
+    expect(rig.api.sent(refresh, { auth: 'user' })).toHaveLength(0);
     expect(readTokenSet('user')).toBeNull();
     expect(sessionStore.get('user').self).toBeNull();
-    expect(navigate).toHaveBeenCalledWith('/user/login');
-    expect(toasts.toasts).toEqual([{ kind: 'error', text: message }]);
+    expect(rig.navigate).toHaveBeenCalledWith('/user/login');
+    expect(rig.toasts.toasts).toEqual([{ kind: 'error', text: message }]);
   });
 
   it('ends the session when the replay after a successful refresh is still expired', async () => {
-    api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, 101014, 'Token Expired'));
-    api.on(refresh, { auth: 'user' }, ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' }));
+    rig.api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, 101014, 'Token Expired'));
+    rig.api.on(refresh, { auth: 'user' }, ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' }));
 
     expect((await rejection(getSelf())).code).toBe(101014);
 
-    expect(api.sent(refresh, { auth: 'user' })).toHaveLength(1);
-    expect(api.sent(authRoutes.getSelf, { auth: 'user' })).toHaveLength(2);
+    expect(rig.api.sent(refresh, { auth: 'user' })).toHaveLength(1);
+    expect(rig.api.sent(authRoutes.getSelf, { auth: 'user' })).toHaveLength(2);
     expect(readTokenSet('user')).toBeNull();
-    expect(navigate).toHaveBeenCalledWith('/user/login');
+    expect(rig.navigate).toHaveBeenCalledWith('/user/login');
   });
 
   it('leaves the session alone on other failures, such as 101018 or a refresh that got no reply', async () => {
-    api.on(authRoutes.getSelf, { auth: 'user' }, fail(403, 101018, 'Permission Denied'));
+    rig.api.on(authRoutes.getSelf, { auth: 'user' }, fail(403, 101018, 'Permission Denied'));
     expect((await rejection(getSelf())).code).toBe(101018);
     expect(readTokenSet('user')?.accessToken).toBe('access-1');
 
-    api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, 101014, 'Token Expired'));
-    api.on(refresh, { auth: 'user' }, () => {
+    rig.api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, 101014, 'Token Expired'));
+    rig.api.on(refresh, { auth: 'user' }, () => {
       throw new TypeError('connection reset');
     });
     expect((await rejection(getSelf())).failure).toBe('network');
     expect(readTokenSet('user')?.accessToken).toBe('access-1');
-    expect(navigate).not.toHaveBeenCalled();
-    expect(toasts.toasts).toEqual([]);
+    expect(rig.navigate).not.toHaveBeenCalled();
+    expect(rig.toasts.toasts).toEqual([]);
   });
 
   it('takes an account its operator requires a second factor of to the setup page, keeping the session', async () => {
@@ -171,22 +148,22 @@ describe('callAuthed', () => {
     await i18n.loadNamespaces('account');
     const renameSelf = () =>
       callAuthed('user', authRoutes.updateSelf, { params: { auth: 'user' }, body: { name: 'x', email: 'a@b.test' } });
-    api.on(
+    rig.api.on(
       authRoutes.updateSelf,
       { auth: 'user' },
       fail(403, 101018, 'Permission Denied', { reason: 'secondFactorRequired' }),
     );
     expect((await rejection(renameSelf())).code).toBe(101018);
     expect(readTokenSet('user')?.accessToken).toBe('access-1');
-    expect(navigate).toHaveBeenCalledWith('/user/userManagement/twoFactor');
-    expect(toasts.toasts.map((t) => t.text)).toEqual([
+    expect(rig.navigate).toHaveBeenCalledWith('/user/userManagement/twoFactor');
+    expect(rig.toasts.toasts.map((t) => t.text)).toEqual([
       'Your operator requires a second factor: set one up to continue.',
     ]);
   });
 
   it('ends only its own console’s session', async () => {
     signedInCookies('client', 'client-access');
-    api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, 101013, 'Invalid Token'));
+    rig.api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, 101013, 'Invalid Token'));
 
     await rejection(getSelf());
 

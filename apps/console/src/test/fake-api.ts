@@ -8,8 +8,9 @@ import {
   tierPermissions,
 } from '@rampart/contract';
 import { matchRoute, replyProblem } from '@rampart/contract/testing';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, type MockInstance, vi } from 'vitest';
 import { apiClientConfig } from '../api/client';
+import { appNavigation } from '../app/app-navigation';
 import { attachToastSink, resetToastsForTests, type ToastKind } from '../app/toast';
 import { clearTokenSet, writeTokenSet } from '../session/cookies';
 import { resetSessionStoreForTests } from '../session/session-store';
@@ -185,6 +186,15 @@ export function fakeApiForEachTest(start: () => FakeApi): FakeApi {
   };
 }
 
+/**
+ * A whole-console page test file: its fake API as `fakeApiForEachTest` gives it, and 20 s a test
+ * (the first render of a file loads antd's modules, seconds).
+ */
+export function pageTestApi(start: () => FakeApi): FakeApi {
+  vi.setConfig({ testTimeout: 20_000 });
+  return fakeApiForEachTest(start);
+}
+
 /** Records toasts instead of drawing them (unit tests without a console frame). */
 export function recordToasts() {
   const toasts: { kind: ToastKind; text: string }[] = [];
@@ -239,4 +249,32 @@ export function signedInFakeApi(tier: Tier): FakeApi {
 /** Stores a token set as the tier's cookies, as a previous login would have. */
 export function signedInCookies(tier: Tier, accessToken = 'access-1'): void {
   writeTokenSet(tier, { accessToken, tokenType: 'Bearer' });
+}
+
+/** What a session test reads: the fake API, the navigations asked for and the toasts shown. */
+export interface SessionTest {
+  api: FakeApi;
+  navigate: MockInstance<(path: string) => void>;
+  toasts: ReturnType<typeof recordToasts>;
+}
+
+/**
+ * The session layer's unit tests (no console frame): before each test a signed-out browser, a
+ * fresh fake API, in-app navigation recorded (not followed) and toasts recorded; undone after it.
+ * Read the fields inside a test.
+ */
+export function sessionTestEach(): SessionTest {
+  const session = {} as SessionTest;
+  beforeEach(() => {
+    resetBrowserSession();
+    session.api = installFakeApi();
+    session.navigate = vi.spyOn(appNavigation, 'replace').mockImplementation(() => {});
+    session.toasts = recordToasts();
+  });
+  afterEach(() => {
+    session.toasts.detach();
+    restoreFakeApi();
+    vi.restoreAllMocks();
+  });
+  return session;
 }

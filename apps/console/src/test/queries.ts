@@ -17,6 +17,11 @@ export function clickButton(text: string | RegExp, scope?: Scope): void {
   fireEvent.click(buttonByText(text, scope));
 }
 
+/** The on/off switch of the firewall rule whose pattern is `pattern`, in `scope` (a row or a list). */
+export function ruleSwitch(scope: HTMLElement, pattern: string): HTMLButtonElement {
+  return within(scope).getByLabelText(`Rule ${pattern} on`) as HTMLButtonElement;
+}
+
 /**
  * The table row holding `text`. Waits longer than other queries: the first page of a test file
  * loads its code and antd's while other files run.

@@ -8,15 +8,13 @@ import {
   updateSelf,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readTokenSet } from '../../session';
-import { fail, fakeApiForEachTest, ok, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { fail, ok, pageTestApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('user'));
+const api = pageTestApi(() => signedInFakeApi('user'));
 
 function type(label: string, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });

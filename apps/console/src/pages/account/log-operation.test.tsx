@@ -1,13 +1,11 @@
 import { listAuditLogs } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { i18n } from '../../i18n';
-import { fakeApiForEachTest, okPage, signedInFakeApi } from '../../test/fake-api';
+import { okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { renderAt } from '../../test/render-app';
 
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const record = {
   id: 7,

@@ -9,17 +9,15 @@ import {
   tierPermissions,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { i18n } from '../../i18n/i18n';
-import { fail, fakeApiForEachTest, ok, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { fail, ok, pageTestApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's ACME certificate authority page (client/setting/acme, zeroSSL, googleTrust),
 // against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 const PAGE = '/client/systemManagement/acmeSetting';
 const LETS_ENCRYPT = { ca: 'letsEncrypt', directoryUrl: '', caBundle: '', email: '' } as const;
 const BUNDLE = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2Fyb2wgQ0E=\n-----END CERTIFICATE-----\n';

@@ -5,15 +5,13 @@ import {
   updateAnnouncement,
 } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, findModal, findPopconfirm, findRow, modalClosed, selectRows, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's announcement settings, rendered in jsdom against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const maintenance = {
   id: 11,

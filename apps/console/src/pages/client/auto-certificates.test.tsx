@@ -1,13 +1,11 @@
 import { listAutoCertificates, renewAutoCertificates } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { chooseOption, findRow, selectRows } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 const row = {
   siteID: 1,
   siteName: 'shop',

@@ -9,16 +9,14 @@ import {
   tierPermissions,
 } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, okPage, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok, okPage, pageTestApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { blockedIp, managedAccount } from '../../test/fixtures';
 import { chooseOption, clickButton, findPopconfirm, findRow, selectRows } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's block list: the addresses blocked on its customers' sites, with the customer.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const BLOCK_LIST = '/client/sitesManagement/blockList';
 

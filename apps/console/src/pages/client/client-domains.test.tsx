@@ -6,14 +6,12 @@ import {
   setClientDomainTags,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { chooseOption, clickButton, findModal, findRow, selectRows } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 beforeEach(() => {
   api.on(
     metaSites,

@@ -7,15 +7,13 @@ import {
   putCnameSetting,
 } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, okPage, pageTestApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { buttonByText, clickButton, findModal, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's CNAME domain page (GET/PUT client/setting/dns/cname), against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const PAGE = '/client/systemManagement/cname';
 const byDefault = { domain: 'cname.rampart.test', defaultDomain: 'cname.rampart.test', custom: false };

@@ -1,14 +1,12 @@
 import { createLogo, deleteLogo, listLogos, updateLogo } from '@rampart/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { fail, ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, findPopconfirm, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's logo page, rendered in jsdom against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 const PAGE = '/client/userManagement/customizeLogo';
 const PNG_URL = 'data:image/png;base64,iVBORw0KGgo=';
 const current = {

@@ -11,17 +11,15 @@ import {
   setDnsCnames,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { describe, expect, it } from 'vitest';
+import { ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, findModal, modalClosed } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The publication of the operator's DNS records in the console: the unprocessed records under the
 // DNS setting (dns/unprocessed, retry, dns/recovery) and the published CNAME records under the CNAME
 // domain (cname/meta, dns/cnames), against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const pdns = {
   type: 'powerdns',

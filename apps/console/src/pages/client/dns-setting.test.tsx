@@ -8,23 +8,13 @@ import {
   testDnsSetting,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import {
-  fail,
-  fakeApiForEachTest,
-  ok,
-  okPage,
-  resetBrowserSession,
-  selfInfo,
-  signedInFakeApi,
-} from '../../test/fake-api';
+import { describe, expect, it } from 'vitest';
+import { fail, ok, okPage, pageTestApi, resetBrowserSession, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, findModal, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's DNS provider page (client/setting/dns GET/POST/DELETE and dns/test), against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => {
+const api = pageTestApi(() => {
   const fake = signedInFakeApi('client');
   // The unprocessed records under a saved setting (dns-publish.test.tsx).
   fake.on(listDnsUnprocessed, okPage([]));

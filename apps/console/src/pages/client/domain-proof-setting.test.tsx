@@ -1,13 +1,11 @@
 import { getCnameSetting, getDomainProofSetting, putDomainProofSetting } from '@rampart/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { renderAt } from '../../test/render-app';
 
 // The operator's proof-of-control setting (GET/PUT client/setting/domainProof) on the CNAME page.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 const PAGE = '/client/systemManagement/cname';
 
 beforeEach(() => {

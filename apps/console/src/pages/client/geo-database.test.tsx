@@ -11,16 +11,14 @@ import {
   uploadGeoDatabase,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { describe, expect, it } from 'vitest';
+import { fail, ok, pageTestApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { buttonByText, clickButton, findPopconfirm } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's geo database page: its geo database (client/setting/geoDatabase) and ASN database
 // (client/setting/asnDatabase) cards, against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => {
+const api = pageTestApi(() => {
   const fake = signedInFakeApi('client');
   // The ASN card asks for its database whatever a test is about.
   fake.on(getAsnDatabase, ok(null));

@@ -1,14 +1,12 @@
 import { activateOfflineLicense, getOwnLicense, type LicenseInfo } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
+import { describe, expect, it } from 'vitest';
+import { fail, ok, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, findRow } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's licence page, rendered in jsdom against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 const PAGE = '/client/systemManagement/license';
 const usage = (used: number, limit: number) => ({ used, limit, left: limit < 0 ? -1 : Math.max(0, limit - used) });
 const none: LicenseInfo = {

@@ -11,9 +11,9 @@ import {
   tierPermissions,
 } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../i18n/i18n';
-import { fail, fakeApiForEachTest, ok, okPage, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { fail, ok, okPage, pageTestApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import {
   chooseOption,
   clickButton,
@@ -27,9 +27,7 @@ import {
 import { renderAt } from '../../test/render-app';
 
 // The log setting page (client/setting/log, its parts), against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const PAGE = '/client/systemManagement/logSetting';
 const DEFAULTS = { rawRetentionDays: 30, rollupRetentionDays: 400 };

@@ -15,8 +15,8 @@ import {
   updateMonitorNode,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
 import {
   chooseOption,
@@ -30,9 +30,7 @@ import {
 import { renderAt } from '../../test/render-app';
 
 // The monitorManagement screens share one file: the first render of a file loads antd (seconds).
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const at = '2026-03-01T10:00:00.000Z';
 

@@ -19,7 +19,7 @@ import {
 } from '@rampart/contract';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage, okText, signedInFakeApi } from '../../test/fake-api';
+import { fail, ok, okPage, okText, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode, nodeGroup } from '../../test/fixtures';
 import {
   chooseOption,
@@ -34,9 +34,7 @@ import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
 // screens of a menu group share one file.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 afterEach(() => {
   vi.useRealTimers();

@@ -24,7 +24,7 @@ import {
 } from '@rampart/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { fail, ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
 import {
   clickButton,
@@ -40,9 +40,7 @@ import { renderAt } from '../../test/render-app';
 // The operator's node operations on the initialised-nodes tab: row and bulk actions (commands,
 // on/off, settings) and a node's details drawer with system information and command history.
 
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 beforeEach(() => {
   api.on(listUninitializedNodes, okPage([]));

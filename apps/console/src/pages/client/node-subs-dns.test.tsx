@@ -1,16 +1,14 @@
 import { getLatestNodeVersion, listInitializedNodes, listUninitializedNodes, metaZones } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
 import { chooseOption, findRow, showAllColumns } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The initialised-node list's sub-node and DNS status columns and filters, against a fake API.
 
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const withSubs = initializedNode({ subNodeCount: 3, dnsStatus: 'recorded' });
 const bare = initializedNode({ id: 22, name: 'edge-paris-2', subNodeCount: 0, dnsStatus: 'none' });

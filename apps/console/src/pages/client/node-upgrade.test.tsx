@@ -11,7 +11,7 @@ import {
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
 import { clickButton, findModal, findRow, showAllColumns } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -20,9 +20,7 @@ import { renderAt } from '../../test/render-app';
 // filter, the upgrade action (offered only when there is something to upgrade) and a node's
 // upgrade log in its drawer.
 
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const node = (overrides: Partial<InitializedNode>) => initializedNode(overrides);
 const old = node({ upgradeStatus: 'failed' });

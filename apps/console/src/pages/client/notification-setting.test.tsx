@@ -9,15 +9,13 @@ import {
   testTgSetting,
 } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
+import { describe, expect, it } from 'vitest';
+import { fail, ok, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's notification page (client/setting/email, email/test, tg, tg/test, notify), against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 const PAGE = '/client/systemManagement/notification';
 const notify = {
   kinds: ['nodeDown', 'nodeUp'],

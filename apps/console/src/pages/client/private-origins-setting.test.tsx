@@ -5,14 +5,12 @@ import {
   putPrivateOriginsSetting,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { renderAt } from '../../test/render-app';
 
 // The operator's private-origin setting (GET/PUT client/setting/privateOrigins) on the CNAME page.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 const PAGE = '/client/systemManagement/cname';
 
 beforeEach(() => {

@@ -13,16 +13,14 @@ import {
   saveRestrictCidrsSetting,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { chooseOption, clickButton, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The systemSetting page (tabs: outgoing URL, account verify, restrict group CIDRs) and the
 // errorSetting page, against a fake API: what they send, and that each save says what it did.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 const PAGE = '/client/systemManagement/systemSetting';
 
 beforeEach(() => {

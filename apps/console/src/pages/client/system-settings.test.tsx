@@ -6,16 +6,14 @@ import {
   saveNodeExporter,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
+import { describe, expect, it } from 'vitest';
+import { ok, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The node exporter setting (client/setting/nodeExporter) and the system health page
 // (client/health), against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const EXPORTER = '/client/systemManagement/nodeExporter';
 const HEALTH = '/client/systemManagement/systemHealth';

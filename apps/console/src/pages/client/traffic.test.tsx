@@ -8,8 +8,8 @@ import {
   updateTrafficPlan,
 } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import {
   chooseOption,
   clickButton,
@@ -23,9 +23,7 @@ import { renderAt } from '../../test/render-app';
 
 // The operator's traffic packages: extra plans (CRUD) and the monthly report with the lift action,
 // rendered in jsdom against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const plan = {
   id: 5,

@@ -25,15 +25,13 @@ import {
   zoneNginxWorker,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
 import { clickButton, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = pageTestApi(() => signedInFakeApi('client'));
 
 const zone = {
   id: 1,

@@ -7,17 +7,15 @@ import {
   unblockIps,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../i18n/i18n';
-import { fakeApiForEachTest, ok, okPage, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { ok, okPage, pageTestApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { blockedIp } from '../../test/fixtures';
 import { chooseOption, clickButton, findPopconfirm, findRow, selectRows, showAllColumns } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The customer's block list: a server-paged list of the addresses its DROP + Blacklist rules blocked.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('user'));
+const api = pageTestApi(() => signedInFakeApi('user'));
 
 const BLOCK_LIST = '/user/sitesManagement/blockList';
 

@@ -63,6 +63,19 @@ async function openBlacklistDialog(): Promise<HTMLElement> {
   return dialog;
 }
 
+/** The site's domain list (one domain, no ports) with its quick-add dialog open; adding answers nothing. */
+async function openQuickAdd(): Promise<HTMLElement> {
+  stubSitePage(api, [siteDomain()], userSite());
+  api.on(userDomainsTags, ok([]));
+  api.on(listSitePorts, { siteId: 3 }, okPage([]));
+  api.on(listSiteZonePorts, { siteId: 3 }, ok([]));
+  api.on(createSimpleDomains, { siteId: 3 }, ok([]));
+  renderAt(SITE_SETTING);
+  await findRow('www.example.com');
+  clickButton('Quick add');
+  return findModal();
+}
+
 describe('list boxes report every bad line', () => {
   it('the blacklist names each malformed and each repeated address with its line, and sends nothing', async () => {
     api.on(addBlacklistRules, { siteId: 3 }, ok([]));
@@ -95,15 +108,7 @@ describe('list boxes report every bad line', () => {
   });
 
   it('quick-adding domains names every bad name with its line, and sends nothing', async () => {
-    stubSitePage(api, [siteDomain()], userSite());
-    api.on(userDomainsTags, ok([]));
-    api.on(listSitePorts, { siteId: 3 }, okPage([]));
-    api.on(listSiteZonePorts, { siteId: 3 }, ok([]));
-    api.on(createSimpleDomains, { siteId: 3 }, ok([]));
-    renderAt(SITE_SETTING);
-    await findRow('www.example.com');
-    clickButton('Quick add');
-    const dialog = await findModal();
+    const dialog = await openQuickAdd();
     typeInto(dialog, 'Domain names', 'a.example.com\nnot a name\n\nb.example.com\nbad..example.com');
     typeInto(dialog, 'Origin 1 IP', '192.0.2.20');
     clickButton('OK', dialog);
@@ -114,15 +119,7 @@ describe('list boxes report every bad line', () => {
   });
 
   it('quick-adding domains names every repeated name with its line, compared as the server compares them', async () => {
-    stubSitePage(api, [siteDomain()], userSite());
-    api.on(userDomainsTags, ok([]));
-    api.on(listSitePorts, { siteId: 3 }, okPage([]));
-    api.on(listSiteZonePorts, { siteId: 3 }, ok([]));
-    api.on(createSimpleDomains, { siteId: 3 }, ok([]));
-    renderAt(SITE_SETTING);
-    await findRow('www.example.com');
-    clickButton('Quick add');
-    const dialog = await findModal();
+    const dialog = await openQuickAdd();
     typeInto(dialog, 'Domain names', 'a.example.com\nbücher.example\nA.Example.COM\nxn--bcher-kva.example\nnot a name');
     typeInto(dialog, 'Origin 1 IP', '192.0.2.20');
     clickButton('OK', dialog);

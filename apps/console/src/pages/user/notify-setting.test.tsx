@@ -1,14 +1,12 @@
 import { getCustomerNotify, saveCustomerNotify } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
+import { describe, expect, it } from 'vitest';
+import { ok, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The customer's notifySetting page (user/setting/notify), against a fake API.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('user'));
+const api = pageTestApi(() => signedInFakeApi('user'));
 const PAGE = '/user/systemManagement/notifySetting';
 
 describe('the notifySetting page', () => {

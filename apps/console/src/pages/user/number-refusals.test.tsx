@@ -11,18 +11,16 @@ import {
   updateSitePort,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../i18n/i18n';
-import { fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { ok, okPage, pageTestApi } from '../../test/fake-api';
 import { gzipSetting, signedInSiteTab } from '../../test/fixtures';
 import { clickButton, findModal, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // A number typed outside the contract's bounds is refused under its field, never rewritten to the
 // nearest bound and saved: the origin port, a layer-4 port, a rate limit, the compression length.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 const minecraft = {
   id: 11,

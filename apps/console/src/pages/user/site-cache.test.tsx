@@ -8,9 +8,9 @@ import {
   updateCacheRule,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../i18n/i18n';
-import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { fail, ok, okPage, pageTestApi } from '../../test/fake-api';
 import { signedInSiteTab } from '../../test/fixtures';
 import {
   chooseOption,
@@ -25,9 +25,7 @@ import {
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 const CACHE = '/user/sitesManagement/sitesSetting/3/shop?tab=cache';
 

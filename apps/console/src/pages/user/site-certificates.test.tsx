@@ -7,17 +7,15 @@ import {
   listDomains,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, okPage, pageTestApi } from '../../test/fake-api';
 import { certificateDetail, certificateSummary, signedInSiteTab, siteDomain } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
 // screens of a menu group share one file.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 const CERTIFICATES = '/user/sitesManagement/sitesSetting/3/shop?tab=certificates';
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';

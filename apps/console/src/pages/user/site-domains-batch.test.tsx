@@ -12,7 +12,7 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fileNameOf } from '../../features/download/save-file';
-import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { fail, ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { SITE_SETTING as SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
 import {
   buttonByText,
@@ -30,9 +30,7 @@ import { renderAt } from '../../test/render-app';
 import { fromLocalInput, toLocalInput } from './site-setting/domains/DomainAdvancedFilter';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('user'));
+const api = pageTestApi(() => signedInFakeApi('user'));
 
 const site = userSite();
 const domain = siteDomain({ certificateID: 7, certificateName: 'wildcard-2026', certStatus: 2, tags: ['main', 'eu'] });

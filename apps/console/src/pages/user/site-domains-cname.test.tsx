@@ -1,15 +1,13 @@
 import { checkDomainsCNAME, listDomains, updateDomain, userDomainsTags } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
+import { fail, ok, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { SITE_SETTING as SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, selectRows } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('user'));
+const api = pageTestApi(() => signedInFakeApi('user'));
 
 const site = userSite();
 const CNAME = '0123456789abcdef.cname.example.net';

@@ -10,8 +10,8 @@ import {
   userDomainsTags,
 } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { SITE_SETTING as SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
 import {
   chooseOption,
@@ -28,9 +28,7 @@ import { siteTabs } from './site-setting/SiteSettingPage';
 
 // The site setting page: tabs by the product's port type, bound modules in the domain list, and
 // the forms adding and deleting domains by name.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('user'));
+const api = pageTestApi(() => signedInFakeApi('user'));
 
 const site = userSite();
 const domain = siteDomain({

@@ -1,16 +1,14 @@
 import { getAbuseIPSetting, getSelf, tierPermissions, updateAbuseIPSetting } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { i18n } from '../../i18n/i18n';
-import { fail, fakeApiForEachTest, ok, selfInfo } from '../../test/fake-api';
+import { fail, ok, pageTestApi, selfInfo } from '../../test/fake-api';
 import { signedInSiteTab } from '../../test/fixtures';
 import { chooseOption, clickButton, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The site's firewall tab: IP trust protection, one setting of the site.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 const TAB = '/user/sitesManagement/sitesSetting/3/shop?tab=firewall&kind=abuseIP';
 

@@ -1,15 +1,13 @@
 import { addAntiCCRules, listAntiCCRules, updateAntiCCRule } from '@rampart/contract';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { ok, okPage, pageTestApi } from '../../test/fake-api';
 import { signedInSiteTab } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The site's firewall tab: the anti-CC rules (routes/firewall-anti-cc.ts).
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 const ANTI_CC = '/user/sitesManagement/sitesSetting/3/shop?tab=firewall&kind=antiCC';
 const DATES = { createdAt: '2026-03-01T10:00:00.000Z', updatedAt: '2026-03-02T10:00:00.000Z' };

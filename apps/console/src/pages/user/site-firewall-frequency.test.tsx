@@ -13,9 +13,9 @@ import {
   VALIDATION_MESSAGES,
 } from '@rampart/contract';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../i18n/i18n';
-import { fail, fakeApiForEachTest, ok, okPage, selfInfo } from '../../test/fake-api';
+import { fail, ok, okPage, pageTestApi, selfInfo } from '../../test/fake-api';
 import { signedInSiteTab } from '../../test/fixtures';
 import {
   chooseOption,
@@ -24,6 +24,7 @@ import {
   findPopconfirm,
   findRow,
   modalClosed,
+  ruleSwitch,
   selectRows,
   showAllColumns,
   typeInto,
@@ -32,9 +33,7 @@ import { renderAt } from '../../test/render-app';
 
 // The site's firewall tab: the interval and per-second frequency limits, server-paged lists with a
 // switch in each row.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 const FIREWALL = '/user/sitesManagement/sitesSetting/3/shop?tab=firewall';
 const INTERVALS = `${FIREWALL}&kind=intervalLimit`;
@@ -93,10 +92,6 @@ beforeEach(() => {
   api.on(listSecondLimits, { siteId: 3 }, okPage([search, wholeSite], 2));
 });
 
-function enabledSwitch(scope: HTMLElement, pattern: string): HTMLButtonElement {
-  return within(scope).getByLabelText(`Rule ${pattern} on`) as HTMLButtonElement;
-}
-
 /** The form item (label, field, hint, errors) of the field labelled `label` in `dialog`. */
 function fieldItem(dialog: HTMLElement, label: string): HTMLElement {
   const item = within(dialog).getByLabelText(label).closest('.ant-form-item');
@@ -114,12 +109,12 @@ describe('sitesSetting: firewall interval frequency limits', () => {
     expect(within(row).getByText(login.urlRegex)).toBeTruthy();
     expect(within(row).getByText('10')).toBeTruthy();
     expect(within(row).getByText('DENY')).toBeTruthy();
-    expect(enabledSwitch(row, login.urlRegex).getAttribute('aria-checked')).toBe('true');
+    expect(ruleSwitch(row, login.urlRegex).getAttribute('aria-checked')).toBe('true');
     expect(screen.getByText(/The window is fixed: it starts with the IP's first request/)).toBeTruthy();
 
     const other = await findRow('1,000,000 requests / 3,600 s');
     expect(within(other).getByText('DROP')).toBeTruthy();
-    expect(enabledSwitch(other, '/api/').getAttribute('aria-checked')).toBe('false');
+    expect(ruleSwitch(other, '/api/').getAttribute('aria-checked')).toBe('false');
 
     expect(screen.queryByText('Memo', { selector: 'th' })).toBeNull();
     await showAllColumns();
@@ -235,7 +230,7 @@ describe('sitesSetting: firewall interval frequency limits', () => {
   it('turns a limit on from its row: the limit replaced with its other fields as they are', async () => {
     api.on(updateIntervalLimit, { siteId: 3 }, ok({ ...apiCalls, enabled: true }));
     renderAt(INTERVALS);
-    fireEvent.click(enabledSwitch(await findRow('1,000,000 requests / 3,600 s'), '/api/'));
+    fireEvent.click(ruleSwitch(await findRow('1,000,000 requests / 3,600 s'), '/api/'));
     expect(await screen.findByText('Update Success')).toBeTruthy();
     expect(api.sent(updateIntervalLimit, { siteId: 3 })[0]?.body).toEqual({
       urlRegex: '/api/',
@@ -281,7 +276,7 @@ describe('sitesSetting: firewall interval frequency limits', () => {
     api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { isRoot: false, permissions })));
     renderAt(INTERVALS);
     const row = await findRow('20 requests / 60 s');
-    const toggle = enabledSwitch(row, login.urlRegex);
+    const toggle = ruleSwitch(row, login.urlRegex);
     expect(toggle.disabled).toBe(true);
     fireEvent.click(toggle);
     expect(within(row).queryByText('Edit')).toBeNull();
@@ -306,7 +301,7 @@ describe('sitesSetting: firewall per-second frequency limits', () => {
     expect(within(row).getByText('/search')).toBeTruthy();
     expect(within(row).getByText('5')).toBeTruthy(); // the priority
     expect(within(row).getByText('DENY')).toBeTruthy();
-    expect(enabledSwitch(row, '/search').getAttribute('aria-checked')).toBe('true');
+    expect(ruleSwitch(row, '/search').getAttribute('aria-checked')).toBe('true');
     expect(screen.getByText(/requests over the rate but within the burst are slowed down to the rate/)).toBeTruthy();
 
     const other = await findRow('100/s');
@@ -397,7 +392,7 @@ describe('sitesSetting: firewall per-second frequency limits', () => {
   it('turns a limit off from its row: the limit replaced with its other fields as they are', async () => {
     api.on(updateSecondLimit, { siteId: 3 }, ok({ ...search, enabled: false }));
     renderAt(SECONDS);
-    fireEvent.click(enabledSwitch(await findRow('5/s, burst 2, block 300 s'), '/search'));
+    fireEvent.click(ruleSwitch(await findRow('5/s, burst 2, block 300 s'), '/search'));
     expect(await screen.findByText('Update Success')).toBeTruthy();
     expect(api.sent(updateSecondLimit, { siteId: 3 })[0]?.body).toEqual({
       urlRegex: '/search',

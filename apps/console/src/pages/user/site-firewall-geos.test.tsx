@@ -7,17 +7,15 @@ import {
   VALIDATION_MESSAGES,
 } from '@rampart/contract';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../i18n/i18n';
-import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { fail, ok, okPage, pageTestApi } from '../../test/fake-api';
 import { signedInSiteTab } from '../../test/fixtures';
 import { clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The site's firewall tab: the geo rules, with the region tree of user/geoips in the picker.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 const GEOS = '/user/sitesManagement/sitesSetting/3/shop?tab=firewall&kind=geo';
 

@@ -9,17 +9,15 @@ import {
   VALIDATION_MESSAGES,
 } from '@rampart/contract';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { SITE_SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Header rules (a site firewall kind) and a domain's anti-referer and anti-header lists (a drawer
 // from the domain list).
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('user'));
+const api = pageTestApi(() => signedInFakeApi('user'));
 
 const HEADERS = `${SITE_SETTING}?tab=firewall&kind=header`;
 const domainParams = { siteId: 3, domainId: 9 };

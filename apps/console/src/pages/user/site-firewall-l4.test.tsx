@@ -18,17 +18,15 @@ import {
   VALIDATION_MESSAGES,
 } from '@rampart/contract';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { userSite } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // A layer-4 site's firewall tab: whitelist, blacklist, positions and connection limits, each rule
 // on one of the site's ports (routes/firewall-l4.ts).
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('user'));
+const api = pageTestApi(() => signedInFakeApi('user'));
 
 const PAGE = '/user/sitesManagement/sitesSetting/3/game?tab=firewall';
 

@@ -8,9 +8,9 @@ import {
   VALIDATION_MESSAGES,
 } from '@rampart/contract';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../i18n/i18n';
-import { fail, fakeApiForEachTest, ok, okPage, selfInfo } from '../../test/fake-api';
+import { fail, ok, okPage, pageTestApi, selfInfo } from '../../test/fake-api';
 import { signedInSiteTab } from '../../test/fixtures';
 import {
   chooseOption,
@@ -19,6 +19,7 @@ import {
   findPopconfirm,
   findRow,
   modalClosed,
+  ruleSwitch,
   selectRows,
   showAllColumns,
   typeInto,
@@ -26,9 +27,7 @@ import {
 import { renderAt } from '../../test/render-app';
 
 // The site's firewall tab: the user-agent rules, a server-paged list with a switch in each row.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 const USER_AGENTS = '/user/sitesManagement/sitesSetting/3/shop?tab=firewall&kind=userAgent';
 
@@ -57,10 +56,6 @@ beforeEach(() => {
   api.on(listUserAgentRules, { siteId: 3 }, okPage([scripts, scanners], 25));
 });
 
-function enabledSwitch(scope: HTMLElement, pattern: string): HTMLButtonElement {
-  return within(scope).getByLabelText(`Rule ${pattern} on`) as HTMLButtonElement;
-}
-
 describe('sitesSetting: firewall user-agent rules', () => {
   it('lists the rules a page at a time: URL, pattern whole on hover, mode, switch; memo and dates chosen', async () => {
     renderAt(`${USER_AGENTS}&page=2&pageSize=20`);
@@ -69,11 +64,11 @@ describe('sitesSetting: firewall user-agent rules', () => {
     expect([query?.get('page'), query?.get('pageSize')]).toEqual(['2', '20']);
     expect(screen.getByText('25 in total')).toBeTruthy();
     expect(within(row).getByText('DENY')).toBeTruthy();
-    expect(enabledSwitch(row, scripts.userAgentRegex).getAttribute('aria-checked')).toBe('true');
+    expect(ruleSwitch(row, scripts.userAgentRegex).getAttribute('aria-checked')).toBe('true');
 
     const other = await findRow(scanners.userAgentRegex);
     expect(within(other).getByText('DROP')).toBeTruthy();
-    expect(enabledSwitch(other, scanners.userAgentRegex).getAttribute('aria-checked')).toBe('false');
+    expect(ruleSwitch(other, scanners.userAgentRegex).getAttribute('aria-checked')).toBe('false');
     // One line at most 220 px wide; the whole pattern in the cell's title.
     expect(within(other).getByTitle(scanners.userAgentRegex)).toBeTruthy();
 
@@ -160,7 +155,7 @@ describe('sitesSetting: firewall user-agent rules', () => {
   it('turns a rule off from its row: the rule replaced with its other fields as they are', async () => {
     api.on(updateUserAgentRule, { siteId: 3 }, ok({ ...scripts, enabled: false }));
     renderAt(USER_AGENTS);
-    fireEvent.click(enabledSwitch(await findRow('curl|python-requests'), scripts.userAgentRegex));
+    fireEvent.click(ruleSwitch(await findRow('curl|python-requests'), scripts.userAgentRegex));
     expect(await screen.findByText('Update Success')).toBeTruthy();
     expect(api.sent(updateUserAgentRule, { siteId: 3 })[0]?.body).toEqual({
       urlRegex: '.*',
@@ -177,7 +172,7 @@ describe('sitesSetting: firewall user-agent rules', () => {
     api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { isRoot: false, permissions })));
     renderAt(USER_AGENTS);
     const row = await findRow('curl|python-requests');
-    const toggle = enabledSwitch(row, scripts.userAgentRegex);
+    const toggle = ruleSwitch(row, scripts.userAgentRegex);
     expect(toggle.disabled).toBe(true);
     fireEvent.click(toggle);
     expect(within(row).queryByText('Edit')).toBeNull();

@@ -12,7 +12,7 @@ import {
 import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n/i18n';
-import { fail, fakeApiForEachTest, ok, okPage, selfInfo } from '../../test/fake-api';
+import { fail, ok, okPage, pageTestApi, selfInfo } from '../../test/fake-api';
 import { signedInSiteTab } from '../../test/fixtures';
 import {
   chooseOption,
@@ -28,9 +28,7 @@ import {
 import { renderAt } from '../../test/render-app';
 
 // The site's firewall tab: the whitelist and the blacklist, each a server-paged list of rules.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 const FIREWALL = '/user/sitesManagement/sitesSetting/3/shop?tab=firewall';
 const NO_METHODS = { get: false, post: false, put: false, delete: false, head: false, patch: false, options: false };

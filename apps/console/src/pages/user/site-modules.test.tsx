@@ -1,15 +1,13 @@
 import { bindModuleRoutes, corsRoutes, customHeaderRoutes, listDomains, urlRedirectRoutes } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, okPage, pageTestApi } from '../../test/fake-api';
 import { signedInSiteTab, siteDomain } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 const MODULES = '/user/sitesManagement/sitesSetting/3/shop?tab=modules';
 const stamps = { siteID: 3, createdAt: '2026-01-02T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z' };

@@ -10,16 +10,14 @@ import {
   updateRateRule,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, ok } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok, pageTestApi } from '../../test/fake-api';
 import { gzipSetting, signedInSiteTab } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The site settings tab: compression, rate limits and error pages of one site.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 beforeEach(() => {
   api.on(getGzipSetting, { siteId: 3 }, ok(gzipSetting()));

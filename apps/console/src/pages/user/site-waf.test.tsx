@@ -1,7 +1,7 @@
 import { type LogRecord, listDomains, userWafLogs, WAF_GROUP_TEXT, WAF_GROUPS, wafRoutes } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, logPage, ok, okPage } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, logPage, ok, okPage, pageTestApi } from '../../test/fake-api';
 import { signedInSiteTab, siteDomain } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -9,9 +9,7 @@ import { bodies } from '../../test/statistics';
 import { wafExclusionBody } from './site-setting/modules/WafFields';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(signedInSiteTab);
+const api = pageTestApi(signedInSiteTab);
 
 const PAGE = '/user/sitesManagement/sitesSetting/3/shop?tab=modules&module=waf';
 const stamps = { createdAt: '2026-01-02T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z' };

@@ -1,14 +1,12 @@
 import { listUserMonthlyUsages, listUserTrafficPlans } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApiForEachTest, okPage, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { okPage, pageTestApi, signedInFakeApi } from '../../test/fake-api';
 import { findRow } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The customer's traffic packages page: its extra plans and, on the second tab, its monthly report.
-vi.setConfig({ testTimeout: 20_000 });
-
-const api = fakeApiForEachTest(() => signedInFakeApi('user'));
+const api = pageTestApi(() => signedInFakeApi('user'));
 const PAGE = '/user/trafficPkgManagement/trafficPkgList';
 
 beforeEach(() => {
