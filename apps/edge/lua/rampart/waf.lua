@@ -235,7 +235,7 @@ local function inspect_request(m, var, with_body)
       run_rules(m.special.ua, " " .. lower(ua))
     end
     for name, value in pairs(headers) do
-      if find(name, "file[_-]?name") then
+      if find(name, "name", 1, true) and find(name, "file[_-]?name") then
         S.part, S.name, S.lname, S.value = "header", name, name, tostring(value)
         run_rules(m.special.filename, lower(tostring(value)))
       end

@@ -142,7 +142,7 @@ function _M.base64(s)
   -- (a Lua pattern: one PCRE program fewer on the path of every token)
   if not find(s, "^[%w+/_%-]+=?=?$") then return nil end
   local t = s
-  if find(t, "[_-]") then t = gsub(gsub(t, "-", "+"), "_", "/") end
+  if find(t, "_", 1, true) or find(t, "-", 1, true) then t = gsub(gsub(t, "-", "+"), "_", "/") end
   local pad = #t % 4
   if pad == 1 then return nil end
   if pad > 0 then t = t .. sub("==", 1, 4 - pad) end
