@@ -34,6 +34,7 @@ return function()
     "word", "1234", "some text", "Mozilla/5.0", "a.b.c", "x_y", "sel ect", "uni on",
     "/???/", "/c?t", "?", "/e??/p?sswd", "/a?b=c/", "/search?q=1",
     "file_name", "x-filename", "file-name", "fileName", "T(", "t (", "[ '", "[\"", "[`", "\r\n", "_", ":", "-", ")",
+    "T(java.lang.Runtime)", "t (javax.naming.x)", "./", "//", ".;", "/./", "..;/", "https://a.example//b/./c",
   }
   local AROUND = { "", " ", "a", "Z", "1", "_", ".", "/", "-", "+", "=", "&", "\195\169", "\128", "(", "\n" }
   -- every guard string of the rules, alone and glued to its neighbours
@@ -49,6 +50,10 @@ return function()
   -- Class patterns and pattern searches rewritten as plain searches (a Lua class pattern is tried at
   -- every byte; a plain search is a memchr): each rewrite's answer beside the search it replaced.
   local find, byte, sub, gsub = string.find, string.byte, string.sub, string.gsub
+  local CVE_SPEL
+  for _, p in ipairs(require("rampart.waf_cve").PATTERNS) do
+    if p.id == 118009 then CVE_SPEL = p.re end
+  end
   local PLAIN = {
     -- rampart.waf: a header named as holding a file name
     { "file name", function(s) return find(s, "file[_-]?name") ~= nil end,
@@ -77,9 +82,16 @@ return function()
     -- rampart.waf_xss: a bracketed quoted name (obj["name"])
     { "bracket quote", function(s) return find(s, "%[%s*[\"'`]") ~= nil end,
       function(s) return find(s, "[", 1, true) ~= nil and find(s, "%[%s*[\"'`]") ~= nil end },
-    -- rampart.waf_cve: the Spring expression check's "(" asked first
-    { "spel", function(s) return find(s, "[Tt]%s*%(") ~= nil end,
-      function(s) return find(s, "(", 1, true) ~= nil and find(s, "[Tt]%s*%(") ~= nil end },
+    -- rampart.waf_cve: the Spring expression check asks for "(" (its pattern's "t\s{0,4}\(")
+    { "spel", function(s) return find(s, "[Tt]%s*%(") ~= nil and ngx.re.find(string.lower(s), CVE_SPEL, "jo") ~= nil end,
+      function(s) return find(s, "(", 1, true) ~= nil and ngx.re.find(string.lower(s), CVE_SPEL, "jo") ~= nil end },
+    -- rampart.waf_decode (base64's capital letter), rampart.waf (a header's markup, quote or space)
+    { "capital", function(s) return find(s, "%u") ~= nil end, function(s) return ngx.re.find(s, "[A-Z]", "jo") ~= nil end },
+    { "header markup", function(s) return find(s, "[<>\"'`{}%s]") ~= nil end,
+      function(s) return ngx.re.find(s, [=[[<>"'`{} \t\n\x0b\f\r]]=], "jo") ~= nil end },
+    -- rampart.waf_path: the path normalisation's passes behind plain searches
+    { "normalise", function(s) return ref.normalise(string.lower(s)) or false end,
+      function(s) return require("rampart.waf_path").normalise(string.lower(s)) or false end },
   }
 
   local PAD = rep("a ", 130)
