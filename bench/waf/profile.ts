@@ -34,8 +34,9 @@ const MODULE = {
 const LUA = `
 local cjson = require "cjson.safe"
 local ffi = require "ffi"
-pcall(ffi.cdef, "typedef struct { long tv_sec; long tv_nsec; } waf_prof_ts; int clock_gettime(int, waf_prof_ts *);")
-local ts = ffi.new("waf_prof_ts")
+-- (the declaration the edge's modules make, rampart.profile's: the first made in a Lua state wins)
+pcall(ffi.cdef, "typedef struct { long tv_sec; long tv_nsec; } rampart_timespec; int clock_gettime(int, rampart_timespec *);")
+local ts = ffi.new("rampart_timespec")
 local function now_ns()
   ffi.C.clock_gettime(3, ts)
   return tonumber(ts.tv_sec) * 1e9 + tonumber(ts.tv_nsec)

@@ -22,7 +22,10 @@ import { blocked, passed, wafSender } from './helpers/waf-send.js';
 // - the session-fixation names and the redirect parameter names, each found in a query string or
 //   form by two patterns (at the start; after a separator) where one found them;
 // - the pattern that says whether a clean query or form may hold a redirect parameter finds every
-//   name rampart.waf_redirect's is_name() accepts.
+//   name rampart.waf_redirect's is_name() accepts;
+// - the class patterns rewritten as plain searches (file-name headers, header separators, line
+//   breaks, NULs, a part's last line break, GraphQL and base64url candidates, obj["name"], the
+//   Spring expression check's "(") answer what the patterns did.
 // Then through a real edge: a long form (past the 4 KB a clean form was once limited to) whose
 // arguments are all clean but one still has that one read: a redirect parameter, a base64 payload,
 // an injection near its end; and the same form without it passes. The material and the comparisons
@@ -44,6 +47,7 @@ let report: {
   wildcards: number;
   scanners: number;
   sessions: number;
+  plain: Record<string, number>;
   diffs: string[] | Record<string, never>;
 };
 
@@ -85,6 +89,9 @@ describe('the cheap checks after the CPU pass, beside the ones they replaced', (
     expect(report.wildcards).toBeGreaterThan(100);
     expect(report.scanners).toBeGreaterThan(300);
     expect(report.sessions).toBeGreaterThan(20);
+    // each plain-search rewrite met values where the search it replaced found something
+    for (const [name, n] of Object.entries(report.plain)) expect([name, n > 50]).toEqual([name, true]);
+    expect(Object.keys(report.plain).length).toBe(13);
     // and each short value again inside a long one, at its start and at its end
     expect(report.long).toBeGreaterThan(100000);
   });

@@ -102,7 +102,9 @@ local function inspect_multipart(body, ctype)
     if head_end then
       local head = sub(chunk, 1, head_end - 1)
       local content = sub(chunk, head_end + sep)
-      content = gsub(content, "\r?\n$", "")
+      -- (the line break before the boundary: the last one or two bytes, not a pattern tried at
+      -- every byte of the part)
+      if byte(content, -1) == 10 then content = sub(content, 1, byte(content, -2) == 13 and -3 or -2) end
       local lhead = lower(head)
       -- a part in another charset (its own Content-Type's, a byte order mark, wide NULs): decoded
       content = charset.decode(content, charset.declared(head:match("[Tt][Yy][Pp][Ee]%s*:%s*([^\r\n]*)")))
@@ -126,7 +128,7 @@ local function inspect_multipart(body, ctype)
         if find(lf, "[\\\"']") then run_rules(S.m.special.filename, (gsub(lf, "[\\\"']", ""))) end
         inspect("file", name, filename)
         -- contents: textual files only (no NUL in the first 512 bytes)
-        if not find(sub(content, 1, 512), "%z") then
+        if (find(content, "\0", 1, true) or 513) > 512 then
           S.part, S.name, S.value = "file", name, content
           run_rules(S.m.special.file, lower(content))
           inspect("file", name, content)

@@ -40,7 +40,8 @@ function _M.sniff(s, declared)
   if want == "utf-16le" or want == "utf-16be" or want == "utf-32le" or want == "utf-32be" then return want, 0 end
   -- where the NULs of the first bytes fall (ASCII text in a wide charset is half or three quarters NUL)
   local n = #s
-  if n < 4 or not find(sub(s, 1, 256), "%z") then
+  -- (a plain search: a class pattern is tried byte by byte)
+  if n < 4 or (find(s, "\0", 1, true) or 257) > 256 then
     if want == "utf-16" then return "utf-16be", 0 end
     if want == "utf-32" then return "utf-32be", 0 end
     return nil

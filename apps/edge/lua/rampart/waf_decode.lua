@@ -137,12 +137,14 @@ function _M.base64(s)
   -- than the pattern, and most tokens of real traffic stop here)
   -- (a long value: one PCRE scan for a byte base64 cannot hold, which prose shows at once)
   if n > 64 and re_find(s, [=[[^\w+/\- =]]=], "jo") then return nil end
-  if not (find(s, "%u") and find(s, "%l")) then return nil end
+  -- (a capital letter found by PCRE: a Lua class search is tried at every byte of the lower-case
+  -- tokens most values are)
+  if not (re_find(s, "[A-Z]", "jo") and find(s, "%l")) then return nil end
   if find(s, " ", 1, true) and not find(s, "  ", 1, true) then s = gsub(s, " ", "+") end
   -- (a Lua pattern: one PCRE program fewer on the path of every token)
   if not find(s, "^[%w+/_%-]+=?=?$") then return nil end
   local t = s
-  if find(t, "[_-]") then t = gsub(gsub(t, "-", "+"), "_", "/") end
+  if find(t, "_", 1, true) or find(t, "-", 1, true) then t = gsub(gsub(t, "-", "+"), "_", "/") end
   local pad = #t % 4
   if pad == 1 then return nil end
   if pad > 0 then t = t .. sub("==", 1, 4 - pad) end

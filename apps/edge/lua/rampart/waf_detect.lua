@@ -135,7 +135,7 @@ local function detect(d, skip_url_rules, inner, quotes)
     inject.ldap(l, hit)
     if S.done then return end
   end
-  if groups.graphql and (find(l, "[_:]") or #l > 40) and find(l, "{", 1, true) then
+  if groups.graphql and (find(l, "_", 1, true) or find(l, ":", 1, true) or #l > 40) and find(l, "{", 1, true) then
     graphql.check(l, hit)
     if S.done then return end
   end

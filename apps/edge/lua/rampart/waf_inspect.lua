@@ -71,7 +71,7 @@ local function inspect_window(v, skip_url_rules, inner, quotes)
   local pf
   if S.part == "header" then
     -- "(", ")" and ";" are normal in a header value (User-Agent); a separator at its start is not
-    pf = find(v, "^%s*[;|&`]") or prefiltered(find(v, "[();]") and gsub(v, "[();]", " ") or v)
+    pf = find(v, "^%s*[;|&`]") or prefiltered((find(v, "(", 1, true) or find(v, ")", 1, true) or find(v, ";", 1, true)) and gsub(v, "[();]", " ") or v)
   else
     pf = prefiltered(v)
   end
@@ -255,7 +255,7 @@ local function inspect_name(part, name)
   if S.m.groups.nosql then inject.name(name, hit) end
   if S.m.groups.php then inject.php_name(name, hit) end
   -- an argument or cookie name never spans lines
-  if (part == "query" or part == "cookie") and S.m.groups.protocol and find(name, "[\r\n]") then
+  if (part == "query" or part == "cookie") and S.m.groups.protocol and (find(name, "\r", 1, true) or find(name, "\n", 1, true)) then
     hit(RULE.crlf, 8, 1)
     if S.done then return end
   end

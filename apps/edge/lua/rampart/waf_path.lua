@@ -11,7 +11,7 @@
 -- Parser Logic" (Black Hat USA 2018).
 local _M = {}
 
-local find, gsub = string.find, string.gsub
+local find, gsub, sub, byte = string.find, string.gsub, string.sub, string.byte
 
 local LOOKALIKE = {
   ["\226\128\164"] = ".", ["\226\128\165"] = "..", ["\239\185\146"] = ".", ["\226\136\149"] = "/",
@@ -23,15 +23,16 @@ function _M.normalise(l)
   local n = l
   if find(n, "\226", 1, true) or find(n, "\239", 1, true) then n = gsub(n, "[\226\239][\128-\191][\128-\191]", LOOKALIKE) end
   if find(n, "\\", 1, true) then n = gsub(n, "\\", "/") end
-  if find(n, ";", 1, true) then n = gsub(n, "(%.%.?);[^/]*", "%1") end
+  -- (each pass behind a plain search for what it replaces: a pattern pass is tried at every byte,
+  -- and URLs, "https://...", hold "//" without "/./" or "..;")
+  if find(n, ".;", 1, true) then n = gsub(n, "(%.%.?);[^/]*", "%1") end
   if find(n, "//", 1, true) or find(n, "/./", 1, true) then
-    n = gsub(n, "//+", "/")
+    if find(n, "//", 1, true) then n = gsub(n, "//+", "/") end
     for _ = 1, 8 do
-      local before = n
+      if not find(n, "/./", 1, true) then break end
       n = gsub(n, "/%./", "/")
-      if n == before then break end
     end
-    n = gsub(n, "^%./", "")
+    if byte(n, 1) == 46 and byte(n, 2) == 47 then n = sub(n, 3) end
   end
   if find(n, "...", 1, true) then n = gsub(n, "%.%.%.+/", "../") end
   if n == l then return nil end

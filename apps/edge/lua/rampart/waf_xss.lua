@@ -291,7 +291,7 @@ function _M.check(s, hit, l)
     if d and (d == 1 or find("=\"'(", sub(c, d - 1, d - 1), 1, true)) then hit(R.js_url, 8, d) end
   end
   -- JavaScript contexts; comments removed and obj["name"] read as obj.name for a second reading
-  if find(l, "/*", 1, true) or find(l, "%[%s*[\"'`]") then
+  if find(l, "/*", 1, true) or find(l, "[", 1, true) and find(l, "%[%s*[\"'`]") then
     local js = gsub(gsub(l, "/%*.-%*/", ""), "%[%s*[\"'`]([%w_$]+)[\"'`]%s*%]", ".%1")
     js = gsub(js, "%s*%.%s*", ".")
     js = gsub(js, "%(%s*([%a_$][%w_$]*)%s*%)%.", "%1.")

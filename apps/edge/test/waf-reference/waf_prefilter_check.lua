@@ -33,6 +33,8 @@ return function()
     "<", ">", "'", "\"", ";", "(", "{", "[", "$", "|", "&", "\\", "%", "=", "#", "!", "^", "~", "\r", "\n", "\0",
     "word", "1234", "some text", "Mozilla/5.0", "a.b.c", "x_y", "sel ect", "uni on",
     "/???/", "/c?t", "?", "/e??/p?sswd", "/a?b=c/", "/search?q=1",
+    "file_name", "x-filename", "file-name", "fileName", "T(", "t (", "[ '", "[\"", "[`", "\r\n", "_", ":", "-", ")",
+    "T(java.lang.Runtime)", "t (javax.naming.x)", "./", "//", ".;", "/./", "..;/", "https://a.example//b/./c",
   }
   local AROUND = { "", " ", "a", "Z", "1", "_", ".", "/", "-", "+", "=", "&", "\195\169", "\128", "(", "\n" }
   -- every guard string of the rules, alone and glued to its neighbours
@@ -45,9 +47,57 @@ return function()
     ALPHABET[#ALPHABET + 1] = c
   end
 
+  -- Class patterns and pattern searches rewritten as plain searches (a Lua class pattern is tried at
+  -- every byte; a plain search is a memchr): each rewrite's answer beside the search it replaced.
+  local find, byte, sub, gsub = string.find, string.byte, string.sub, string.gsub
+  local CVE_SPEL
+  for _, p in ipairs(require("rampart.waf_cve").PATTERNS) do
+    if p.id == 118009 then CVE_SPEL = p.re end
+  end
+  local PLAIN = {
+    -- rampart.waf: a header named as holding a file name
+    { "file name", function(s) return find(s, "file[_-]?name") ~= nil end,
+      function(s) return find(s, "name", 1, true) ~= nil and find(s, "file[_-]?name") ~= nil end },
+    -- rampart.waf_inspect: a header value's "(", ")" or ";"; a name's line break
+    { "header separators", function(s) return find(s, "[();]") ~= nil end,
+      function(s) return (find(s, "(", 1, true) or find(s, ")", 1, true) or find(s, ";", 1, true)) ~= nil end },
+    { "line break", function(s) return find(s, "[\r\n]") ~= nil end,
+      function(s) return (find(s, "\r", 1, true) or find(s, "\n", 1, true)) ~= nil end },
+    -- rampart.waf_detect (GraphQL's candidates), rampart.waf_decode (base64url)
+    { "graphql", function(s) return find(s, "[_:]") ~= nil end,
+      function(s) return (find(s, "_", 1, true) or find(s, ":", 1, true)) ~= nil end },
+    { "base64url", function(s) return find(s, "[_-]") ~= nil end,
+      function(s) return (find(s, "_", 1, true) or find(s, "-", 1, true)) ~= nil end },
+    -- rampart.waf_charset and rampart.waf_body: a NUL in the first 256 / 512 bytes
+    { "nul 256", function(s) return find(sub(s, 1, 256), "%z") ~= nil end,
+      function(s) return (find(s, "\0", 1, true) or 257) <= 256 end },
+    { "nul 512", function(s) return find(sub(s, 1, 512), "%z") ~= nil end,
+      function(s) return (find(s, "\0", 1, true) or 513) <= 512 end },
+    -- rampart.waf_body: a multipart part's content without the line break before the boundary
+    { "part end", function(s) return (gsub(s, "\r?\n$", "")) end,
+      function(s)
+        if byte(s, -1) == 10 then return sub(s, 1, byte(s, -2) == 13 and -3 or -2) end
+        return s
+      end },
+    -- rampart.waf_xss: a bracketed quoted name (obj["name"])
+    { "bracket quote", function(s) return find(s, "%[%s*[\"'`]") ~= nil end,
+      function(s) return find(s, "[", 1, true) ~= nil and find(s, "%[%s*[\"'`]") ~= nil end },
+    -- rampart.waf_cve: the Spring expression check asks for "(" (its pattern's "t\s{0,4}\(")
+    { "spel", function(s) return find(s, "[Tt]%s*%(") ~= nil and ngx.re.find(string.lower(s), CVE_SPEL, "jo") ~= nil end,
+      function(s) return find(s, "(", 1, true) ~= nil and ngx.re.find(string.lower(s), CVE_SPEL, "jo") ~= nil end },
+    -- rampart.waf_decode (base64's capital letter), rampart.waf (a header's markup, quote or space)
+    { "capital", function(s) return find(s, "%u") ~= nil end, function(s) return ngx.re.find(s, "[A-Z]", "jo") ~= nil end },
+    { "header markup", function(s) return find(s, "[<>\"'`{}%s]") ~= nil end,
+      function(s) return ngx.re.find(s, [=[[<>"'`{} \t\n\x0b\f\r]]=], "jo") ~= nil end },
+    -- rampart.waf_path: the path normalisation's passes behind plain searches
+    { "normalise", function(s) return ref.normalise(string.lower(s)) or false end,
+      function(s) return require("rampart.waf_path").normalise(string.lower(s)) or false end },
+  }
+
   local PAD = rep("a ", 130)
   local report = { long = 0, cases = 0, prefilter_hits = 0, args_hits = 0, html_changed = 0, base64_decoded = 0, shell = 0,
-    names = 0, guards = 0, wildcards = 0, scanners = 0, sessions = 0, diffs = {} }
+    names = 0, guards = 0, wildcards = 0, scanners = 0, sessions = 0, plain = {}, diffs = {} }
+  for _, p in ipairs(PLAIN) do report.plain[p[1]] = 0 end
   local function diff(kind, s)
     if #report.diffs < 20 then report.diffs[#report.diffs + 1] = kind .. ": " .. ngx.encode_base64(s) end
   end
@@ -98,6 +148,13 @@ return function()
     local q = ref.shell_quoted(s)
     if q then report.shell = report.shell + 1 end
     if q ~= D.shell_quoted(s) then diff("shell_quoted", s) end
+    for i = 1, #PLAIN do
+      local p = PLAIN[i]
+      local was = p[2](s)
+      -- (how often the old search found something, or changed the value)
+      if was == true or (type(was) == "string" and was ~= s) then report.plain[p[1]] = report.plain[p[1]] + 1 end
+      if was ~= p[3](s) then diff(p[1], s) end
+    end
   end
 
   -- every token, in three casings, between every pair of neighbours

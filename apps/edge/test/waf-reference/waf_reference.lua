@@ -63,4 +63,28 @@ function _M.shell_quoted(l)
   return (find(l, "%w['\"\\]+[%w/]") or find(l, "%[%w%]")) ~= nil
 end
 
+-- rampart.waf_path's normalise() before its passes were put behind plain searches.
+local LOOKALIKE = {
+  ["\226\128\164"] = ".", ["\226\128\165"] = "..", ["\239\185\146"] = ".", ["\226\136\149"] = "/",
+  ["\226\129\132"] = "/", ["\226\167\181"] = "/",
+}
+function _M.normalise(l)
+  local n = l
+  if find(n, "\226", 1, true) or find(n, "\239", 1, true) then n = gsub(n, "[\226\239][\128-\191][\128-\191]", LOOKALIKE) end
+  if find(n, "\\", 1, true) then n = gsub(n, "\\", "/") end
+  if find(n, ";", 1, true) then n = gsub(n, "(%.%.?);[^/]*", "%1") end
+  if find(n, "//", 1, true) or find(n, "/./", 1, true) then
+    n = gsub(n, "//+", "/")
+    for _ = 1, 8 do
+      local before = n
+      n = gsub(n, "/%./", "/")
+      if n == before then break end
+    end
+    n = gsub(n, "^%./", "")
+  end
+  if find(n, "...", 1, true) then n = gsub(n, "%.%.%.+/", "../") end
+  if n == l then return nil end
+  return n
+end
+
 return _M
