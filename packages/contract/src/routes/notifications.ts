@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOCALES } from '../locale.js';
 import { dataOf, defineRoute, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { outgoingTarget } from '../validators/outgoing-target.js';
 import { normalizeHostPort } from '../validators/url.js';
 import { addValidationIssue, zEmail } from '../validators/zod.js';
@@ -289,27 +290,20 @@ export const saveFrequencySetting = defineRoute({
   response: dataOf(frequencySettingSchema),
 });
 
-export const getCustomerNotify = defineRoute({
-  id: 'user.setting.notify',
-  method: 'GET',
-  path: '/user/setting/notify',
-  access: tiers(['user'], 'user.notify.read'),
-  codes: [],
-  summary: "The customer's notifySetting: which of its alerts it gets and where (nothing until set)",
+const route = routeFamily({
   tags: ['settings'],
-  request: {},
+  read: tiers(['user'], 'user.notify.read'),
+  write: tiers(['user'], 'user.notify.write'),
+});
+
+export const getCustomerNotify = route.get('user.setting.notify', '/user/setting/notify', {
+  summary: "The customer's notifySetting: which of its alerts it gets and where (nothing until set)",
   response: dataOf(customerNotifySchema),
 });
 
-export const saveCustomerNotify = defineRoute({
-  id: 'user.setting.notify.save',
-  method: 'PUT',
-  path: '/user/setting/notify',
-  access: tiers(['user'], 'user.notify.write'),
-  codes: [],
+export const saveCustomerNotify = route.put('user.setting.notify.save', '/user/setting/notify', {
   summary: "Sets the customer's notifySetting",
-  tags: ['settings'],
-  request: { body: customerNotifySchema },
+  body: customerNotifySchema,
   response: dataOf(customerNotifySchema),
 });
 
