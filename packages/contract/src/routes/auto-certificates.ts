@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { autoCertStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
 import { routeFamily } from '../route-family.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 import { zPushUrl } from './log-push.js';
@@ -145,26 +145,17 @@ export const saveAcmeSetting = route.put('client.setting.acme.save', '/client/se
 
 function eabRoutes(name: 'zeroSSL' | 'googleTrust', label: string) {
   return {
-    get: defineRoute({
-      id: `client.setting.${name}`,
-      method: 'GET',
-      path: `/client/setting/${name}`,
+    get: route.get(`client.setting.${name}`, `/client/setting/${name}`, {
       access: tiers(['client'], 'client.settings.read'),
-      codes: [],
       summary: `The operator's ${label} EAB credentials (null until set); the HMAC key is never returned`,
       tags: ['settings'],
-      request: {},
       response: dataOf(eabSettingSchema.nullable()),
     }),
-    save: defineRoute({
-      id: `client.setting.${name}.save`,
-      method: 'PUT',
-      path: `/client/setting/${name}`,
+    save: route.put(`client.setting.${name}.save`, `/client/setting/${name}`, {
       access: tiers(['client'], 'client.settings.write'),
-      codes: [],
       summary: `Sets the operator's ${label} EAB credentials; an HMAC key left out is kept`,
       tags: ['settings'],
-      request: { body: eabSettingInSchema },
+      body: eabSettingInSchema,
       response: dataOf(eabSettingSchema),
     }),
   };
