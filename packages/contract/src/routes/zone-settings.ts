@@ -7,7 +7,7 @@ import {
   nginxStreamSchema,
   nginxWorkerSchema,
 } from '../edge/nginx-tuning.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, pageOf, tiers } from '../route.js';
 import { routeFamily } from '../route-family.js';
 import { zId, zIds } from '../validators/ids.js';
 import { zPort } from '../validators/zod.js';
@@ -151,37 +151,17 @@ export const setZoneNginxEnable = route.put('client.zone.nginx.enable', '/client
 function sectionRoutes<S extends NginxTuningSection>(section: S, body: z.ZodType<NginxTuning[S]>) {
   const path = `/client/zone/{zoneID}/setting/nginx/${section}`;
   return {
-    get: defineRoute({
-      id: `client.zone.nginx.${section}`,
-      method: 'GET',
-      path,
-      access: tiers(['client'], 'client.settings.read'),
-      codes: [],
+    get: route.get(`client.zone.nginx.${section}`, path, {
       summary: `The zone's nginx ${section} settings (unset values are the defaults)`,
-      tags: ['zones'],
-      request: { params: zoneParams },
       response: dataOf(body),
     }),
-    put: defineRoute({
-      id: `client.zone.nginx.${section}.put`,
-      method: 'PUT',
-      path,
-      access: tiers(['client'], 'client.settings.write'),
-      codes: [],
+    put: route.put(`client.zone.nginx.${section}.put`, path, {
       summary: `Replaces the zone's nginx ${section} settings; nodes check them with nginx -t and keep the running configuration when refused`,
-      tags: ['zones'],
-      request: { params: zoneParams, body: z.object({ value: body }) },
+      body: z.object({ value: body }),
       response: dataOf(body),
     }),
-    delete: defineRoute({
-      id: `client.zone.nginx.${section}.delete`,
-      method: 'DELETE',
-      path,
-      access: tiers(['client'], 'client.settings.write'),
-      codes: [],
+    delete: route.delete(`client.zone.nginx.${section}.delete`, path, {
       summary: `Returns the zone's nginx ${section} settings to the defaults`,
-      tags: ['zones'],
-      request: { params: zoneParams },
       response: dataOf(body),
     }),
   };
