@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { idNameSchema, zId, zIdParam } from '../validators/ids.js';
 
 /**
@@ -25,36 +26,27 @@ export type AccountZones = z.infer<typeof accountZonesSchema>;
 
 const params = z.object({ clientId: zIdParam });
 
-export const getAccountZones = defineRoute({
-  id: 'client.accounts.zones',
-  method: 'GET',
-  path: '/client/{clientId}/zones',
-  access: tiers(['client'], 'accounts.read'),
-  codes: [],
-  summary: "The zones assigned to one of the operator's sub-accounts (empty: every zone)",
+const route = routeFamily({
   tags: ['accounts'],
-  request: { params },
+  read: tiers(['client'], 'accounts.read'),
+  write: tiers(['client'], 'accounts.write'),
+  params: params,
+});
+
+export const getAccountZones = route.get('client.accounts.zones', '/client/{clientId}/zones', {
+  summary: "The zones assigned to one of the operator's sub-accounts (empty: every zone)",
   response: dataOf(accountZonesSchema),
 });
 
-export const setAccountZones = defineRoute({
-  id: 'client.accounts.zones.set',
-  method: 'PUT',
-  path: '/client/{clientId}/zones',
-  access: tiers(['client'], 'accounts.write'),
-  codes: [],
+export const setAccountZones = route.put('client.accounts.zones.set', '/client/{clientId}/zones', {
   summary:
     "Replaces the zones assigned to one of the operator's sub-accounts (an empty list lifts the restriction); every id must be a zone of the operator",
-  tags: ['accounts'],
-  request: {
-    params,
-    body: z.object({
-      zoneIDs: z
-        .array(zId)
-        .max(500)
-        .refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate zone id' }),
-    }),
-  },
+  body: z.object({
+    zoneIDs: z
+      .array(zId)
+      .max(500)
+      .refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate zone id' }),
+  }),
   response: dataOf(accountZonesSchema),
 });
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { accountStatusSchema } from '../enums.js';
 import { orderBySchema, pageQuery } from '../http.js';
 import type { Localized } from '../locale.js';
-import { authParams, dataOf, defineRoute, okReply, pageOf, TIERS, type Tier, tierSchema, tiers } from '../route.js';
+import { authParams, dataOf, okReply, pageOf, TIERS, type Tier, tierSchema, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { idNameSchema, zId, zIdParam } from '../validators/ids.js';
 import { zAccount, zEmail, zName } from '../validators/zod.js';
 
@@ -66,41 +67,31 @@ const accountLimitFields = {
 
 export const ACCOUNT_SORT_FIELDS = ['createdAt', 'account', 'name', 'email', 'status'] as const;
 
-export const listAccounts = defineRoute({
-  id: 'auth.accounts.list',
-  method: 'GET',
-  path: '/{auth}/accounts',
-  access: tiers(TIERS, 'accounts.read'),
-  codes: [],
+const route = routeFamily({
+  tags: ['accounts'],
+  read: tiers(TIERS, 'accounts.read'),
+  write: tiers(TIERS, 'accounts.write'),
+});
+
+export const listAccounts = route.get('auth.accounts.list', '/{auth}/accounts', {
   summary:
     "The accounts the caller manages of one tier (query `auth`, the console's tab; default the first of MANAGED_TIERS), paged, sorted and searched by account, name or e-mail",
-  tags: ['accounts'],
-  request: {
-    params: authParams,
-    query: pageQuery.extend({
-      auth: tierSchema.optional(),
-      sortBy: z.enum(ACCOUNT_SORT_FIELDS).default('createdAt'),
-      orderBy: orderBySchema.default('desc'),
-      name: z.string().max(256).optional(),
-    }),
-  },
+  params: authParams,
+  query: pageQuery.extend({
+    auth: tierSchema.optional(),
+    sortBy: z.enum(ACCOUNT_SORT_FIELDS).default('createdAt'),
+    orderBy: orderBySchema.default('desc'),
+    name: z.string().max(256).optional(),
+  }),
   response: pageOf(managedAccountSchema),
 });
 
 export type ListAccountsQuery = z.output<typeof listAccounts.request.query>;
 
-export const listSubAccounts = defineRoute({
-  id: 'auth.accounts.subs',
-  method: 'GET',
-  path: '/{auth}/account/{userId}/subs',
-  access: tiers(TIERS, 'accounts.read'),
-  codes: [],
+export const listSubAccounts = route.get('auth.accounts.subs', '/{auth}/account/{userId}/subs', {
   summary: 'The sub-accounts (same tier) directly below an account the caller manages, paged',
-  tags: ['accounts'],
-  request: {
-    params: authParams.extend({ userId: zIdParam }),
-    query: pageQuery,
-  },
+  params: authParams.extend({ userId: zIdParam }),
+  query: pageQuery,
   response: pageOf(managedAccountSchema),
 });
 
@@ -127,16 +118,12 @@ export type CreateAccountIn = z.output<typeof createAccountBodySchema>;
 export const createdAccountSchema = managedAccountSchema.extend({ createPasswordLink: z.string().nullable() });
 export type CreatedAccount = z.infer<typeof createdAccountSchema>;
 
-export const createAccount = defineRoute({
-  id: 'auth.account.create',
-  method: 'POST',
-  path: '/{auth}/account',
-  access: tiers(TIERS, 'accounts.write'),
+export const createAccount = route.post('auth.account.create', '/{auth}/account', {
   codes: [101012, 101017, 101020, 101025],
   summary:
     'Creates an account below the caller without a password and e-mails it a one-time link to create one (101020 when no mail server is set), or with `delivery: link` answers the link once instead',
-  tags: ['accounts'],
-  request: { params: authParams, body: createAccountBodySchema },
+  params: authParams,
+  body: createAccountBodySchema,
   response: dataOf(createdAccountSchema),
 });
 
@@ -149,68 +136,50 @@ export const updateAccountBodySchema = accountId.extend({
 
 export type UpdateAccountIn = z.output<typeof updateAccountBodySchema>;
 
-export const updateAccount = defineRoute({
-  id: 'auth.account.update',
-  method: 'PUT',
-  path: '/{auth}/account',
-  access: tiers(TIERS, 'accounts.write'),
+export const updateAccount = route.put('auth.account.update', '/{auth}/account', {
   codes: [101017],
   summary:
     'Edits an account the caller manages: name, e-mail, status (pause, lock and expired sign it out everywhere), log export limit',
-  tags: ['accounts'],
-  request: { params: authParams, body: updateAccountBodySchema },
+  params: authParams,
+  body: updateAccountBodySchema,
   response: dataOf(managedAccountSchema),
 });
 
-export const deleteAccount = defineRoute({
-  id: 'auth.account.delete',
-  method: 'DELETE',
-  path: '/{auth}/account',
-  access: tiers(TIERS, 'accounts.write'),
+export const deleteAccount = route.delete('auth.account.delete', '/{auth}/account', {
   codes: [205003],
   summary:
     'Deletes an account the caller manages; refused (205003, extra.reason) while it has sites, sub-accounts or other objects',
-  tags: ['accounts'],
-  request: { params: authParams, body: accountId },
+  params: authParams,
+  body: accountId,
   response: okReply,
 });
 
-export const resendAccountEmail = defineRoute({
-  id: 'auth.account.resendEmail',
-  method: 'POST',
-  path: '/{auth}/account/resendEmail',
-  access: tiers(TIERS, 'accounts.write'),
+export const resendAccountEmail = route.post('auth.account.resendEmail', '/{auth}/account/resendEmail', {
   codes: [101012, 101020],
   sendsOnDemand: true,
   summary:
     'Sends an account the caller manages, while it has no password, a new one-time link to create one (earlier links stop working); 101018 for an account that has a password',
-  tags: ['accounts'],
-  request: { params: authParams, body: accountId },
+  params: authParams,
+  body: accountId,
   response: okReply,
 });
 
-export const accountCreatePasswordLink = defineRoute({
-  id: 'auth.account.createPasswordLink',
-  method: 'POST',
-  path: '/{auth}/account/createPasswordLink',
-  access: tiers(TIERS, 'accounts.write'),
-  codes: [],
-  summary:
-    'Answers a new one-time create-password link for an account the caller manages that has no password yet, for the caller to hand over without mail (earlier links stop working); 101018 for an account that has a password',
-  tags: ['accounts'],
-  request: { params: authParams, body: accountId },
-  response: dataOf(z.object({ link: z.string() })),
-});
+export const accountCreatePasswordLink = route.post(
+  'auth.account.createPasswordLink',
+  '/{auth}/account/createPasswordLink',
+  {
+    summary:
+      'Answers a new one-time create-password link for an account the caller manages that has no password yet, for the caller to hand over without mail (earlier links stop working); 101018 for an account that has a password',
+    params: authParams,
+    body: accountId,
+    response: dataOf(z.object({ link: z.string() })),
+  },
+);
 
-export const resetAccountTwoFactor = defineRoute({
-  id: 'auth.account.resetLogin2fa',
-  method: 'PUT',
-  path: '/{auth}/account/login2fa',
-  access: tiers(TIERS, 'accounts.write'),
-  codes: [],
+export const resetAccountTwoFactor = route.put('auth.account.resetLogin2fa', '/{auth}/account/login2fa', {
   summary: 'Turns off the second factor of an account the caller manages (a lost authenticator); it is signed out',
-  tags: ['accounts'],
-  request: { params: authParams, body: accountId },
+  params: authParams,
+  body: accountId,
   response: okReply,
 });
 

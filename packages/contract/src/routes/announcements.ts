@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 
@@ -34,75 +35,46 @@ export type AnnouncementIn = z.output<typeof body>;
 /** The list query as the server receives it. */
 export type AnnouncementListQuery = z.output<typeof listQuery>;
 
-export const listClientAnnouncements = defineRoute({
-  id: 'client.announcements.list',
-  method: 'GET',
-  path: '/client/setting/announcements',
-  access: tiers(['client'], 'client.announcements.read'),
-  codes: [],
-  summary: "The operator's announcements, newest first, paged, optionally only running or stopped ones",
+const route = routeFamily({
   tags: ['announcements'],
-  request: { query: listQuery },
+  read: tiers(['client'], 'client.announcements.read'),
+  write: tiers(['client'], 'client.announcements.write'),
+});
+
+export const listClientAnnouncements = route.get('client.announcements.list', '/client/setting/announcements', {
+  summary: "The operator's announcements, newest first, paged, optionally only running or stopped ones",
+  query: listQuery,
   response: pageOf(announcementSchema),
 });
 
-export const createAnnouncement = defineRoute({
-  id: 'client.announcement.create',
-  method: 'POST',
-  path: '/client/setting/announcement',
-  access: tiers(['client'], 'client.announcements.write'),
-  codes: [],
+export const createAnnouncement = route.post('client.announcement.create', '/client/setting/announcement', {
   summary: "Publishes an announcement to the operator's customers",
-  tags: ['announcements'],
-  request: { body },
+  body,
   response: dataOf(announcementSchema),
 });
 
-export const updateAnnouncement = defineRoute({
-  id: 'client.announcement.update',
-  method: 'PUT',
-  path: '/client/setting/announcement',
-  access: tiers(['client'], 'client.announcements.write'),
-  codes: [],
+export const updateAnnouncement = route.put('client.announcement.update', '/client/setting/announcement', {
   summary: 'Edits an announcement',
-  tags: ['announcements'],
-  request: { body: body.extend({ id: zId }) },
+  body: body.extend({ id: zId }),
   response: dataOf(announcementSchema),
 });
 
-export const deleteAnnouncement = defineRoute({
-  id: 'client.announcement.delete',
-  method: 'DELETE',
-  path: '/client/setting/announcement',
-  access: tiers(['client'], 'client.announcements.write'),
-  codes: [],
+export const deleteAnnouncement = route.delete('client.announcement.delete', '/client/setting/announcement', {
   summary: 'Deletes one announcement',
-  tags: ['announcements'],
-  request: { body: z.object({ id: zId }) },
+  body: z.object({ id: zId }),
   response: okReply,
 });
 
-export const deleteAnnouncements = defineRoute({
-  id: 'client.announcements.delete',
-  method: 'DELETE',
-  path: '/client/setting/announcements',
-  access: tiers(['client'], 'client.announcements.write'),
-  codes: [],
+export const deleteAnnouncements = route.delete('client.announcements.delete', '/client/setting/announcements', {
   summary: 'Deletes announcements (all or none)',
-  tags: ['announcements'],
-  request: { body: z.object({ ids: zIds(500) }) },
+  body: z.object({ ids: zIds(500) }),
   response: okReply,
 });
 
-export const listUserAnnouncements = defineRoute({
-  id: 'user.announcements.list',
-  method: 'GET',
-  path: '/user/announcements',
+export const listUserAnnouncements = route.get('user.announcements.list', '/user/announcements', {
   access: tiers(['user'], 'user.resources.read'),
-  codes: [],
   summary: "Announcements of the caller's operator, newest first, paged, optionally only running or stopped ones",
-  tags: ['announcements'],
-  request: { query: listQuery },
+  query: listQuery,
   response: pageOf(announcementSchema),
 });
 

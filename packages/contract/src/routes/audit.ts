@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { authParams, dataOf, defineRoute, HTTP_METHODS, pageOf, TIERS, tierSchema, tiers } from '../route.js';
+import { authParams, dataOf, HTTP_METHODS, pageOf, TIERS, tierSchema, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId } from '../validators/ids.js';
 import { tokenSetSchema } from './auth.js';
 
@@ -71,16 +72,17 @@ export const auditQuery = pageQuery.extend({
 });
 export type AuditQuery = z.input<typeof auditQuery>;
 
-export const listAuditLogs = defineRoute({
-  id: 'auth.auditLogs.list',
-  method: 'GET',
-  path: '/{auth}/auditLogs',
-  access: tiers(TIERS, 'accounts.read'),
-  codes: [],
+const route = routeFamily({
+  tags: ['audit'],
+  read: tiers(TIERS, 'accounts.read'),
+  write: tiers(TIERS, 'accounts.read'),
+  params: authParams,
+});
+
+export const listAuditLogs = route.get('auth.auditLogs.list', '/{auth}/auditLogs', {
   summary:
     'Audit records the caller may see (its own and those of every account below it), newest first, filtered and paged',
-  tags: ['audit'],
-  request: { params: authParams, query: auditQuery },
+  query: auditQuery,
   response: pageOf(auditRecordSchema),
 });
 
@@ -88,34 +90,21 @@ export const listAuditLogs = defineRoute({
  * The same search as a POST with the filters in the body, as the spec writes it ("POST auditLogs",
  * §7 "Logs", beside the access and WAF log searches): it changes nothing and is not audited.
  */
-export const searchAuditLogs = defineRoute({
-  id: 'auth.auditLogs.search',
-  method: 'POST',
-  path: '/{auth}/auditLogs',
-  access: tiers(TIERS, 'accounts.read'),
-  codes: [],
+export const searchAuditLogs = route.post('auth.auditLogs.search', '/{auth}/auditLogs', {
   summary: 'The audit records of listAuditLogs, with the filters and the page in the body',
-  tags: ['audit'],
-  request: { params: authParams, body: auditQuery },
+  body: auditQuery,
   response: pageOf(auditRecordSchema),
 });
 
 /** How long a switched session lives, however often it is refreshed. */
 export const SWITCH_USER_SESSION_SECONDS = 3600;
 
-export const switchUser = defineRoute({
-  id: 'auth.switchUser',
-  method: 'POST',
-  path: '/{auth}/proxy',
+export const switchUser = route.post('auth.switchUser', '/{auth}/proxy', {
   access: tiers(TIERS, 'accounts.write'),
-  codes: [],
   summary:
     "Switch user: mints a short-lived token pair for an account below the caller (the admin's operator, an operator's customer, a customer's own sub-user); every call made with it is audited with the caller as the real actor",
   tags: ['auth'],
-  request: {
-    params: authParams,
-    body: z.object({ id: zId }),
-  },
+  body: z.object({ id: zId }),
   response: dataOf(tokenSetSchema.extend({ auth: tierSchema })),
 });
 

@@ -1,17 +1,8 @@
 import { z } from 'zod';
 import { TOKEN_COOKIE_PREFIX } from '../constants.js';
 import { accountStatusSchema } from '../enums.js';
-import {
-  authParams,
-  dataOf,
-  defineRoute,
-  okReply,
-  publicAccess,
-  TIERS,
-  type Tier,
-  tierSchema,
-  tiers,
-} from '../route.js';
+import { authParams, dataOf, okReply, publicAccess, TIERS, type Tier, tierSchema, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId } from '../validators/ids.js';
 import { zEmail, zName, zNewPassword } from '../validators/zod.js';
 
@@ -110,238 +101,154 @@ function withConfirmation<T extends z.ZodObject<{ password: z.ZodType<string>; c
   });
 }
 
-export const requestLogin = defineRoute({
-  id: 'auth.code',
-  method: 'POST',
-  path: '/{auth}/code',
-  access: publicAccess,
+const route = routeFamily({ tags: ['auth'], read: tiers(TIERS, 'account.self'), write: publicAccess });
+
+export const requestLogin = route.post('auth.code', '/{auth}/code', {
   codes: [101008, 101012, 101018, 101020],
   summary: 'Step 1 of login: account and password; answers the second factor needed, or the tokens',
-  tags: ['auth'],
-  request: { params: authParams, body: z.object(credentials) },
+  params: authParams,
+  body: z.object(credentials),
   response: dataOf(loginStepSchema),
 });
 
-export const login = defineRoute({
-  id: 'auth.login',
-  method: 'POST',
-  path: '/{auth}/login',
-  access: publicAccess,
+export const login = route.post('auth.login', '/{auth}/login', {
   codes: [101008, 101012, 101018],
   summary: 'Step 2 of login: the code from the e-mail or the authenticator',
-  tags: ['auth'],
-  request: {
-    params: authParams,
-    body: z.object({
-      ...credentials,
-      onePassKey: secretString,
-      login2FAType: login2FATypeSchema,
-      code: z.string().regex(/^\d{6}$/),
-    }),
-  },
+  params: authParams,
+  body: z.object({
+    ...credentials,
+    onePassKey: secretString,
+    login2FAType: login2FATypeSchema,
+    code: z.string().regex(/^\d{6}$/),
+  }),
   response: dataOf(tokenSetSchema),
 });
 
-export const resendLoginCode = defineRoute({
-  id: 'auth.verify',
-  method: 'POST',
-  path: '/{auth}/verify',
-  access: publicAccess,
+export const resendLoginCode = route.post('auth.verify', '/{auth}/verify', {
   codes: [101008, 101012, 101018, 101020, 101029],
   summary: 'Mails a new code for a pending e-mail login (the ticket stays the same)',
-  tags: ['auth'],
-  request: { params: authParams, body: z.object({ ...credentials, onePassKey: secretString }) },
+  params: authParams,
+  body: z.object({ ...credentials, onePassKey: secretString }),
   response: okReply,
 });
 
-export const logout = defineRoute({
-  id: 'auth.logout',
-  method: 'DELETE',
-  path: '/{auth}',
-  access: publicAccess,
+export const logout = route.delete('auth.logout', '/{auth}', {
   codes: [101015],
   summary:
     "Logout: revokes the session (the refresh token and every access token of it). The refresh token is the body's, else the console's HttpOnly cookie (`u_refreshToken`, `c_`, `a_`), which the reply clears",
-  tags: ['auth'],
-  request: {
-    params: authParams,
-    body: z.object({ accessToken: z.string().max(4096).optional(), refreshToken: secretString.optional() }),
-  },
+  params: authParams,
+  body: z.object({ accessToken: z.string().max(4096).optional(), refreshToken: secretString.optional() }),
   response: okReply,
 });
 
-export const refresh = defineRoute({
-  id: 'auth.refresh',
-  method: 'PATCH',
-  path: '/{auth}',
-  access: publicAccess,
+export const refresh = route.patch('auth.refresh', '/{auth}', {
   codes: [101016],
   summary:
     "Exchanges a refresh token for a new token set; the old refresh token is spent. Without one in the body, the console's HttpOnly cookie is used, and the new refresh token is then set in that cookie only (`refreshToken` is empty in the body)",
-  tags: ['auth'],
-  request: {
-    params: authParams,
-    body: z.object({ refreshToken: secretString.optional(), accessToken: z.string().max(4096).optional() }),
-  },
+  params: authParams,
+  body: z.object({ refreshToken: secretString.optional(), accessToken: z.string().max(4096).optional() }),
   response: dataOf(tokenSetSchema),
 });
 
-export const changePassword = defineRoute({
-  id: 'auth.changePassword',
-  method: 'PATCH',
-  path: '/{auth}/password',
+export const changePassword = route.patch('auth.changePassword', '/{auth}/password', {
   access: tiers(TIERS, 'account.self'),
   codes: [101012],
   summary: "Changes the caller's password; every other session of the account is logged out",
-  tags: ['auth'],
-  request: {
-    params: authParams,
-    body: withConfirmation(
-      z.object({ oldPassword: z.string().min(1).max(1024), password: zNewPassword, confirmPassword: z.string() }),
-    ),
-  },
+  params: authParams,
+  body: withConfirmation(
+    z.object({ oldPassword: z.string().min(1).max(1024), password: zNewPassword, confirmPassword: z.string() }),
+  ),
   response: dataOf(tokenSetSchema),
 });
 
-export const setSubAccountPassword = defineRoute({
-  id: 'auth.setAccountPassword',
-  method: 'PUT',
-  path: '/{auth}/account/password',
+export const setSubAccountPassword = route.put('auth.setAccountPassword', '/{auth}/account/password', {
   access: tiers(TIERS, 'accounts.write'),
-  codes: [],
   summary: 'Sets the password of an account the caller owns; that account is logged out everywhere',
-  tags: ['auth'],
-  request: {
-    params: authParams,
-    body: withConfirmation(z.object({ id: zId, password: zNewPassword, confirmPassword: z.string() })),
-  },
+  params: authParams,
+  body: withConfirmation(z.object({ id: zId, password: zNewPassword, confirmPassword: z.string() })),
   response: okReply,
 });
 
-export const getSelf = defineRoute({
-  id: 'auth.self',
-  method: 'GET',
-  path: '/{auth}/account/self',
-  access: tiers(TIERS, 'account.self'),
-  codes: [],
+export const getSelf = route.get('auth.self', '/{auth}/account/self', {
   summary: "The caller's own account",
-  tags: ['auth'],
-  request: { params: authParams },
+  params: authParams,
   response: dataOf(selfSchema),
 });
 
-export const updateSelf = defineRoute({
-  id: 'auth.updateSelf',
-  method: 'PUT',
-  path: '/{auth}/account/self',
+export const updateSelf = route.put('auth.updateSelf', '/{auth}/account/self', {
   access: tiers(TIERS, 'account.self'),
   codes: [101012, 101017],
   summary: "Edits the caller's name and e-mail; a new e-mail needs the current password",
-  tags: ['auth'],
-  request: {
-    params: authParams,
-    body: z.object({ name: zName, email: zEmail, password: z.string().max(1024).optional() }),
-  },
+  params: authParams,
+  body: z.object({ name: zName, email: zEmail, password: z.string().max(1024).optional() }),
   response: dataOf(selfSchema),
 });
 
-export const totpPhase0 = defineRoute({
-  id: 'auth.login2fa.phase0',
-  method: 'POST',
-  path: '/{auth}/login2fa/phase0',
+export const totpPhase0 = route.post('auth.login2fa.phase0', '/{auth}/login2fa/phase0', {
   access: tiers(TIERS, 'account.self'),
   codes: [101012],
   summary:
     'Second-factor setup, phase 0: confirm the password and, while a second factor is on, a code of it (a current one from the authenticator, or the one `login2fa/phase0/code` mailed); answers a ticket for phases 1 and 2',
-  tags: ['auth'],
-  request: {
-    params: authParams,
-    body: z.object({
-      password: z.string().min(1).max(1024),
-      /**
-       * Required while a second factor is on: a current code from the authenticator, or the code
-       * `login2fa/phase0/code` mailed while the e-mail second factor is on.
-       */
-      code: z
-        .string()
-        .regex(/^\d{6}$/)
-        .optional(),
-    }),
-  },
+  params: authParams,
+  body: z.object({
+    password: z.string().min(1).max(1024),
+    /**
+     * Required while a second factor is on: a current code from the authenticator, or the code
+     * `login2fa/phase0/code` mailed while the e-mail second factor is on.
+     */
+    code: z
+      .string()
+      .regex(/^\d{6}$/)
+      .optional(),
+  }),
   response: dataOf(z.object({ onePassKey: z.string(), login2FAType: login2FATypeSchema })),
 });
 
-export const totpPhase0Code = defineRoute({
-  id: 'auth.login2fa.phase0.code',
-  method: 'POST',
-  path: '/{auth}/login2fa/phase0/code',
+export const totpPhase0Code = route.post('auth.login2fa.phase0.code', '/{auth}/login2fa/phase0/code', {
   access: tiers(TIERS, 'account.self'),
   codes: [101020, 101029],
   sendsOnDemand: true,
   summary:
     "While the e-mail second factor is on: mails a code to the account's address for phase 0 (good once, for 10 minutes; a new one replaces the last; at most 5 mails per code's lifetime)",
-  tags: ['auth'],
-  request: { params: authParams },
+  params: authParams,
   response: okReply,
 });
 
-export const totpPhase1 = defineRoute({
-  id: 'auth.login2fa.phase1',
-  method: 'POST',
-  path: '/{auth}/login2fa/phase1',
+export const totpPhase1 = route.post('auth.login2fa.phase1', '/{auth}/login2fa/phase1', {
   access: tiers(TIERS, 'account.self'),
-  codes: [],
   summary: 'Phase 1: a new authenticator secret, as a QR code and its otpauth URI',
-  tags: ['auth'],
-  request: { params: authParams, body: z.object({ onePassKey: secretString }) },
+  params: authParams,
+  body: z.object({ onePassKey: secretString }),
   response: dataOf(z.object({ qrCode: z.string(), qrCodeData: z.string() })),
 });
 
-export const totpPhase2 = defineRoute({
-  id: 'auth.login2fa.phase2',
-  method: 'POST',
-  path: '/{auth}/login2fa/phase2',
+export const totpPhase2 = route.post('auth.login2fa.phase2', '/{auth}/login2fa/phase2', {
   access: tiers(TIERS, 'account.self'),
   codes: [101012, 101020],
   summary: 'Phase 2: choose the second factor; for an authenticator, confirm a code from it',
-  tags: ['auth'],
-  request: {
-    params: authParams,
-    body: z.object({
-      onePassKey: secretString,
-      login2FAType: settableLogin2FATypeSchema,
-      code: z
-        .string()
-        .regex(/^\d{6}$/)
-        .optional(),
-    }),
-  },
+  params: authParams,
+  body: z.object({
+    onePassKey: secretString,
+    login2FAType: settableLogin2FATypeSchema,
+    code: z
+      .string()
+      .regex(/^\d{6}$/)
+      .optional(),
+  }),
   response: dataOf(z.object({ login2FAType: login2FATypeSchema })),
 });
 
-export const checkRegisterToken = defineRoute({
-  id: 'register.checkToken',
-  method: 'POST',
-  path: '/token/check',
-  access: publicAccess,
+export const checkRegisterToken = route.post('register.checkToken', '/token/check', {
   codes: [101013],
   summary: 'Checks the token of a create-password e-mail and names the account it is for',
-  tags: ['auth'],
-  request: { body: z.object({ token: secretString }) },
+  body: z.object({ token: secretString }),
   response: dataOf(z.object({ auth: tierSchema, email: z.string(), id: z.number().int(), name: z.string() })),
 });
 
-export const registerPassword = defineRoute({
-  id: 'register.password',
-  method: 'POST',
-  path: '/register/password',
-  access: publicAccess,
+export const registerPassword = route.post('register.password', '/register/password', {
   codes: [101013],
   summary: 'Sets the first password of a new account with the token from its e-mail (one use)',
-  tags: ['auth'],
-  request: {
-    body: withConfirmation(z.object({ token: secretString, password: zNewPassword, confirmPassword: z.string() })),
-  },
+  body: withConfirmation(z.object({ token: secretString, password: zNewPassword, confirmPassword: z.string() })),
   response: okReply,
 });
 

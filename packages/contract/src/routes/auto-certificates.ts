@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { autoCertStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 import { zPushUrl } from './log-push.js';
 
@@ -99,88 +100,62 @@ export const autoCertificateSchema = z.object({
 });
 export type AutoCertificate = z.infer<typeof autoCertificateSchema>;
 
-export const listAutoCertificates = defineRoute({
-  id: 'client.autoCertificates.list',
-  method: 'GET',
-  path: '/client/autoCertificates',
-  access: tiers(['client'], 'client.domains.read'),
-  codes: [],
+const route = routeFamily({
+  tags: ['certificates'],
+  read: tiers(['client'], 'client.domains.read'),
+  write: tiers(['client'], 'client.domains.write'),
+});
+
+export const listAutoCertificates = route.get('client.autoCertificates.list', '/client/autoCertificates', {
   summary:
     "The operator's automatic certificates, paged; filtered by a part of the domain, status, site, expiry " +
     '(before the given time) and a part of the last error',
-  tags: ['certificates'],
-  request: {
-    query: pageQuery.extend({
-      domain: z.string().max(256).optional(),
-      status: autoCertStatusSchema.optional(),
-      siteID: zIdParam.optional(),
-      expiresBefore: z.iso.datetime({ offset: true, message: 'wrongFormat' }).optional(),
-      lastError: z.string().max(256).optional(),
-    }),
-  },
+  query: pageQuery.extend({
+    domain: z.string().max(256).optional(),
+    status: autoCertStatusSchema.optional(),
+    siteID: zIdParam.optional(),
+    expiresBefore: z.iso.datetime({ offset: true, message: 'wrongFormat' }).optional(),
+    lastError: z.string().max(256).optional(),
+  }),
   response: pageOf(autoCertificateSchema),
 });
 export type AutoCertificateListQuery = z.output<typeof listAutoCertificates.request.query>;
 
-export const renewAutoCertificates = defineRoute({
-  id: 'client.autoCertificates.renew',
-  method: 'POST',
-  path: '/client/autoCertificates/renew',
-  access: tiers(['client'], 'client.domains.write'),
-  codes: [],
+export const renewAutoCertificates = route.post('client.autoCertificates.renew', '/client/autoCertificates/renew', {
   sendsOnDemand: true,
   summary: 'Issues or renews the named automatic certificates now (all or none)',
-  tags: ['certificates'],
-  request: { body: z.object({ ids: zIds(AUTO_CERT_RENEW_MAX) }) },
+  body: z.object({ ids: zIds(AUTO_CERT_RENEW_MAX) }),
   response: okReply,
 });
 
-export const getAcmeSetting = defineRoute({
-  id: 'client.setting.acme',
-  method: 'GET',
-  path: '/client/setting/acme',
+export const getAcmeSetting = route.get('client.setting.acme', '/client/setting/acme', {
   access: tiers(['client'], 'client.settings.read'),
-  codes: [],
   summary: "The operator's ACME CA (Let's Encrypt until set)",
   tags: ['settings'],
-  request: {},
   response: dataOf(acmeSettingSchema),
 });
 
-export const saveAcmeSetting = defineRoute({
-  id: 'client.setting.acme.save',
-  method: 'PUT',
-  path: '/client/setting/acme',
+export const saveAcmeSetting = route.put('client.setting.acme.save', '/client/setting/acme', {
   access: tiers(['client'], 'client.settings.write'),
-  codes: [],
   summary: "Sets the operator's ACME CA; the next issue or renewal uses it",
   tags: ['settings'],
-  request: { body: acmeSettingInSchema },
+  body: acmeSettingInSchema,
   response: dataOf(acmeSettingSchema),
 });
 
 function eabRoutes(name: 'zeroSSL' | 'googleTrust', label: string) {
   return {
-    get: defineRoute({
-      id: `client.setting.${name}`,
-      method: 'GET',
-      path: `/client/setting/${name}`,
+    get: route.get(`client.setting.${name}`, `/client/setting/${name}`, {
       access: tiers(['client'], 'client.settings.read'),
-      codes: [],
       summary: `The operator's ${label} EAB credentials (null until set); the HMAC key is never returned`,
       tags: ['settings'],
-      request: {},
       response: dataOf(eabSettingSchema.nullable()),
     }),
-    save: defineRoute({
-      id: `client.setting.${name}.save`,
-      method: 'PUT',
-      path: `/client/setting/${name}`,
+    save: route.put(`client.setting.${name}.save`, `/client/setting/${name}`, {
       access: tiers(['client'], 'client.settings.write'),
-      codes: [],
       summary: `Sets the operator's ${label} EAB credentials; an HMAC key left out is kept`,
       tags: ['settings'],
-      request: { body: eabSettingInSchema },
+      body: eabSettingInSchema,
       response: dataOf(eabSettingSchema),
     }),
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
-import { defineRoute, nodeAccess, okReply, pageOf, tiers } from '../route.js';
+import { nodeAccess, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { isIP } from '../validators/ip.js';
 import { queryList } from './sites.js';
@@ -89,53 +90,37 @@ export type BlockListQuery = z.output<typeof blockListQuery>;
 
 const blockIds = z.object({ ids: zIds(BLOCK_IDS_MAX) });
 
-export const listBlockedIps = defineRoute({
-  id: 'user.blockIPs.list',
-  method: 'GET',
-  path: '/user/blockIPs',
-  access: tiers(['user'], 'user.firewall.read'),
-  codes: [],
+const route = routeFamily({
+  tags: ['firewall'],
+  read: tiers(['user'], 'user.firewall.read'),
+  write: tiers(['user'], 'user.firewall.write'),
+});
+
+export const listBlockedIps = route.get('user.blockIPs.list', '/user/blockIPs', {
   summary:
     "The customer's blocked addresses that have not expired, paged; filtered by site, addresses, causes and the blocking node's zone",
-  tags: ['firewall'],
-  request: { query: blockListQuery },
+  query: blockListQuery,
   response: pageOf(blockedIpEntrySchema),
 });
 
-export const unblockIps = defineRoute({
-  id: 'user.blockIPs.delete',
-  method: 'DELETE',
-  path: '/user/blockIPs',
-  access: tiers(['user'], 'user.firewall.write'),
-  codes: [],
+export const unblockIps = route.delete('user.blockIPs.delete', '/user/blockIPs', {
   summary:
     'Unblocks these entries on the nodes that hold them (all or none: an id of another customer or an unknown one answers 101018)',
-  tags: ['firewall'],
-  request: { body: blockIds },
+  body: blockIds,
   response: okReply,
 });
 
-export const listClientBlockedIps = defineRoute({
-  id: 'client.blockIPs.list',
-  method: 'GET',
-  path: '/client/blockIPs',
+export const listClientBlockedIps = route.get('client.blockIPs.list', '/client/blockIPs', {
   access: tiers(['client'], 'client.sites.read'),
-  codes: [],
   summary: "The blocked addresses of the operator's sites that have not expired, paged, with the customer's account",
-  tags: ['firewall'],
-  request: { query: blockListQuery.extend({ userID: zIdParam.optional() }) },
+  query: blockListQuery.extend({ userID: zIdParam.optional() }),
   response: pageOf(clientBlockedIpEntrySchema),
 });
 
-export const clientUnblockIps = defineRoute({
-  id: 'client.blockIPs.delete',
-  method: 'DELETE',
-  path: '/client/blockIPs',
+export const clientUnblockIps = route.delete('client.blockIPs.delete', '/client/blockIPs', {
   access: tiers(['client'], 'client.sites.write'),
-  codes: [],
   summary: "Unblocks these entries of the operator's sites on the nodes that hold them (all or none, 101018)",
-  tags: ['firewall'],
-  request: { body: blockIds },
+  body: blockIds,
   response: okReply,
 });
 
@@ -150,17 +135,13 @@ export const edgeBlockReportSchema = z.strictObject({
 });
 export type EdgeBlockReport = z.infer<typeof edgeBlockReportSchema>;
 
-export const reportNodeBlocks = defineRoute({
-  id: 'edge.blocks',
+export const reportNodeBlocks = route.post('edge.blocks', '/blocks', {
   api: 'edge',
-  method: 'POST',
-  path: '/blocks',
   access: nodeAccess,
-  codes: [],
   summary:
     'A node reports the addresses its DROP + Blacklist rules blocked (a block of a site the node does not serve is left out, not refused: the agent would send it again)',
   tags: ['edge'],
-  request: { body: z.strictObject({ entries: z.array(edgeBlockReportSchema).min(1).max(BLOCK_REPORT_MAX) }) },
+  body: z.strictObject({ entries: z.array(edgeBlockReportSchema).min(1).max(BLOCK_REPORT_MAX) }),
   response: okReply,
 });
 

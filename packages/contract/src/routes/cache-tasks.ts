@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { cacheUrlListSchema, cacheUrlResultSchema } from '../edge/cache-urls.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIds } from '../validators/ids.js';
 import { nodeCommandStatusSchema } from './node-commands.js';
 import { nodeCommandSchema } from './node-operations.js';
@@ -52,96 +53,83 @@ export const cacheTaskSchema = z.object({
 });
 export type CacheTask = z.infer<typeof cacheTaskSchema>;
 
-export const clearNodesCache = defineRoute({
-  id: 'client.zone.nodes.currentCache.delete',
-  method: 'DELETE',
-  path: '/client/zone/{zoneID}/node/currentCache',
-  access: tiers(['client'], 'client.nodes.write'),
-  codes: [],
-  summary:
-    "Clears the whole cache of nodes of the zone: raises each node's cache epoch (in every cache key) and queues a command that answers once the node serves with it",
+const route = routeFamily({
   tags: ['nodes', 'cache'],
-  request: { params: zoneParams, body: z.object({ ids }) },
-  response: dataOf(z.array(nodeCommandSchema)),
+  read: tiers(['user'], 'user.siteSettings.read'),
+  write: tiers(['client'], 'client.nodes.write'),
 });
 
-export const purgeNodesCache = defineRoute({
-  id: 'client.zone.nodes.cache.delete',
-  method: 'DELETE',
-  path: '/client/zone/{zoneID}/node/cache',
-  access: tiers(['client'], 'client.nodes.write'),
-  codes: [],
-  summary: 'Purges URLs from the cache of nodes of the zone (one command per node, results per URL)',
-  tags: ['nodes', 'cache'],
-  request: {
+export const clearNodesCache = route.delete(
+  'client.zone.nodes.currentCache.delete',
+  '/client/zone/{zoneID}/node/currentCache',
+  {
+    summary:
+      "Clears the whole cache of nodes of the zone: raises each node's cache epoch (in every cache key) and queues a command that answers once the node serves with it",
     params: zoneParams,
-    /** `type` is `url`, the one kind the edge can purge (see edge/cache-urls.ts). */
-    body: z.object({ ids, type: z.literal('url').default('url'), urls: cacheUrlListSchema }),
+    body: z.object({ ids }),
+    response: dataOf(z.array(nodeCommandSchema)),
   },
+);
+
+export const purgeNodesCache = route.delete('client.zone.nodes.cache.delete', '/client/zone/{zoneID}/node/cache', {
+  summary: 'Purges URLs from the cache of nodes of the zone (one command per node, results per URL)',
+  params: zoneParams,
+  /** `type` is `url`, the one kind the edge can purge (see edge/cache-urls.ts). */
+  body: z.object({ ids, type: z.literal('url').default('url'), urls: cacheUrlListSchema }),
   response: dataOf(z.array(nodeCommandSchema)),
 });
 
-export const clearClientSitesCache = defineRoute({
-  id: 'client.sites.currentCache.delete',
-  method: 'DELETE',
-  path: '/client/site/currentCache',
+export const clearClientSitesCache = route.delete('client.sites.currentCache.delete', '/client/site/currentCache', {
   access: tiers(['client'], 'client.sites.write'),
-  codes: [],
   summary: "Clears the whole cache of the operator's sites (all or none): a new cache generation per site",
   tags: ['sites', 'cache'],
-  request: { body: z.object({ ids }) },
+  body: z.object({ ids }),
   response: dataOf(z.array(z.object({ id: z.number().int(), generation: z.number().int() }))),
 });
 
-export const purgeSiteUrls = defineRoute({
-  id: 'user.site.purgeCache.create',
-  method: 'POST',
-  path: '/user/site/{siteId}/setting/purgeCache',
+export const purgeSiteUrls = route.post('user.site.purgeCache.create', '/user/site/{siteId}/setting/purgeCache', {
   access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
   summary:
     "Purges URLs of the site's domains from the cache of every node that serves the site (a task with results per node and URL)",
   tags: ['cache'],
-  request: { params: siteParams, body: z.object({ urls: cacheUrlListSchema }) },
+  params: siteParams,
+  body: z.object({ urls: cacheUrlListSchema }),
   response: dataOf(cacheTaskSchema),
 });
 
-export const listSitePurgeTasks = defineRoute({
-  id: 'user.site.purgeCache.list',
-  method: 'GET',
-  path: '/user/site/{siteId}/setting/purgeCache',
-  access: tiers(['user'], 'user.siteSettings.read'),
-  codes: [],
+export const listSitePurgeTasks = route.get('user.site.purgeCache.list', '/user/site/{siteId}/setting/purgeCache', {
   summary: "The site's URL purge tasks, newest first, with each node's results",
   tags: ['cache'],
-  request: { params: siteParams, query: pageQuery },
+  params: siteParams,
+  query: pageQuery,
   response: pageOf(cacheTaskSchema),
 });
 
-export const preheatZoneCaches = defineRoute({
-  id: 'client.zone.preheatCaches.create',
-  method: 'POST',
-  path: '/client/zone/{zoneID}/setting/preheatCaches',
-  access: tiers(['client'], 'client.nodes.write'),
-  codes: [],
-  summary:
-    "Preheats URLs: every enabled node of the zone fetches them through its own nginx so that the sites' cache rules store them",
-  tags: ['zones', 'cache'],
-  request: { params: zoneParams, body: z.object({ urls: cacheUrlListSchema }) },
-  response: dataOf(cacheTaskSchema),
-});
+export const preheatZoneCaches = route.post(
+  'client.zone.preheatCaches.create',
+  '/client/zone/{zoneID}/setting/preheatCaches',
+  {
+    summary:
+      "Preheats URLs: every enabled node of the zone fetches them through its own nginx so that the sites' cache rules store them",
+    tags: ['zones', 'cache'],
+    params: zoneParams,
+    body: z.object({ urls: cacheUrlListSchema }),
+    response: dataOf(cacheTaskSchema),
+  },
+);
 
-export const listZonePreheatTasks = defineRoute({
-  id: 'client.zone.preheatCaches.list',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/setting/preheatCaches',
-  access: tiers(['client'], 'client.nodes.read'),
-  codes: [],
-  summary: "The zone's preheat tasks, newest first, with each node's results per URL",
-  tags: ['zones', 'cache'],
-  request: { params: zoneParams, query: pageQuery },
-  response: pageOf(cacheTaskSchema),
-});
+export const listZonePreheatTasks = route.get(
+  'client.zone.preheatCaches.list',
+  '/client/zone/{zoneID}/setting/preheatCaches',
+  {
+    access: tiers(['client'], 'client.nodes.read'),
+    summary: "The zone's preheat tasks, newest first, with each node's results per URL",
+    tags: ['zones', 'cache'],
+    params: zoneParams,
+    query: pageQuery,
+    response: pageOf(cacheTaskSchema),
+  },
+);
 
 export const cacheTaskRoutes = {
   clearNodesCache,

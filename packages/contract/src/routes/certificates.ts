@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import { zMemo, zName } from '../validators/zod.js';
 import { siteParams } from './sites.js';
@@ -48,132 +49,91 @@ export const CERTIFICATE_EXPIRING_DAYS = 30;
 const base = '/user/site/{siteId}';
 const pem = (max: number) => z.string().min(1, 'required').max(max, 'tooLong');
 
-export const listCertificates = defineRoute({
-  id: 'user.certificates.list',
-  method: 'GET',
-  path: `${base}/certificates`,
-  access: tiers(['user'], 'user.certificates.read'),
-  codes: [],
-  summary: "A site's certificates, paged, searched by name and sorted",
+const route = routeFamily({
   tags: ['certificates'],
-  request: {
-    params: siteParams,
-    query: pageQuery.extend({
-      name: z.string().max(256).optional(),
-      sortBy: z.enum(['name', 'notAfter', 'createdAt']).default('createdAt'),
-      orderBy: orderBySchema.default('desc'),
-    }),
-  },
+  read: tiers(['user'], 'user.certificates.read'),
+  write: tiers(['user'], 'user.certificates.write'),
+});
+
+export const listCertificates = route.get('user.certificates.list', `${base}/certificates`, {
+  summary: "A site's certificates, paged, searched by name and sorted",
+  params: siteParams,
+  query: pageQuery.extend({
+    name: z.string().max(256).optional(),
+    sortBy: z.enum(['name', 'notAfter', 'createdAt']).default('createdAt'),
+    orderBy: orderBySchema.default('desc'),
+  }),
   response: pageOf(certificateSummarySchema),
 });
 /** The list query as the server receives it. */
 export type CertificateListQuery = z.output<typeof listCertificates.request.query>;
 
-export const metaCertificates = defineRoute({
-  id: 'user.certificates.meta',
-  method: 'GET',
-  path: `${base}/metaCertificates`,
-  access: tiers(['user'], 'user.certificates.read'),
-  codes: [],
+export const metaCertificates = route.get('user.certificates.meta', `${base}/metaCertificates`, {
   summary: 'Every certificate of the site, for pickers (id, name, names, expiry)',
-  tags: ['certificates'],
-  request: { params: siteParams },
+  params: siteParams,
   response: dataOf(
     z.array(z.object({ id: z.number().int(), name: z.string(), names: z.array(z.string()), notAfter: z.string() })),
   ),
 });
 
-export const getCertificate = defineRoute({
-  id: 'user.certificate.get',
-  method: 'GET',
-  path: `${base}/certificate/{certificateId}`,
-  access: tiers(['user'], 'user.certificates.read'),
-  codes: [],
+export const getCertificate = route.get('user.certificate.get', `${base}/certificate/{certificateId}`, {
   summary: 'One certificate with its chain and the domains it is assigned to',
-  tags: ['certificates'],
-  request: { params: siteParams.extend({ certificateId: zIdParam }) },
+  params: siteParams.extend({ certificateId: zIdParam }),
   response: dataOf(certificateDetailSchema),
 });
 
-export const createCertificate = defineRoute({
-  id: 'user.certificate.create',
-  method: 'POST',
-  path: `${base}/certificate`,
-  access: tiers(['user'], 'user.certificates.write'),
-  codes: [],
+export const createCertificate = route.post('user.certificate.create', `${base}/certificate`, {
   summary: 'Uploads a certificate chain and its private key',
-  tags: ['certificates'],
-  request: {
-    params: siteParams,
-    body: z.object({
-      name: zName,
-      memo: zMemo,
-      certificate: pem(CERTIFICATE_PEM_MAX),
-      privateKey: pem(PRIVATE_KEY_PEM_MAX),
-    }),
-  },
+  params: siteParams,
+  body: z.object({
+    name: zName,
+    memo: zMemo,
+    certificate: pem(CERTIFICATE_PEM_MAX),
+    privateKey: pem(PRIVATE_KEY_PEM_MAX),
+  }),
   response: dataOf(certificateDetailSchema),
 });
 /** A new certificate as the server receives it. */
 export type CertificateCreateIn = z.output<typeof createCertificate.request.body>;
 
-export const updateCertificate = defineRoute({
-  id: 'user.certificate.update',
-  method: 'PUT',
-  path: `${base}/certificate`,
-  access: tiers(['user'], 'user.certificates.write'),
+export const updateCertificate = route.put('user.certificate.update', `${base}/certificate`, {
   codes: [301001],
   summary:
     'Renames a certificate or replaces its chain and key (both together); domains using it are checked against the new names',
-  tags: ['certificates'],
-  request: {
-    params: siteParams,
-    body: z
-      .object({
-        id: zId,
-        name: zName,
-        memo: zMemo,
-        certificate: pem(CERTIFICATE_PEM_MAX).optional(),
-        privateKey: pem(PRIVATE_KEY_PEM_MAX).optional(),
-      })
-      .refine((b) => (b.certificate === undefined) === (b.privateKey === undefined), {
-        message: 'required',
-        path: ['privateKey'],
-      }),
-  },
+  params: siteParams,
+  body: z
+    .object({
+      id: zId,
+      name: zName,
+      memo: zMemo,
+      certificate: pem(CERTIFICATE_PEM_MAX).optional(),
+      privateKey: pem(PRIVATE_KEY_PEM_MAX).optional(),
+    })
+    .refine((b) => (b.certificate === undefined) === (b.privateKey === undefined), {
+      message: 'required',
+      path: ['privateKey'],
+    }),
   response: dataOf(certificateDetailSchema),
 });
 /** An edit as the server receives it. */
 export type CertificateUpdateIn = z.output<typeof updateCertificate.request.body>;
 
-export const deleteCertificates = defineRoute({
-  id: 'user.certificates.delete',
-  method: 'DELETE',
-  path: `${base}/certificates`,
-  access: tiers(['user'], 'user.certificates.write'),
-  codes: [],
+export const deleteCertificates = route.delete('user.certificates.delete', `${base}/certificates`, {
   summary: 'Deletes certificates (all or none); one still assigned to domains is refused with the domains named',
-  tags: ['certificates'],
-  request: { params: siteParams, body: z.object({ ids: zIds(500) }) },
+  params: siteParams,
+  body: z.object({ ids: zIds(500) }),
   response: okReply,
 });
 
-export const assignCertificate = defineRoute({
-  id: 'user.certificate.domains',
-  method: 'PATCH',
-  path: `${base}/certificate/domains`,
-  access: tiers(['user'], 'user.certificates.write'),
+export const assignCertificate = route.patch('user.certificate.domains', `${base}/certificate/domains`, {
   codes: [301001],
   summary:
     'Assigns a certificate to domains of the site (certificateID 0 removes it); 301001 when it does not cover a domain',
-  tags: ['certificates'],
-  request: {
-    params: siteParams,
-    body: z.object({
-      certificateID: z.number().int().min(0),
-      domainIDs: zIds(500),
-    }),
-  },
+  params: siteParams,
+  body: z.object({
+    certificateID: z.number().int().min(0),
+    domainIDs: zIds(500),
+  }),
   response: okReply,
 });
 

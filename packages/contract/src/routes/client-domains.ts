@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { domainStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 import {
   DOMAIN_TAGS_MAX,
@@ -32,22 +33,20 @@ export const clientDomainSchema = z.object({
 });
 export type ClientDomain = z.infer<typeof clientDomainSchema>;
 
-export const listClientDomains = defineRoute({
-  id: 'client.domains.list',
-  method: 'GET',
-  path: '/client/domains',
-  access: tiers(['client'], 'client.domains.read'),
-  codes: [],
-  summary: "The operator's domains, paged; filtered by site, a part of the name, tags (any of) and status",
+const route = routeFamily({
   tags: ['domains'],
-  request: {
-    query: pageQuery.extend({
-      siteID: zIdParam.optional(),
-      name: z.string().max(256).optional(),
-      tags: queryList(siteTagSchema, DOMAIN_TAGS_MAX),
-      status: z.coerce.number().pipe(domainStatusSchema).optional(),
-    }),
-  },
+  read: tiers(['client'], 'client.domains.read'),
+  write: tiers(['client'], 'client.domains.read'),
+});
+
+export const listClientDomains = route.get('client.domains.list', '/client/domains', {
+  summary: "The operator's domains, paged; filtered by site, a part of the name, tags (any of) and status",
+  query: pageQuery.extend({
+    siteID: zIdParam.optional(),
+    name: z.string().max(256).optional(),
+    tags: queryList(siteTagSchema, DOMAIN_TAGS_MAX),
+    status: z.coerce.number().pipe(domainStatusSchema).optional(),
+  }),
   response: pageOf(clientDomainSchema),
 });
 /** The list query as the server receives it. */
@@ -56,51 +55,27 @@ export type ClientDomainListQuery = z.output<typeof listClientDomains.request.qu
 /** Most entries a meta answer holds; pickers search with `name` for the rest. */
 export const DOMAIN_META_MAX = 1000;
 
-export const metaClientDomains = defineRoute({
-  id: 'client.domains.meta',
-  method: 'POST',
-  path: '/client/domains/meta',
-  access: tiers(['client'], 'client.domains.read'),
-  codes: [],
+export const metaClientDomains = route.post('client.domains.meta', '/client/domains/meta', {
   summary: `Domains of the given sites (or all) as id, name and site, for pickers; at most ${DOMAIN_META_MAX}`,
-  tags: ['domains'],
-  request: { body: domainsAcrossMetaBody },
+  body: domainsAcrossMetaBody,
   response: dataOf(z.array(domainWithSiteSchema)),
 });
 
-export const clientDomainTags = defineRoute({
-  id: 'client.domains.tags',
-  method: 'GET',
-  path: '/client/domains/tags',
-  access: tiers(['client'], 'client.domains.read'),
-  codes: [],
+export const clientDomainTags = route.get('client.domains.tags', '/client/domains/tags', {
   summary: "Every tag the operator's domains carry, for filters",
-  tags: ['domains'],
-  request: {},
   response: tagsReply,
 });
 
-export const setClientDomainTags = defineRoute({
-  id: 'client.domains.tags.set',
-  method: 'POST',
-  path: '/client/domains/tags',
+export const setClientDomainTags = route.post('client.domains.tags.set', '/client/domains/tags', {
   access: tiers(['client'], 'client.domains.write'),
-  codes: [],
   summary: 'Replaces the tags of domains (all or none)',
-  tags: ['domains'],
-  request: { body: z.object({ ids: domainIds, tags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX) }) },
+  body: z.object({ ids: domainIds, tags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX) }),
   response: okReply,
 });
 
-export const clientDomainIds = defineRoute({
-  id: 'client.domains.ids',
-  method: 'GET',
-  path: '/client/domains/ids',
-  access: tiers(['client'], 'client.domains.read'),
-  codes: [],
+export const clientDomainIds = route.get('client.domains.ids', '/client/domains/ids', {
   summary: 'The ids of the domains with exactly this name, optionally in the site of this name or id',
-  tags: ['domains'],
-  request: { query: domainIdsQuery },
+  query: domainIdsQuery,
   response: dataOf(z.array(z.number().int())),
 });
 /** The query as the server receives it. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zDomainName } from '../validators/zod.js';
 
 /**
@@ -38,27 +39,20 @@ export const cnameSettingSchema = z.object({
 });
 export type CnameSetting = z.infer<typeof cnameSettingSchema>;
 
-export const getCnameSetting = defineRoute({
-  id: 'client.setting.cname',
-  method: 'GET',
-  path: '/client/setting/dns/cname',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: "The operator's CNAME domain, under which its customers' domains get their CNAME targets",
+const route = routeFamily({
   tags: ['settings'],
-  request: {},
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
+export const getCnameSetting = route.get('client.setting.cname', '/client/setting/dns/cname', {
+  summary: "The operator's CNAME domain, under which its customers' domains get their CNAME targets",
   response: dataOf(cnameSettingSchema),
 });
 
-export const putCnameSetting = defineRoute({
-  id: 'client.setting.cname.update',
-  method: 'PUT',
-  path: '/client/setting/dns/cname',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const putCnameSetting = route.put('client.setting.cname.update', '/client/setting/dns/cname', {
   summary: "Sets the operator's CNAME domain ('' = the default); its domains' CNAME statuses go back to not checked",
-  tags: ['settings'],
-  request: { body: z.object({ domain: z.union([z.literal(''), zDomainName()]) }) },
+  body: z.object({ domain: z.union([z.literal(''), zDomainName()]) }),
   response: dataOf(cnameSettingSchema),
 });
 

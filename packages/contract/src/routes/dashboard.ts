@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SELF_PERMISSION } from '../permissions.js';
-import { dataOf, defineRoute, okReply, tiers } from '../route.js';
+import { dataOf, okReply, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { STATISTICS_CARDS, STATISTICS_SERIES, STATISTICS_SERIES_TYPES, STATISTICS_TOP_IDS } from './statistics.js';
 
 /**
@@ -66,60 +67,35 @@ export const DEFAULT_DASHBOARD_WIDGETS: readonly DashboardWidget[] = [
 
 const putBody = z.object({ widgets: z.array(dashboardWidgetSchema).max(DASHBOARD_WIDGETS_MAX) });
 
-export const getUserDashboard = defineRoute({
-  id: 'user.dashboard.get',
-  method: 'GET',
-  path: '/user/dashboard',
-  access: tiers(['user'], SELF_PERMISSION),
-  codes: [],
-  summary: "The caller's dashboard layout (its tier's default until it saves one)",
+const route = routeFamily({
   tags: ['statistics'],
-  request: {},
+  read: tiers(['user'], SELF_PERMISSION),
+  write: tiers(['user'], SELF_PERMISSION),
+});
+
+export const getUserDashboard = route.get('user.dashboard.get', '/user/dashboard', {
+  summary: "The caller's dashboard layout (its tier's default until it saves one)",
   response: dataOf(dashboardLayoutSchema),
 });
-export const putUserDashboard = defineRoute({
-  id: 'user.dashboard.put',
-  method: 'PUT',
-  path: '/user/dashboard',
-  access: tiers(['user'], SELF_PERMISSION),
-  codes: [],
+export const putUserDashboard = route.put('user.dashboard.put', '/user/dashboard', {
   summary: "Saves the caller's dashboard layout",
-  tags: ['statistics'],
-  request: { body: putBody },
+  body: putBody,
   response: okReply,
 });
-export const getClientDashboard = defineRoute({
-  id: 'client.dashboard.get',
-  method: 'GET',
-  path: '/client/dashboard',
+export const getClientDashboard = route.get('client.dashboard.get', '/client/dashboard', {
   access: tiers(['client'], SELF_PERMISSION),
-  codes: [],
   summary: "The caller's dashboard layout (its tier's default until it saves one)",
-  tags: ['statistics'],
-  request: {},
   response: dataOf(dashboardLayoutSchema),
 });
-export const putClientDashboard = defineRoute({
-  id: 'client.dashboard.put',
-  method: 'PUT',
-  path: '/client/dashboard',
+export const putClientDashboard = route.put('client.dashboard.put', '/client/dashboard', {
   access: tiers(['client'], SELF_PERMISSION),
-  codes: [],
   summary: "Saves the caller's dashboard layout",
-  tags: ['statistics'],
-  request: { body: putBody },
+  body: putBody,
   response: okReply,
 });
-export const getDefaultDashboard = defineRoute({
-  id: 'dashboard.default',
-  method: 'GET',
-  // The spec's path has no console prefix: the caller's tier comes from the token.
-  path: '/dashboard/default',
+export const getDefaultDashboard = route.get('dashboard.default', '/dashboard/default', {
   access: tiers(['user', 'client'], SELF_PERMISSION),
-  codes: [],
   summary: 'The default dashboard layout (what "reset" restores)',
-  tags: ['statistics'],
-  request: {},
   response: dataOf(dashboardLayoutSchema),
 });
 

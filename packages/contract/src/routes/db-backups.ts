@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIdParam } from '../validators/ids.js';
 
 /**
@@ -78,89 +79,47 @@ const access = {
 };
 const idParams = z.object({ id: zIdParam });
 
-export const getDbBackupSetting = defineRoute({
-  id: 'client.setting.dbBackup.get',
-  method: 'GET',
-  path: '/client/setting/DBBackup',
-  access: access.read,
-  codes: [],
+const route = routeFamily({ tags: ['system'], read: access.read, write: access.write });
+
+export const getDbBackupSetting = route.get('client.setting.dbBackup.get', '/client/setting/DBBackup', {
   summary: 'The backup schedule, the backup running now and a restore staged for the next start',
-  tags: ['system'],
-  request: {},
   response: dataOf(dbBackupStateSchema),
 });
 
-export const putDbBackupSetting = defineRoute({
-  id: 'client.setting.dbBackup.update',
-  method: 'PUT',
-  path: '/client/setting/DBBackup',
-  access: access.write,
-  codes: [],
+export const putDbBackupSetting = route.put('client.setting.dbBackup.update', '/client/setting/DBBackup', {
   summary: 'Sets the backup schedule: on or off, hours between backups, backups kept',
-  tags: ['system'],
-  request: { body: dbBackupSettingSchema },
+  body: dbBackupSettingSchema,
   response: dataOf(dbBackupSettingSchema),
 });
 
-export const listDbBackups = defineRoute({
-  id: 'client.dbBackups.list',
-  method: 'GET',
-  path: '/client/setting/DBBackup/backups',
-  access: access.read,
-  codes: [],
+export const listDbBackups = route.get('client.dbBackups.list', '/client/setting/DBBackup/backups', {
   summary: 'The backups, newest first, paged',
-  tags: ['system'],
-  request: { query: pageQuery },
+  query: pageQuery,
   response: pageOf(dbBackupSchema),
 });
 
-export const createDbBackup = defineRoute({
-  id: 'client.dbBackups.create',
-  method: 'POST',
-  path: '/client/setting/DBBackup/backup',
-  access: access.write,
-  codes: [],
+export const createDbBackup = route.post('client.dbBackups.create', '/client/setting/DBBackup/backup', {
   summary: 'Starts a backup now and answers it running; 101003 (backupRunning) while another backup or a restore runs',
-  tags: ['system'],
-  request: {},
   response: dataOf(dbBackupSchema),
 });
 
-export const downloadDbBackup = defineRoute({
-  id: 'client.dbBackups.download',
-  method: 'GET',
-  path: '/client/setting/DBBackup/backup/{id}/file',
-  access: access.read,
-  codes: [],
+export const downloadDbBackup = route.get('client.dbBackups.download', '/client/setting/DBBackup/backup/{id}/file', {
   summary: "A done backup's file (application/gzip), its name in Content-Disposition; 101003 (backupNotReady) before",
-  tags: ['system'],
-  request: { params: idParams },
+  params: idParams,
   response: z.string(),
   reply: 'raw',
 });
 
-export const deleteDbBackup = defineRoute({
-  id: 'client.dbBackups.delete',
-  method: 'DELETE',
-  path: '/client/setting/DBBackup/backup/{id}',
-  access: access.write,
-  codes: [],
+export const deleteDbBackup = route.delete('client.dbBackups.delete', '/client/setting/DBBackup/backup/{id}', {
   summary: 'Deletes a backup (not the one running: 101003 backupRunning)',
-  tags: ['system'],
-  request: { params: idParams },
+  params: idParams,
   response: okReply,
 });
 
-export const restoreDbBackup = defineRoute({
-  id: 'client.dbBackups.restore',
-  method: 'POST',
-  path: '/client/setting/DBBackup/backup/{id}/restore',
-  access: access.write,
-  codes: [],
+export const restoreDbBackup = route.post('client.dbBackups.restore', '/client/setting/DBBackup/backup/{id}/restore', {
   summary:
     'Restores a done backup: PostgreSQL at once, in one transaction; PGlite checked and staged, applied at the next start (`staged: true`). 101003 on id: backupNotReady, backupCorrupt (its file does not match or does not load: nothing changed), backupOtherStore, backupNewer',
-  tags: ['system'],
-  request: { params: idParams },
+  params: idParams,
   response: dataOf(z.object({ staged: z.boolean() })),
 });
 

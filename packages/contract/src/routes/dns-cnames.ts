@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIds } from '../validators/ids.js';
 
 /**
@@ -43,39 +44,26 @@ export const cnameMetaSchema = z.object({
 });
 export type CnameMeta = z.infer<typeof cnameMetaSchema>;
 
-export const listDnsCnames = defineRoute({
-  id: 'client.setting.dns.cnames',
-  method: 'GET',
-  path: '/client/setting/dns/cnames',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: "The CNAME records published for the operator's domains, with their disabled flag",
+const route = routeFamily({
   tags: ['settings'],
-  request: { query: pageQuery.extend({ keyword: z.string().trim().max(253).optional() }) },
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
+export const listDnsCnames = route.get('client.setting.dns.cnames', '/client/setting/dns/cnames', {
+  summary: "The CNAME records published for the operator's domains, with their disabled flag",
+  query: pageQuery.extend({ keyword: z.string().trim().max(253).optional() }),
   response: pageOf(dnsCnameSchema),
 });
 
-export const setDnsCnames = defineRoute({
-  id: 'client.setting.dns.cnames.update',
-  method: 'PUT',
-  path: '/client/setting/dns/cnames',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const setDnsCnames = route.put('client.setting.dns.cnames.update', '/client/setting/dns/cnames', {
   summary: 'Turns the publication of the CNAME records of domains `ids` off (`disabled`) or on',
-  tags: ['settings'],
-  request: { body: z.object({ ids: zIds(DNS_CNAME_MAX_IDS), disabled: z.boolean() }) },
+  body: z.object({ ids: zIds(DNS_CNAME_MAX_IDS), disabled: z.boolean() }),
   response: okReply,
 });
 
-export const getCnameMeta = defineRoute({
-  id: 'client.setting.cname.meta',
-  method: 'GET',
-  path: '/client/setting/cname/meta',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+export const getCnameMeta = route.get('client.setting.cname.meta', '/client/setting/cname/meta', {
   summary: "What the operator's CNAME records are published with (CNAME domain, provider zone, TTL, lines)",
-  tags: ['settings'],
-  request: {},
   response: dataOf(cnameMetaSchema),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIds } from '../validators/ids.js';
 
 /**
@@ -47,41 +48,34 @@ export const dnsPassSchema = z.object({
 });
 export type DnsPass = z.infer<typeof dnsPassSchema>;
 
-export const listDnsUnprocessed = defineRoute({
-  id: 'client.setting.dns.unprocessed',
-  method: 'GET',
-  path: '/client/setting/dns/unprocessed',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: 'Record changes the DNS provider refused or failed, waiting to be retried',
+const route = routeFamily({
   tags: ['settings'],
-  request: { query: pageQuery },
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
+export const listDnsUnprocessed = route.get('client.setting.dns.unprocessed', '/client/setting/dns/unprocessed', {
+  summary: 'Record changes the DNS provider refused or failed, waiting to be retried',
+  query: pageQuery,
   response: pageOf(dnsUnprocessedSchema),
 });
 
-export const retryDnsUnprocessed = defineRoute({
-  id: 'client.setting.dns.unprocessed.retry',
-  method: 'POST',
-  path: '/client/setting/dns/unprocessed',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [101006],
-  sendsOnDemand: true,
-  summary: 'Retries the waiting record changes `ids` now',
-  tags: ['settings'],
-  request: { body: z.object({ ids: zIds(DNS_UNPROCESSED_MAX_IDS) }) },
-  response: dataOf(dnsPassSchema),
-});
+export const retryDnsUnprocessed = route.post(
+  'client.setting.dns.unprocessed.retry',
+  '/client/setting/dns/unprocessed',
+  {
+    codes: [101006],
+    sendsOnDemand: true,
+    summary: 'Retries the waiting record changes `ids` now',
+    body: z.object({ ids: zIds(DNS_UNPROCESSED_MAX_IDS) }),
+    response: dataOf(dnsPassSchema),
+  },
+);
 
-export const recoverDns = defineRoute({
-  id: 'client.setting.dns.recovery',
-  method: 'POST',
-  path: '/client/setting/dns/recovery',
-  access: tiers(['client'], 'client.settings.write'),
+export const recoverDns = route.post('client.setting.dns.recovery', '/client/setting/dns/recovery', {
   codes: [101006],
   sendsOnDemand: true,
   summary: 'Re-publishes every DNS record of the operator now',
-  tags: ['settings'],
-  request: {},
   response: dataOf(dnsPassSchema),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { outgoingTarget } from '../validators/outgoing-target.js';
 import { normalizeHostPort } from '../validators/url.js';
 import { addValidationIssue, zDomainName } from '../validators/zod.js';
@@ -152,55 +153,36 @@ export const dnsTestResultSchema = z.object({
 });
 export type DnsTestResult = z.infer<typeof dnsTestResultSchema>;
 
-export const getDnsSetting = defineRoute({
-  id: 'client.setting.dns',
-  method: 'GET',
-  path: '/client/setting/dns',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: "The operator's DNS provider (null until one is set); secrets are never returned",
+const route = routeFamily({
   tags: ['settings'],
-  request: {},
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
+export const getDnsSetting = route.get('client.setting.dns', '/client/setting/dns', {
+  summary: "The operator's DNS provider (null until one is set); secrets are never returned",
   response: dataOf(dnsSettingSchema.nullable()),
 });
 
-export const saveDnsSetting = defineRoute({
-  id: 'client.setting.dns.save',
-  method: 'POST',
-  path: '/client/setting/dns',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const saveDnsSetting = route.post('client.setting.dns.save', '/client/setting/dns', {
   summary:
     "Sets the operator's DNS provider and with it its dnsType; a secret left out is kept when the type is unchanged",
-  tags: ['settings'],
-  request: { body: dnsSettingInSchema },
+  body: dnsSettingInSchema,
   response: dataOf(dnsSettingSchema),
 });
 
-export const deleteDnsSetting = defineRoute({
-  id: 'client.setting.dns.delete',
-  method: 'DELETE',
-  path: '/client/setting/dns',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const deleteDnsSetting = route.delete('client.setting.dns.delete', '/client/setting/dns', {
   summary: "Removes the operator's DNS provider; its dnsType becomes ''",
-  tags: ['settings'],
-  request: {},
   response: dataOf(z.null()),
 });
 
-export const testDnsSetting = defineRoute({
-  id: 'client.setting.dns.test',
-  method: 'POST',
-  path: '/client/setting/dns/test',
-  access: tiers(['client'], 'client.settings.write'),
+export const testDnsSetting = route.post('client.setting.dns.test', '/client/setting/dns/test', {
   codes: [101010],
   sendsOnDemand: true,
   summary:
     'Checks a DNS provider setting (the stored secret fills one left out): reads the zone, writes and removes a ' +
     'TXT probe record; 101010 with the provider’s message when it fails',
-  tags: ['settings'],
-  request: { body: dnsSettingInSchema },
+  body: dnsSettingInSchema,
   response: dataOf(dnsTestResultSchema),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId } from '../validators/ids.js';
 import { siteParams } from './sites.js';
 
@@ -58,45 +59,33 @@ export const domainProofSettingSchema = z.object({
 });
 export type DomainProofSetting = z.infer<typeof domainProofSettingSchema>;
 
-export const verifyDomains = defineRoute({
-  id: 'user.domains.verify',
-  method: 'PUT',
-  path: '/user/site/{siteId}/domains/verify',
-  access: tiers(['user'], 'user.domains.write'),
+const route = routeFamily({
+  tags: ['settings'],
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['user'], 'user.domains.write'),
+});
+
+export const verifyDomains = route.put('user.domains.verify', '/user/site/{siteId}/domains/verify', {
   codes: [101010],
   sendsOnDemand: true,
   summary:
     'Looks for proof of control of domains (the TXT record `_rampart-challenge.<name>` with the claim token, or the CNAME to the target) and records it; 101010 when the resolver fails, recording nothing',
   tags: ['domains'],
-  request: {
-    params: siteParams,
-    body: z.object({ domainIDs: z.array(zId).min(1).max(DOMAIN_VERIFY_MAX) }),
-  },
+  params: siteParams,
+  body: z.object({ domainIDs: z.array(zId).min(1).max(DOMAIN_VERIFY_MAX) }),
   response: dataOf(z.array(domainProofCheckSchema)),
 });
 
-export const getDomainProofSetting = defineRoute({
-  id: 'client.setting.domainProof',
-  method: 'GET',
-  path: '/client/setting/domainProof',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+export const getDomainProofSetting = route.get('client.setting.domainProof', '/client/setting/domainProof', {
   summary: "Whether the operator's customers must prove control of a domain before it goes live",
-  tags: ['settings'],
-  request: {},
   response: dataOf(domainProofSettingSchema),
 });
 
-export const putDomainProofSetting = defineRoute({
-  id: 'client.setting.domainProof.update',
-  method: 'PUT',
-  path: '/client/setting/domainProof',
+export const putDomainProofSetting = route.put('client.setting.domainProof.update', '/client/setting/domainProof', {
   access: tiers(['client'], 'client.settings.write'),
-  codes: [],
   summary:
     "Requires proof of control for the operator's customers' domains, or waives it (their pending claims then go live where no other customer's claim of the name is live)",
-  tags: ['settings'],
-  request: { body: domainProofSettingSchema },
+  body: domainProofSettingSchema,
   response: dataOf(domainProofSettingSchema),
 });
 

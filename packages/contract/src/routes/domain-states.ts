@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIdParam } from '../validators/ids.js';
 import { queryList, siteParams } from './sites.js';
 
@@ -42,33 +43,22 @@ export function originIsDown(requests: number, errors: number): boolean {
   return errors >= ORIGIN_DOWN_MIN_ERRORS && errors * 2 >= requests;
 }
 
-export const domainStates = defineRoute({
-  id: 'user.domains.states',
-  method: 'GET',
-  path: '/user/site/{siteId}/domains/states',
-  access: tiers(['user'], 'user.domains.read'),
-  codes: [],
+const route = routeFamily({ tags: ['domains'], read: tiers(['user'], 'user.domains.read') });
+
+export const domainStates = route.get('user.domains.states', '/user/site/{siteId}/domains/states', {
   summary:
     "How many of the nodes serving the site apply each domain as it is now, and whether each domain's origin failed most of its requests over the last minutes; ids of other sites are left out",
-  tags: ['domains'],
-  request: {
-    params: siteParams,
-    query: z.object({ ids: queryList(zIdParam, DOMAIN_STATES_MAX) }),
-  },
+  params: siteParams,
+  query: z.object({ ids: queryList(zIdParam, DOMAIN_STATES_MAX) }),
   response: dataOf(z.array(domainStateSchema)),
 });
 
 /** The same answer for the operator's list of its customers' domains (any of its sites). */
-export const clientDomainStates = defineRoute({
-  id: 'client.domains.states',
-  method: 'GET',
-  path: '/client/domains/states',
+export const clientDomainStates = route.get('client.domains.states', '/client/domains/states', {
   access: tiers(['client'], 'client.domains.read'),
-  codes: [],
   summary:
     "The states of the operator's domains of the list's page, as the customer's call answers them; ids of domains outside the operator's sites are left out",
-  tags: ['domains'],
-  request: { query: z.object({ ids: queryList(zIdParam, DOMAIN_STATES_MAX) }) },
+  query: z.object({ ids: queryList(zIdParam, DOMAIN_STATES_MAX) }),
   response: dataOf(z.array(domainStateSchema)),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, okReply, tiers } from '../route.js';
+import { dataOf, okReply, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIds } from '../validators/ids.js';
 import {
   base,
@@ -12,83 +13,55 @@ import {
 } from './domain-schemas.js';
 import { siteParams } from './sites.js';
 
-// The routes on a domain's upstreams (domains.ts lists every domain route).
-export const listUpstreams = defineRoute({
-  id: 'user.domain.upstreams.list',
-  method: 'GET',
-  path: `${base}/domain/{domainId}/upstreams`,
-  access: tiers(['user'], 'user.domains.read'),
-  codes: [],
-  summary: "A domain's upstreams",
+const route = routeFamily({
   tags: ['domains'],
-  request: domainUpstreamRequests.list,
+  read: tiers(['user'], 'user.domains.read'),
+  write: tiers(['user'], 'user.domains.write'),
+  params: siteParams,
+});
+
+// The routes on a domain's upstreams (domains.ts lists every domain route).
+export const listUpstreams = route.get('user.domain.upstreams.list', `${base}/domain/{domainId}/upstreams`, {
+  summary: "A domain's upstreams",
+  ...domainUpstreamRequests.list,
   response: dataOf(z.array(upstreamSchema)),
 });
 
-export const addUpstreams = defineRoute({
-  id: 'user.domain.upstreams.add',
-  method: 'POST',
-  path: `${base}/domain/{domainId}/upstreams`,
-  access: tiers(['user'], 'user.domains.write'),
+export const addUpstreams = route.post('user.domain.upstreams.add', `${base}/domain/{domainId}/upstreams`, {
   codes: [101029, 401008],
   summary: 'Adds upstreams to a domain',
-  tags: ['domains'],
-  request: domainUpstreamRequests.add,
+  ...domainUpstreamRequests.add,
   response: dataOf(z.array(upstreamSchema)),
 });
 
-export const deleteUpstreams = defineRoute({
-  id: 'user.domain.upstreams.delete',
-  method: 'DELETE',
-  path: `${base}/domain/{domainId}/upstreams`,
-  access: tiers(['user'], 'user.domains.write'),
+export const deleteUpstreams = route.delete('user.domain.upstreams.delete', `${base}/domain/{domainId}/upstreams`, {
   codes: [101029, 401008],
   summary: 'Deletes upstreams of a domain (401008 when no enabled one would remain)',
-  tags: ['domains'],
-  request: domainUpstreamRequests.delete,
+  ...domainUpstreamRequests.delete,
   response: okReply,
 });
 
-export const updateUpstream = defineRoute({
-  id: 'user.domain.upstream.update',
-  method: 'PUT',
-  path: `${base}/domain/{domainId}/upstream`,
-  access: tiers(['user'], 'user.domains.write'),
+export const updateUpstream = route.put('user.domain.upstream.update', `${base}/domain/{domainId}/upstream`, {
   codes: [101029, 401008],
   summary: 'Changes one upstream of a domain (401008 when no enabled one would remain)',
-  tags: ['domains'],
-  request: domainUpstreamRequests.update,
+  ...domainUpstreamRequests.update,
   response: dataOf(upstreamSchema),
 });
 
-export const modifyUpstreamIPs = defineRoute({
-  id: 'user.domains.modifyUpstreamIPs',
-  method: 'PUT',
-  path: `${base}/domains/modifyUpstreamIPs`,
-  access: tiers(['user'], 'user.domains.write'),
-  codes: [],
+export const modifyUpstreamIPs = route.put('user.domains.modifyUpstreamIPs', `${base}/domains/modifyUpstreamIPs`, {
   summary:
     'Batch change of origin: every upstream with IP `oldIP` of the given domains (or all of the site when domainIDs is empty) gets `newIP`; answers how many changed',
-  tags: ['domains'],
-  request: {
-    params: siteParams,
-    body: z.object({
-      domainIDs: zIds(DOMAINS_PER_REQUEST_MAX, 0).default([]),
-      oldIP: zUpstreamIP,
-      newIP: zUpstreamIP,
-    }),
-  },
+  body: z.object({
+    domainIDs: zIds(DOMAINS_PER_REQUEST_MAX, 0).default([]),
+    oldIP: zUpstreamIP,
+    newIP: zUpstreamIP,
+  }),
   response: dataOf(z.object({ domains: z.number().int(), upstreams: z.number().int() })),
 });
 
-export const replaceDomainsUpstreams = defineRoute({
-  id: 'user.domains.upstreams',
-  method: 'PUT',
-  path: `${base}/domains/upstreams`,
-  access: tiers(['user'], 'user.domains.write'),
+export const replaceDomainsUpstreams = route.put('user.domains.upstreams', `${base}/domains/upstreams`, {
   codes: [401008],
   summary: 'Replaces the upstreams of several domains with one list (all or none; 401008 when none is enabled)',
-  tags: ['domains'],
-  request: { params: siteParams, body: z.object({ domainIDs: idList, upstreams: upstreamList }) },
+  body: z.object({ domainIDs: idList, upstreams: upstreamList }),
   response: okReply,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 import { zDomainName } from '../validators/zod.js';
 import { SITE_DOMAIN_META_MAX } from './domain-schemas.js';
@@ -14,27 +15,21 @@ export const domainsAcrossMetaBody = z.object({ siteIDs: siteIDList, name: z.str
 /** A domain as a picker across sites lists it: with its site. */
 export const domainWithSiteSchema = z.object({ id: z.number().int(), name: z.string(), siteID: z.number().int() });
 
-export const userDomainsMeta = defineRoute({
-  id: 'user.domains.acrossMeta',
-  method: 'POST',
-  path: '/user/domains/meta',
-  access: tiers(['user'], 'user.domains.read'),
-  codes: [],
-  summary: `Domains of the given sites of the customer (or all) as id, name and site, for pickers; at most ${SITE_DOMAIN_META_MAX}`,
+const route = routeFamily({
   tags: ['domains'],
-  request: { body: domainsAcrossMetaBody },
+  read: tiers(['user'], 'user.domains.read'),
+  write: tiers(['user'], 'user.domains.read'),
+});
+
+export const userDomainsMeta = route.post('user.domains.acrossMeta', '/user/domains/meta', {
+  summary: `Domains of the given sites of the customer (or all) as id, name and site, for pickers; at most ${SITE_DOMAIN_META_MAX}`,
+  body: domainsAcrossMetaBody,
   response: dataOf(z.array(domainWithSiteSchema)),
 });
 
-export const userDomainsTags = defineRoute({
-  id: 'user.domains.acrossTags',
-  method: 'POST',
-  path: '/user/domains/tags',
-  access: tiers(['user'], 'user.domains.read'),
-  codes: [],
+export const userDomainsTags = route.post('user.domains.acrossTags', '/user/domains/tags', {
   summary: 'Every tag the domains of the given sites of the customer (or all) carry, for filters',
-  tags: ['domains'],
-  request: { body: z.object({ siteIDs: siteIDList }) },
+  body: z.object({ siteIDs: siteIDList }),
   response: tagsReply,
 });
 
@@ -45,15 +40,9 @@ export const domainIdsQuery = z.object({
   siteID: zIdParam.optional(),
 });
 
-export const userDomainIds = defineRoute({
-  id: 'user.domains.ids',
-  method: 'GET',
-  path: '/user/domains/ids',
-  access: tiers(['user'], 'user.domains.read'),
-  codes: [],
+export const userDomainIds = route.get('user.domains.ids', '/user/domains/ids', {
   summary: "The ids of the customer's domains with exactly this name, optionally in the site of this name or id",
-  tags: ['domains'],
-  request: { query: domainIdsQuery },
+  query: domainIdsQuery,
   response: dataOf(z.array(z.number().int())),
 });
 /** The query as the server receives it. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { domainStatusSchema } from '../enums.js';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIds } from '../validators/ids.js';
 import {
   copyDomainsToSite,
@@ -141,137 +142,97 @@ export {
 
 export const DOMAIN_SORT_FIELDS = ['name', 'createdAt', 'updatedAt'] as const;
 
-export const listDomains = defineRoute({
-  id: 'user.domains.list',
-  method: 'GET',
-  path: `${base}/domains`,
-  access: tiers(['user'], 'user.domains.read'),
-  codes: [],
-  summary: "A site's domains, paged, searched and sorted",
+const route = routeFamily({
   tags: ['domains'],
-  request: {
-    params: siteParams,
-    query: pageQuery.extend({
-      keywords: z.string().max(256).optional(),
-      sortBy: z.enum(DOMAIN_SORT_FIELDS).default('createdAt'),
-      orderBy: orderBySchema.default('desc'),
-      forceSSL: z.enum(['true', 'false']).optional(),
-      status: z.coerce.number().pipe(domainStatusSchema).optional(),
-      /** Any of these tags. */
-      tags: queryList(siteTagSchema, DOMAIN_TAGS_MAX),
-      certStatus: z.coerce.number().pipe(domainCertStatusSchema).optional(),
-      /** Any of these CNAME states. */
-      cnameStatuses: queryList(z.coerce.number().pipe(domainCnameStatusSchema), 3),
-      /** Ranges are inclusive at both ends; either end may be left out. */
-      createdAtStart: timeQuery,
-      createdAtEnd: timeQuery,
-      updatedAtStart: timeQuery,
-      updatedAtEnd: timeQuery,
-    }),
-  },
+  read: tiers(['user'], 'user.domains.read'),
+  write: tiers(['user'], 'user.domains.write'),
+});
+
+export const listDomains = route.get('user.domains.list', `${base}/domains`, {
+  summary: "A site's domains, paged, searched and sorted",
+  params: siteParams,
+  query: pageQuery.extend({
+    keywords: z.string().max(256).optional(),
+    sortBy: z.enum(DOMAIN_SORT_FIELDS).default('createdAt'),
+    orderBy: orderBySchema.default('desc'),
+    forceSSL: z.enum(['true', 'false']).optional(),
+    status: z.coerce.number().pipe(domainStatusSchema).optional(),
+    /** Any of these tags. */
+    tags: queryList(siteTagSchema, DOMAIN_TAGS_MAX),
+    certStatus: z.coerce.number().pipe(domainCertStatusSchema).optional(),
+    /** Any of these CNAME states. */
+    cnameStatuses: queryList(z.coerce.number().pipe(domainCnameStatusSchema), 3),
+    /** Ranges are inclusive at both ends; either end may be left out. */
+    createdAtStart: timeQuery,
+    createdAtEnd: timeQuery,
+    updatedAtStart: timeQuery,
+    updatedAtEnd: timeQuery,
+  }),
   response: pageOf(domainSchema),
 });
 /** The list query as the server receives it (defaults applied, coerced). */
 export type DomainListQuery = z.output<typeof listDomains.request.query>;
 
-export const createDomains = defineRoute({
-  id: 'user.domains.create',
-  method: 'POST',
-  path: `${base}/domains`,
-  access: tiers(['user'], 'user.domains.write'),
+export const createDomains = route.post('user.domains.create', `${base}/domains`, {
   codes: [101009, 101019, 101025, 301001, 401001, 401002, 401003, 401004, 401008],
   summary:
     'Adds domains to a site, all or none; names already taken are reported per name with 101009 (401001 enabled elsewhere, 101025 in this site)',
-  tags: ['domains'],
-  request: {
-    params: siteParams,
-    body: z.object({ domains: z.array(domainInputSchema).min(1).max(DOMAINS_PER_REQUEST_MAX) }),
-  },
+  params: siteParams,
+  body: z.object({ domains: z.array(domainInputSchema).min(1).max(DOMAINS_PER_REQUEST_MAX) }),
   response: dataOf(z.array(domainSchema)),
 });
 
-export const updateDomain = defineRoute({
-  id: 'user.domain.update',
-  method: 'PUT',
-  path: `${base}/domain`,
-  access: tiers(['user'], 'user.domains.write'),
+export const updateDomain = route.put('user.domain.update', `${base}/domain`, {
   codes: [101009, 101019, 301001, 401001, 401003, 401004, 401008],
   summary: "Replaces a domain's upstreams and the settings given (the name stays; a setting left out is kept)",
-  tags: ['domains'],
-  request: { params: siteParams, body: domainUpdateInput },
+  params: siteParams,
+  body: domainUpdateInput,
   response: dataOf(domainSchema),
 });
 
-export const deleteDomains = defineRoute({
-  id: 'user.domains.delete',
-  method: 'DELETE',
-  path: `${base}/domains`,
-  access: tiers(['user'], 'user.domains.write'),
-  codes: [],
+export const deleteDomains = route.delete('user.domains.delete', `${base}/domains`, {
   summary: 'Deletes domains of the site by id (all or none)',
-  tags: ['domains'],
-  request: { params: siteParams, body: z.object({ ids: idList }) },
+  params: siteParams,
+  body: z.object({ ids: idList }),
   response: okReply,
 });
 
-export const setDomainsStatus = defineRoute({
-  id: 'user.domains.status',
-  method: 'PUT',
-  path: `${base}/domain/setting/status`,
-  access: tiers(['user'], 'user.domains.write'),
+export const setDomainsStatus = route.put('user.domains.status', `${base}/domain/setting/status`, {
   codes: [101009, 401001],
   summary: 'Enables or disables domains (all or none; 401001 when an enabled namesake exists elsewhere)',
-  tags: ['domains'],
-  request: { params: siteParams, body: z.object({ domainIDs: idList, status: domainStatusSchema }) },
+  params: siteParams,
+  body: z.object({ domainIDs: idList, status: domainStatusSchema }),
   response: okReply,
 });
 
-export const setDomainsForceSSL = defineRoute({
-  id: 'user.domains.forceSSL',
-  method: 'PATCH',
-  path: `${base}/domain/setting/forceSSL`,
-  access: tiers(['user'], 'user.domains.write'),
-  codes: [],
+export const setDomainsForceSSL = route.patch('user.domains.forceSSL', `${base}/domain/setting/forceSSL`, {
   summary: 'Turns the HTTP → HTTPS redirect of domains on or off',
-  tags: ['domains'],
-  request: { params: siteParams, body: z.object({ domainIDs: idList, forceSSL: z.boolean() }) },
+  params: siteParams,
+  body: z.object({ domainIDs: idList, forceSSL: z.boolean() }),
   response: okReply,
 });
 
-export const setDomainsBalance = defineRoute({
-  id: 'user.domains.balance',
-  method: 'PATCH',
-  path: `${base}/domain/setting/balance`,
-  access: tiers(['user'], 'user.domains.write'),
-  codes: [],
+export const setDomainsBalance = route.patch('user.domains.balance', `${base}/domain/setting/balance`, {
   summary: 'Sets the load-balancing method of domains',
-  tags: ['domains'],
-  request: { params: siteParams, body: z.object({ domainIDs: idList, hashType: hashTypeSchema }) },
+  params: siteParams,
+  body: z.object({ domainIDs: idList, hashType: hashTypeSchema }),
   response: okReply,
 });
 
-export const setDomainScheme = defineRoute({
-  id: 'user.domain.scheme',
-  method: 'PUT',
-  path: `${base}/domain/{domainId}/scheme`,
-  access: tiers(['user'], 'user.domains.write'),
+export const setDomainScheme = route.put('user.domain.scheme', `${base}/domain/{domainId}/scheme`, {
   codes: [401003],
   summary:
     'Sets the protocol the edge uses towards the origin and, when given, the port map (401003 when a mapped port is not available)',
-  tags: ['domains'],
-  request: { params: domainParams, body: z.object({ scheme: originSchemeSchema, portMap: z.boolean().optional() }) },
+  params: domainParams,
+  body: z.object({ scheme: originSchemeSchema, portMap: z.boolean().optional() }),
   response: okReply,
 });
 
-export const setDomainsAutoSSL = defineRoute({
-  id: 'user.domains.autoSSL',
-  method: 'POST',
-  path: `${base}/domain/setting/autoSSL`,
-  access: tiers(['user'], 'user.domains.write'),
+export const setDomainsAutoSSL = route.post('user.domains.autoSSL', `${base}/domain/setting/autoSSL`, {
   codes: [101019, 401004],
   summary: `Turns automatic certificates of domains on or off (all or none; 401004 over ${AUTO_SSL_DOMAINS_PER_SITE_MAX} per site)`,
-  tags: ['domains'],
-  request: { params: siteParams, body: z.object({ domainIDs: idList, autoSSL: z.boolean() }) },
+  params: siteParams,
+  body: z.object({ domainIDs: idList, autoSSL: z.boolean() }),
   response: okReply,
 });
 
@@ -284,59 +245,39 @@ export const domainCnameCheckSchema = z.object({
 });
 export type DomainCnameCheck = z.infer<typeof domainCnameCheckSchema>;
 
-export const checkDomainsCNAME = defineRoute({
-  id: 'user.domains.checkCNAME',
-  method: 'PUT',
-  path: `${base}/domains/checkCNAME`,
-  access: tiers(['user'], 'user.domains.write'),
+export const checkDomainsCNAME = route.put('user.domains.checkCNAME', `${base}/domains/checkCNAME`, {
   codes: [101010],
   sendsOnDemand: true,
   summary:
     'Resolves the names of domains in DNS and records whether each points (through CNAMEs) at its target; 101010 when the resolver fails, recording nothing',
-  tags: ['domains'],
-  request: {
-    params: siteParams,
-    body: z.object({ domainIDs: zIds(CNAME_CHECK_MAX) }),
-  },
+  params: siteParams,
+  body: z.object({ domainIDs: zIds(CNAME_CHECK_MAX) }),
   response: dataOf(z.array(domainCnameCheckSchema)),
 });
 
-export const createSimpleDomains = defineRoute({
-  id: 'user.domains.simpleCreate',
-  method: 'POST',
-  path: `${base}/simpleDomains`,
-  access: tiers(['user'], 'user.domains.write'),
+export const createSimpleDomains = route.post('user.domains.simpleCreate', `${base}/simpleDomains`, {
   codes: [101009, 101019, 101025, 301001, 401001, 401002, 401003, 401004, 401008],
   summary:
     'Adds domains by name, all sharing the given upstreams and default settings (all or none; per-name failures through 101009)',
-  tags: ['domains'],
-  request: { params: siteParams, body: z.object({ names: domainNames, upstreams: upstreamList }) },
+  params: siteParams,
+  body: z.object({ names: domainNames, upstreams: upstreamList }),
   response: dataOf(z.array(domainSchema)),
 });
 
-export const deleteDomainsByNames = defineRoute({
-  id: 'user.domains.deleteByNames',
-  method: 'DELETE',
-  path: `${base}/domainsByNames`,
-  access: tiers(['user'], 'user.domains.write'),
+export const deleteDomainsByNames = route.delete('user.domains.deleteByNames', `${base}/domainsByNames`, {
   codes: [101009],
   summary: 'Deletes domains of the site by name (all or none; a name not in the site answers 101009 naming it)',
-  tags: ['domains'],
-  request: { params: siteParams, body: z.object({ names: domainNames }) },
+  params: siteParams,
+  body: z.object({ names: domainNames }),
   response: okReply,
 });
 
 export const domainMetaSchema = z.object({ id: z.number().int(), name: z.string(), status: domainStatusSchema });
 
-export const metaDomains = defineRoute({
-  id: 'user.domains.meta',
-  method: 'GET',
-  path: `${base}/metaDomains`,
-  access: tiers(['user'], 'user.domains.read'),
-  codes: [],
+export const metaDomains = route.get('user.domains.meta', `${base}/metaDomains`, {
   summary: `The site's domains as id, name and status for pickers, by name; at most ${SITE_DOMAIN_META_MAX}`,
-  tags: ['domains'],
-  request: { params: siteParams, query: z.object({ keyword: z.string().max(256).default('') }) },
+  params: siteParams,
+  query: z.object({ keyword: z.string().max(256).default('') }),
   response: dataOf(z.array(domainMetaSchema)),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { geoRegion } from '../geo.js';
-import { dataOf, defineRoute, nodeAccess, okReply, tiers } from '../route.js';
+import { dataOf, nodeAccess, okReply, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zMemo } from '../validators/zod.js';
 import { CHALLENGE_OR_BLOCK_TYPES, firewallUrlSchema } from './firewall-lists.js';
 
@@ -103,56 +104,39 @@ export const geoDatabaseSchema = mmdbFileSchema.extend({
 });
 export type GeoDatabase = z.infer<typeof geoDatabaseSchema>;
 
-export const getGeoDatabase = defineRoute({
-  id: 'client.setting.geoDatabase.get',
-  method: 'GET',
-  path: '/client/setting/geoDatabase',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: "The operator's geo database (MaxMind DB format) that the geo rules use on its nodes, or null",
+const route = routeFamily({
   tags: ['firewall'],
-  request: {},
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
+export const getGeoDatabase = route.get('client.setting.geoDatabase.get', '/client/setting/geoDatabase', {
+  summary: "The operator's geo database (MaxMind DB format) that the geo rules use on its nodes, or null",
   response: dataOf(geoDatabaseSchema.nullable()),
 });
 
-export const uploadGeoDatabase = defineRoute({
-  id: 'client.setting.geoDatabase.upload',
-  method: 'PUT',
-  path: '/client/setting/geoDatabase',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const uploadGeoDatabase = route.put('client.setting.geoDatabase.upload', '/client/setting/geoDatabase', {
   bodyType: 'multipart',
   summary:
     'Installs a MaxMind DB file (GeoLite2/GeoIP2 or DB-IP Country or City) as the file part `file`; ' +
     'it replaces the previous one and reaches the nodes without a reload (101003 naming `file` when it is not one)',
-  tags: ['firewall'],
-  request: { body: z.object({}) },
+  body: z.object({}),
   response: dataOf(geoDatabaseSchema),
 });
 
-export const deleteGeoDatabase = defineRoute({
-  id: 'client.setting.geoDatabase.delete',
-  method: 'DELETE',
-  path: '/client/setting/geoDatabase',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const deleteGeoDatabase = route.delete('client.setting.geoDatabase.delete', '/client/setting/geoDatabase', {
   summary: "Removes the operator's geo database: geo rules then let every request through",
-  tags: ['firewall'],
-  request: {},
   response: okReply,
 });
 
-export const getNodeGeoDatabase = defineRoute({
-  id: 'edge.geoDatabase',
+export const getNodeGeoDatabase = route.get('edge.geoDatabase', '/geo/database', {
   api: 'edge',
-  method: 'GET',
-  path: '/geo/database',
   access: nodeAccess,
   codes: [101018],
   summary:
     "The operator's geo database file, as bytes (application/octet-stream); 101018 when `sha256` is not the current one",
   tags: ['edge'],
-  request: { query: z.object({ sha256: z.string().regex(GEO_SHA256_RE) }) },
+  query: z.object({ sha256: z.string().regex(GEO_SHA256_RE) }),
   response: z.string(),
   reply: 'raw',
 });
@@ -167,44 +151,24 @@ export const asnDatabaseSchema = mmdbFileSchema.extend({
 });
 export type AsnDatabase = z.infer<typeof asnDatabaseSchema>;
 
-export const getAsnDatabase = defineRoute({
-  id: 'client.setting.asnDatabase.get',
-  method: 'GET',
-  path: '/client/setting/asnDatabase',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+export const getAsnDatabase = route.get('client.setting.asnDatabase.get', '/client/setting/asnDatabase', {
   summary:
     "The operator's ASN database (MaxMind DB format) that names the autonomous system of layer-4 sources, or null",
-  tags: ['firewall'],
-  request: {},
   response: dataOf(asnDatabaseSchema.nullable()),
 });
 
-export const uploadAsnDatabase = defineRoute({
-  id: 'client.setting.asnDatabase.upload',
-  method: 'PUT',
-  path: '/client/setting/asnDatabase',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const uploadAsnDatabase = route.put('client.setting.asnDatabase.upload', '/client/setting/asnDatabase', {
   bodyType: 'multipart',
   summary:
     'Installs a MaxMind DB file of autonomous systems (GeoLite2-ASN, DB-IP ASN, or records with `asn`) as the ' +
     'file part `file`, replacing the previous one; the control plane looks the ASN of layer-4 sources up in it ' +
     'as their counters arrive (101003 naming `file` when it is not one)',
-  tags: ['firewall'],
-  request: { body: z.object({}) },
+  body: z.object({}),
   response: dataOf(asnDatabaseSchema),
 });
 
-export const deleteAsnDatabase = defineRoute({
-  id: 'client.setting.asnDatabase.delete',
-  method: 'DELETE',
-  path: '/client/setting/asnDatabase',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const deleteAsnDatabase = route.delete('client.setting.asnDatabase.delete', '/client/setting/asnDatabase', {
   summary: "Removes the operator's ASN database: layer-4 sources counted from then on have ASN 0 (unknown)",
-  tags: ['firewall'],
-  request: {},
   response: okReply,
 });
 

@@ -7,7 +7,8 @@ import {
   l4AddressSchema,
 } from '../edge/l4-rules.js';
 import { geoRegion } from '../geo.js';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId } from '../validators/ids.js';
 import { zMemo } from '../validators/zod.js';
 import { positiveCount } from './firewall-frequency.js';
@@ -175,30 +176,28 @@ export const zoneL4ProtectionSchema = z.object({
 });
 export type ZoneL4Protection = z.infer<typeof zoneL4ProtectionSchema>;
 
-export const getZoneL4Protection = defineRoute({
-  id: 'client.zone.l4Protection',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/setting/l4Protection',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+const route = routeFamily({
+  tags: ['zones', 'firewall'],
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+  params: zoneParams,
+});
+
+export const getZoneL4Protection = route.get('client.zone.l4Protection', '/client/zone/{zoneID}/setting/l4Protection', {
   summary:
     "The zone's layer-4 protection: SYN and new-connection rates per source address, kernel blocks, escalation of floods",
-  tags: ['zones', 'firewall'],
-  request: { params: zoneParams },
   response: dataOf(zoneL4ProtectionSchema),
 });
 
-export const setZoneL4Protection = defineRoute({
-  id: 'client.zone.l4Protection.put',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/setting/l4Protection',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
-  summary: "Replaces the zone's layer-4 protection (its nodes take it with their next snapshot)",
-  tags: ['zones', 'firewall'],
-  request: { params: zoneParams, body: zoneL4ProtectionInputSchema },
-  response: dataOf(zoneL4ProtectionSchema),
-});
+export const setZoneL4Protection = route.put(
+  'client.zone.l4Protection.put',
+  '/client/zone/{zoneID}/setting/l4Protection',
+  {
+    summary: "Replaces the zone's layer-4 protection (its nodes take it with their next snapshot)",
+    body: zoneL4ProtectionInputSchema,
+    response: dataOf(zoneL4ProtectionSchema),
+  },
+);
 
 export const zoneL4ProtectionRoutes = { getZoneL4Protection, setZoneL4Protection } as const;
 

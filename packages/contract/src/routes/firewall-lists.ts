@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { BLOCKING_ACTIONS, BUILT_CHALLENGES } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIds } from '../validators/ids.js';
 import { pcreRegexProblem, regexCanRunAway } from '../validators/regex.js';
 import { zIPList, zMemo } from '../validators/zod.js';
@@ -135,6 +136,12 @@ export const SITE_FIREWALL_SCOPE: RuleScope<typeof siteParams> = {
   per: 'site',
 };
 
+const route = routeFamily({
+  tags: ['firewall'],
+  read: tiers(['user'], 'user.firewall.read'),
+  write: tiers(['user'], 'user.firewall.write'),
+});
+
 /**
  * The four calls of a firewall rule kind under `user/site/{siteId}/firewall/setting/` (or another
  * scope: routes/domain-access.ts): `plural` lists (paged), adds and deletes, `singular` replaces
@@ -156,51 +163,29 @@ export function firewallRuleRoutes<
 ) {
   const { base, params, idPrefix, max, per } = scope;
   return {
-    list: defineRoute({
-      id: `${idPrefix}.${plural}.list`,
-      method: 'GET',
-      path: `${base}/${plural}`,
-      access: tiers(['user'], 'user.firewall.read'),
-      codes: [],
+    list: route.get(`${idPrefix}.${plural}.list`, `${base}/${plural}`, {
       summary: `The ${per}'s ${label} rules, newest first, paged`,
-      tags: ['firewall'],
-      request: { params, query: firewallListQuery },
+      params,
+      query: firewallListQuery,
       response: pageOf(output),
     }),
-    add: defineRoute({
-      id: `${idPrefix}.${plural}.add`,
-      method: 'POST',
-      path: `${base}/${plural}`,
-      access: tiers(['user'], 'user.firewall.write'),
+    add: route.post(`${idPrefix}.${plural}.add`, `${base}/${plural}`, {
       codes: [101029],
       summary: `Adds ${label} rules (all or none); 101029 beyond ${max} per ${per}`,
-      tags: ['firewall'],
-      request: {
-        params,
-        body: z.object({ data: z.array(input).min(1).max(max) }),
-      },
+      params,
+      body: z.object({ data: z.array(input).min(1).max(max) }),
       response: dataOf(z.array(output)),
     }),
-    update: defineRoute({
-      id: `${idPrefix}.${singular}.update`,
-      method: 'PUT',
-      path: `${base}/${singular}`,
-      access: tiers(['user'], 'user.firewall.write'),
-      codes: [],
+    update: route.put(`${idPrefix}.${singular}.update`, `${base}/${singular}`, {
       summary: `Replaces one ${label} rule (the body names it by id)`,
-      tags: ['firewall'],
-      request: { params, body: updateInput },
+      params,
+      body: updateInput,
       response: dataOf(output),
     }),
-    delete: defineRoute({
-      id: `${idPrefix}.${plural}.delete`,
-      method: 'DELETE',
-      path: `${base}/${plural}`,
-      access: tiers(['user'], 'user.firewall.write'),
-      codes: [],
+    delete: route.delete(`${idPrefix}.${plural}.delete`, `${base}/${plural}`, {
       summary: `Deletes ${label} rules of the ${per} by id (all or none)`,
-      tags: ['firewall'],
-      request: { params, body: z.object({ ids: zIds(max) }) },
+      params,
+      body: z.object({ ids: zIds(max) }),
       response: okReply,
     }),
   } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, nodeAccess, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, nodeAccess, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIds } from '../validators/ids.js';
 import {
   ABUSE_IP_BLOCK_TYPES,
@@ -84,82 +85,57 @@ const abuseIPListQuery = pageQuery.extend({
 });
 export type AbuseIPListQuery = z.output<typeof abuseIPListQuery>;
 
-export const listAbuseIPs = defineRoute({
-  id: 'client.abuseIPs.list',
-  method: 'GET',
-  path: '/client/abuseIPs',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+const route = routeFamily({
+  tags: ['firewall'],
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
+export const listAbuseIPs = route.get('client.abuseIPs.list', '/client/abuseIPs', {
   summary:
     "The operator's reputation list, paged; `ip` an address lists the entries containing it, other text the entries whose IP contains it",
-  tags: ['firewall'],
-  request: { query: abuseIPListQuery },
+  query: abuseIPListQuery,
   response: pageOf(abuseIPSchema),
 });
 
-export const addAbuseIPs = defineRoute({
-  id: 'client.abuseIPs.add',
-  method: 'POST',
-  path: '/client/abuseIPs',
-  access: tiers(['client'], 'client.settings.write'),
+export const addAbuseIPs = route.post('client.abuseIPs.add', '/client/abuseIPs', {
   codes: [101029],
   summary: `Adds entries to the reputation list (all or none; 101003 duplicateIP for an IP already listed; 101029 beyond ${ABUSE_IPS_MAX})`,
-  tags: ['firewall'],
-  request: { body: z.object({ data: z.array(abuseIPInputSchema).min(1).max(ABUSE_IPS_ADD_MAX) }) },
+  body: z.object({ data: z.array(abuseIPInputSchema).min(1).max(ABUSE_IPS_ADD_MAX) }),
   response: dataOf(z.array(abuseIPSchema)),
 });
 
-export const updateAbuseIP = defineRoute({
-  id: 'client.abuseIP.update',
-  method: 'PUT',
-  path: '/client/abuseIP',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const updateAbuseIP = route.put('client.abuseIP.update', '/client/abuseIP', {
   summary: 'Replaces one entry of the reputation list (the body names it by id)',
-  tags: ['firewall'],
-  request: { body: abuseIPInputSchema.extend({ id: z.number().int().positive() }) },
+  body: abuseIPInputSchema.extend({ id: z.number().int().positive() }),
   response: dataOf(abuseIPSchema),
 });
 
-export const deleteAbuseIPs = defineRoute({
-  id: 'client.abuseIPs.delete',
-  method: 'DELETE',
-  path: '/client/abuseIPs',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const deleteAbuseIPs = route.delete('client.abuseIPs.delete', '/client/abuseIPs', {
   summary: 'Deletes entries of the reputation list by id (all or none: an unknown id answers 101018)',
-  tags: ['firewall'],
-  request: { body: z.object({ ids: zIds(ABUSE_IPS_ADD_MAX) }) },
+  body: z.object({ ids: zIds(ABUSE_IPS_ADD_MAX) }),
   response: okReply,
 });
 
-export const importAbuseIPs = defineRoute({
-  id: 'client.abuseIPs.import',
-  method: 'POST',
-  path: '/client/abuseIPs/import',
-  access: tiers(['client'], 'client.settings.write'),
+export const importAbuseIPs = route.post('client.abuseIPs.import', '/client/abuseIPs/import', {
   codes: [101029],
   bodyLimit: ABUSE_IP_IMPORT_BODY_BYTES,
   summary:
     `Imports CSV (ip,score[,memo]) or plain (ip) lines, merged into the list or replacing it, all or none: ` +
     `101003 names up to ${ABUSE_IP_IMPORT_ERRORS_MAX} bad lines (field \`text\`); at most ${ABUSE_IP_IMPORT_ROWS_MAX} rows, ` +
     `101029 when a merge would take the list beyond ${ABUSE_IPS_MAX}`,
-  tags: ['firewall'],
-  request: { body: abuseIPImportSchema },
+  body: abuseIPImportSchema,
   response: dataOf(abuseIPImportResultSchema),
 });
 
-export const getNodeAbuseIPs = defineRoute({
-  id: 'edge.abuseIPs',
+export const getNodeAbuseIPs = route.get('edge.abuseIPs', '/reputation/abuseIPs', {
   api: 'edge',
-  method: 'GET',
-  path: '/reputation/abuseIPs',
   access: nodeAccess,
   codes: [101018],
   summary:
     "The operator's reputation list as the edge reads it (edge/reputation.ts), application/octet-stream; 101018 when `sha256` is not the current one",
   tags: ['edge'],
-  request: { query: z.object({ sha256: z.string().regex(GEO_SHA256_RE) }) },
+  query: z.object({ sha256: z.string().regex(GEO_SHA256_RE) }),
   response: z.string(),
   reply: 'raw',
 });
@@ -189,30 +165,29 @@ export const DEFAULT_ABUSE_IP_SETTING: AbuseIPSetting = {
   blockType: 10,
 };
 
-export const getAbuseIPSetting = defineRoute({
-  id: 'user.site.firewall.abuseIP.get',
-  method: 'GET',
-  path: '/user/site/{siteId}/firewall/setting/abuseIP',
-  access: tiers(['user'], 'user.firewall.read'),
-  codes: [],
-  summary: "The site's IP trust protection: whether it is on, the score threshold and the protection mode",
-  tags: ['firewall'],
-  request: { params: siteParams },
-  response: dataOf(abuseIPSettingSchema),
-});
+export const getAbuseIPSetting = route.get(
+  'user.site.firewall.abuseIP.get',
+  '/user/site/{siteId}/firewall/setting/abuseIP',
+  {
+    access: tiers(['user'], 'user.firewall.read'),
+    summary: "The site's IP trust protection: whether it is on, the score threshold and the protection mode",
+    params: siteParams,
+    response: dataOf(abuseIPSettingSchema),
+  },
+);
 
-export const updateAbuseIPSetting = defineRoute({
-  id: 'user.site.firewall.abuseIP.update',
-  method: 'PUT',
-  path: '/user/site/{siteId}/firewall/setting/abuseIP',
-  access: tiers(['user'], 'user.firewall.write'),
-  codes: [],
-  summary:
-    "Sets the site's IP trust protection: clients whose address has an operator's reputation score at or above `threshold` get `blockType`",
-  tags: ['firewall'],
-  request: { params: siteParams, body: abuseIPSettingInputSchema },
-  response: dataOf(abuseIPSettingSchema),
-});
+export const updateAbuseIPSetting = route.put(
+  'user.site.firewall.abuseIP.update',
+  '/user/site/{siteId}/firewall/setting/abuseIP',
+  {
+    access: tiers(['user'], 'user.firewall.write'),
+    summary:
+      "Sets the site's IP trust protection: clients whose address has an operator's reputation score at or above `threshold` get `blockType`",
+    params: siteParams,
+    body: abuseIPSettingInputSchema,
+    response: dataOf(abuseIPSettingSchema),
+  },
+);
 
 export const abuseIPRoutes = {
   listAbuseIPs,

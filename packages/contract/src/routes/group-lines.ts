@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 import { lineIdSchema } from './dns-lines.js';
 import { portTypeSchema } from './groups.js';
@@ -42,17 +43,17 @@ export const lineNodeNumsSchema = z.object({
   virtualNodeNum: z.number().int(),
 });
 
-export const lineNodeNums = defineRoute({
-  id: 'client.group.lines.nodeNums',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/group/{groupID}/lines/nodeNums',
-  access: tiers(['client'], 'client.zones.read'),
-  codes: [],
-  summary: 'Every DNS line of the catalogue with the number of nodes and virtual nodes the group has on it',
-  tags: ['zones'],
-  request: { params: groupLinesParams },
-  response: dataOf(z.array(lineNodeNumsSchema)),
-});
+const route = routeFamily({ tags: ['zones'], read: tiers(['client'], 'client.zones.read') });
+
+export const lineNodeNums = route.get(
+  'client.group.lines.nodeNums',
+  '/client/zone/{zoneID}/group/{groupID}/lines/nodeNums',
+  {
+    summary: 'Every DNS line of the catalogue with the number of nodes and virtual nodes the group has on it',
+    params: groupLinesParams,
+    response: dataOf(z.array(lineNodeNumsSchema)),
+  },
+);
 
 /**
  * The calls on one line's nodes or virtual nodes: they mirror each other. A group's nodes are
@@ -70,65 +71,50 @@ function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType
   const path = `/client/zone/{zoneID}/group/{groupID}/line/{lineID}/${kind}` as const;
   const idsBody = z.object({ [field]: ids } as Record<F, typeof ids>);
   return {
-    list: defineRoute({
-      id: `client.group.line.${kind}.list`,
-      method: 'GET',
-      path,
+    list: route.get(`client.group.line.${kind}.list`, path, {
       access: read,
-      codes: [],
       summary: `The ${what} of a group on a DNS line, paged`,
-      tags: ['zones'],
-      request: { params: lineParams, query: pageQuery },
+      params: lineParams,
+      query: pageQuery,
       response: pageOf(item),
     }),
-    add: defineRoute({
-      id: `client.group.line.${kind}.add`,
-      method: 'POST',
-      path,
+    add: route.post(`client.group.line.${kind}.add`, path, {
       access: write,
       codes: [203003, 401002],
       summary:
         `Places ${what} of the group's zone on a line, all or none (already placed ones stay); ` +
         `each must serve the group's port type; 203003 beyond ${GROUP_PLACEMENT_LIMIT} places in the group`,
-      tags: ['zones'],
-      request: { params: lineParams, body: idsBody },
+      params: lineParams,
+      body: idsBody,
       response: okReply,
     }),
-    remove: defineRoute({
-      id: `client.group.line.${kind}.remove`,
-      method: 'DELETE',
-      path,
+    remove: route.delete(`client.group.line.${kind}.remove`, path, {
       access: write,
-      codes: [],
       summary: `Takes ${what} off a line of the group, all or none (each must be on the line)`,
-      tags: ['zones'],
-      request: { params: lineParams, body: idsBody },
+      params: lineParams,
+      body: idsBody,
       response: okReply,
     }),
-    move: defineRoute({
-      id: `client.group.line.${kind}.move`,
-      method: 'PATCH',
-      path,
+    move: route.patch(`client.group.line.${kind}.move`, path, {
       access: write,
-      codes: [],
       summary:
         `Moves ${what} from this line to \`toLine\` of the same group, all or none (each must be on this line); ` +
         'one already on the target line just leaves this one',
-      tags: ['zones'],
-      request: { params: lineParams, body: idsBody.extend({ toLine: lineIdSchema }) },
+      params: lineParams,
+      body: idsBody.extend({ toLine: lineIdSchema }),
       response: okReply,
     }),
-    candidates: defineRoute({
-      id: `client.group.line.${kind}.candidates`,
-      method: 'GET',
-      path: `/client/zone/{zoneID}/group/{groupID}/line/{lineID}/${kind}/candidates`,
-      access: read,
-      codes: [],
-      summary: `The ${what} of the zone that could be placed on the line: of the group's port type and not on it yet`,
-      tags: ['zones'],
-      request: { params: lineParams, query: candidateQuery },
-      response: pageOf(item),
-    }),
+    candidates: route.get(
+      `client.group.line.${kind}.candidates`,
+      `/client/zone/{zoneID}/group/{groupID}/line/{lineID}/${kind}/candidates`,
+      {
+        access: read,
+        summary: `The ${what} of the zone that could be placed on the line: of the group's port type and not on it yet`,
+        params: lineParams,
+        query: candidateQuery,
+        response: pageOf(item),
+      },
+    ),
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { idNameSchema, zId } from '../validators/ids.js';
 import { zMemo, zName } from '../validators/zod.js';
 import { zoneParams } from './zones.js';
@@ -28,15 +29,16 @@ export const groupSchema = z.object({
 });
 export type Group = z.infer<typeof groupSchema>;
 
-export const listGroups = defineRoute({
-  id: 'client.groups.list',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/groups',
-  access: tiers(['client'], 'client.zones.read'),
-  codes: [],
-  summary: 'Groups of a zone, paged',
+const route = routeFamily({
   tags: ['zones'],
-  request: { params: zoneParams, query: pageQuery },
+  read: tiers(['client'], 'client.zones.read'),
+  write: tiers(['client'], 'client.zones.write'),
+  params: zoneParams,
+});
+
+export const listGroups = route.get('client.groups.list', '/client/zone/{zoneID}/groups', {
+  summary: 'Groups of a zone, paged',
+  query: pageQuery,
   response: pageOf(groupSchema),
 });
 
@@ -49,18 +51,9 @@ const groupMetaQuery = z.object({
 });
 export type GroupMetaQuery = z.output<typeof groupMetaQuery>;
 
-export const metaGroups = defineRoute({
-  id: 'client.groups.meta',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/metaGroups',
-  access: tiers(['client'], 'client.zones.read'),
-  codes: [],
+export const metaGroups = route.get('client.groups.meta', '/client/zone/{zoneID}/metaGroups', {
   summary: 'Groups of a zone as id and name, optionally of one port type or backup flag',
-  tags: ['zones'],
-  request: {
-    params: zoneParams,
-    query: groupMetaQuery,
-  },
+  query: groupMetaQuery,
   response: dataOf(z.array(idNameSchema)),
 });
 
@@ -74,45 +67,24 @@ export type GroupIn = z.output<typeof groupBody>;
 const groupUpdateBody = z.object({ id: zId, name: zName, isBackup: z.boolean(), memo: zMemo });
 export type GroupUpdateIn = z.output<typeof groupUpdateBody>;
 
-export const createGroup = defineRoute({
-  id: 'client.group.create',
-  method: 'POST',
-  path: '/client/zone/{zoneID}/group',
-  access: tiers(['client'], 'client.zones.write'),
+export const createGroup = route.post('client.group.create', '/client/zone/{zoneID}/group', {
   codes: [101025],
   summary: 'Creates a group in a zone',
-  tags: ['zones'],
-  request: {
-    params: zoneParams,
-    body: groupBody,
-  },
+  body: groupBody,
   response: dataOf(groupSchema),
 });
 
-export const updateGroup = defineRoute({
-  id: 'client.group.update',
-  method: 'PATCH',
-  path: '/client/zone/{zoneID}/group',
-  access: tiers(['client'], 'client.zones.write'),
+export const updateGroup = route.patch('client.group.update', '/client/zone/{zoneID}/group', {
   codes: [101025],
   summary: 'Renames a group, or changes its memo or backup flag (its port type is fixed)',
-  tags: ['zones'],
-  request: {
-    params: zoneParams,
-    body: groupUpdateBody,
-  },
+  body: groupUpdateBody,
   response: dataOf(groupSchema),
 });
 
-export const deleteGroup = defineRoute({
-  id: 'client.group.delete',
-  method: 'DELETE',
-  path: '/client/zone/{zoneID}/group',
-  access: tiers(['client'], 'client.zones.write'),
+export const deleteGroup = route.delete('client.group.delete', '/client/zone/{zoneID}/group', {
   codes: [203001],
   summary: 'Deletes a group that no product uses (203001 otherwise); its node places go with it',
-  tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ id: zId }) },
+  body: z.object({ id: zId }),
   response: okReply,
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zAccount, zName } from '../validators/zod.js';
 
@@ -94,99 +95,57 @@ const userParams = z.object({ userId: zIdParam });
 /** An installation's id: what `client/license` shows as installID (a UUID). */
 const zInstallId = z.string().trim().uuid();
 
-export const listLicenses = defineRoute({
-  id: 'admin.licenses.list',
-  method: 'GET',
-  path: '/admin/license',
-  access: adminRead,
-  codes: [],
+const route = routeFamily({ tags: ['licenses'], read: adminRead, write: adminWrite });
+
+export const listLicenses = route.get('admin.licenses.list', '/admin/license', {
   summary: 'The online licences of every operator, newest first',
-  tags: ['licenses'],
-  request: { query: pageQuery },
+  query: pageQuery,
   response: pageOf(licenseSchema),
 });
 
-export const createLicense = defineRoute({
-  id: 'admin.license.create',
-  method: 'POST',
-  path: '/admin/license',
-  access: adminWrite,
-  codes: [],
+export const createLicense = route.post('admin.license.create', '/admin/license', {
   summary: 'Drafts a licence for an operator (it limits nothing until issued)',
-  tags: ['licenses'],
-  request: { body: z.object({ userID: zId, licenseSetting: licenseSettingSchema }) },
+  body: z.object({ userID: zId, licenseSetting: licenseSettingSchema }),
   response: dataOf(licenseSchema),
 });
 
-export const updateLicense = defineRoute({
-  id: 'admin.license.update',
-  method: 'PUT',
-  path: '/admin/license',
-  access: adminWrite,
+export const updateLicense = route.put('admin.license.update', '/admin/license', {
   codes: [101022],
   summary: "Changes a licence's settings (an issued one applies at once)",
-  tags: ['licenses'],
-  request: { body: z.object({ id: zId, licenseSetting: licenseSettingSchema }) },
+  body: z.object({ id: zId, licenseSetting: licenseSettingSchema }),
   response: dataOf(licenseSchema),
 });
 
-export const deleteLicenses = defineRoute({
-  id: 'admin.license.delete',
-  method: 'DELETE',
-  path: '/admin/license',
-  access: adminWrite,
+export const deleteLicenses = route.delete('admin.license.delete', '/admin/license', {
   codes: [101022],
   summary: 'Deletes licences; an operator whose licence goes falls back to the one issued before it',
-  tags: ['licenses'],
-  request: { body: z.object({ ids: zIds(500) }) },
+  body: z.object({ ids: zIds(500) }),
   response: okReply,
 });
 
-export const issueLicense = defineRoute({
-  id: 'admin.license.issue',
-  method: 'POST',
-  path: '/admin/license/issuing',
-  access: adminWrite,
+export const issueLicense = route.post('admin.license.issue', '/admin/license/issuing', {
   codes: [101022],
   summary: "Issues a licence: it becomes its operator's licence",
-  tags: ['licenses'],
-  request: { body: z.object({ id: zId }) },
+  body: z.object({ id: zId }),
   response: dataOf(licenseSchema),
 });
 
-export const getLicenseOrder = defineRoute({
-  id: 'admin.license.order.get',
-  method: 'GET',
-  path: '/admin/license/{userId}/order',
-  access: adminRead,
-  codes: [],
+export const getLicenseOrder = route.get('admin.license.order.get', '/admin/license/{userId}/order', {
   summary: "An operator's licence as it applies now, with what it uses",
-  tags: ['licenses'],
-  request: { params: userParams },
+  params: userParams,
   response: dataOf(licenseInfoSchema),
 });
 
-export const putLicenseOrder = defineRoute({
-  id: 'admin.license.order.put',
-  method: 'PUT',
-  path: '/admin/license/{userId}/order',
-  access: adminWrite,
-  codes: [],
+export const putLicenseOrder = route.put('admin.license.order.put', '/admin/license/{userId}/order', {
   summary: "Sets an operator's licence in one step (issues a licence with these settings)",
-  tags: ['licenses'],
-  request: { params: userParams, body: z.object({ licenseSetting: licenseSettingSchema }) },
+  params: userParams,
+  body: z.object({ licenseSetting: licenseSettingSchema }),
   response: dataOf(licenseInfoSchema),
 });
 
-export const listOfflineLicenses = defineRoute({
-  id: 'admin.license.offlines',
-  method: 'GET',
-  path: '/admin/license/offlines',
-  access: adminRead,
-  codes: [],
+export const listOfflineLicenses = route.get('admin.license.offlines', '/admin/license/offlines', {
   summary: 'The offline licences this vendor made, newest first',
-  tags: ['licenses'],
-  request: { query: pageQuery },
+  query: pageQuery,
   response: pageOf(offlineLicenseSchema),
 });
 
@@ -197,91 +156,61 @@ const offlineBody = z.object({
   licenseSetting: licenseSettingSchema,
 });
 
-export const putOfflineLicense = defineRoute({
-  id: 'admin.license.offline.put',
-  method: 'PUT',
-  path: '/admin/license/offline',
-  access: adminWrite,
+export const putOfflineLicense = route.put('admin.license.offline.put', '/admin/license/offline', {
   codes: [101022],
   summary: 'Creates (no id) or edits an offline licence; an edit takes back its issued key',
-  tags: ['licenses'],
-  request: { body: offlineBody.extend({ id: zId.optional() }) },
+  body: offlineBody.extend({ id: zId.optional() }),
   response: dataOf(offlineLicenseSchema),
 });
 
-export const deleteOfflineLicenses = defineRoute({
-  id: 'admin.license.offline.delete',
-  method: 'DELETE',
-  path: '/admin/license/offline',
-  access: adminWrite,
+export const deleteOfflineLicenses = route.delete('admin.license.offline.delete', '/admin/license/offline', {
   codes: [101022],
   summary: 'Deletes offline licences',
-  tags: ['licenses'],
-  request: { body: z.object({ ids: zIds(500) }) },
+  body: z.object({ ids: zIds(500) }),
   response: okReply,
 });
 
-export const issueOfflineLicense = defineRoute({
-  id: 'admin.license.offline.issue',
-  method: 'POST',
-  path: '/admin/license/offline/issuing',
-  access: adminWrite,
+export const issueOfflineLicense = route.post('admin.license.offline.issue', '/admin/license/offline/issuing', {
   codes: [101022, 101024],
   summary:
     "Signs an offline licence for its installation and operator: the reply's key is what the operator enters; 101003 (operator) for a record that names none",
-  tags: ['licenses'],
-  request: { body: z.object({ id: zId }) },
+  body: z.object({ id: zId }),
   response: dataOf(offlineLicenseSchema),
 });
 
-export const unregisterOfflineLicense = defineRoute({
-  id: 'admin.license.offline.unregister',
-  method: 'DELETE',
-  path: '/admin/license/offline/register',
-  access: adminWrite,
-  codes: [101022],
-  summary: "Takes back an offline licence's issued key, so it can be issued again (to a new install id)",
-  tags: ['licenses'],
-  request: { body: z.object({ id: zId }) },
-  response: dataOf(offlineLicenseSchema),
-});
+export const unregisterOfflineLicense = route.delete(
+  'admin.license.offline.unregister',
+  '/admin/license/offline/register',
+  {
+    codes: [101022],
+    summary: "Takes back an offline licence's issued key, so it can be issued again (to a new install id)",
+    body: z.object({ id: zId }),
+    response: dataOf(offlineLicenseSchema),
+  },
+);
 
-export const getOwnLicense = defineRoute({
-  id: 'client.license.get',
-  method: 'GET',
-  path: '/client/license',
+export const getOwnLicense = route.get('client.license.get', '/client/license', {
   access: tiers(['client'], 'client.license.read'),
-  codes: [],
   summary: "The operator's licence: what it allows, what is used and left, and this installation's id",
-  tags: ['licenses'],
-  request: {},
   response: dataOf(licenseInfoSchema),
 });
 
 const keyQuery = z.object({ key: z.string().trim().min(1).max(20_000) });
 
-export const activateOfflineLicense = defineRoute({
-  id: 'client.offlineLicense.activate',
-  method: 'PUT',
-  path: '/offline/license',
+export const activateOfflineLicense = route.put('client.offlineLicense.activate', '/offline/license', {
   access: tiers(['client'], 'client.license.write'),
   codes: [101019, 900001],
   summary:
     'Activates an offline licence on this installation, checked without any network; 900001 for a licence of another installation or another operator',
-  tags: ['licenses'],
-  request: { query: keyQuery },
+  query: keyQuery,
   response: dataOf(licenseInfoSchema),
 });
 
-export const updateOfflineLicenseKey = defineRoute({
-  id: 'client.offlineLicense.updateKey',
-  method: 'PUT',
-  path: '/offline/license/updateKey',
+export const updateOfflineLicenseKey = route.put('client.offlineLicense.updateKey', '/offline/license/updateKey', {
   access: tiers(['client'], 'client.license.write'),
   codes: [101019, 101022, 900001],
   summary: 'Replaces the activated offline licence with a new key (a renewal)',
-  tags: ['licenses'],
-  request: { query: keyQuery },
+  query: keyQuery,
   response: dataOf(licenseInfoSchema),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 import { checkLogRange, LOG_URL_MATCHES, logClientFilters, logFilterBase, logWafFilters } from './logs.js';
 
@@ -78,6 +79,8 @@ export type LogExport = z.infer<typeof logExportSchema>;
 const idParams = z.object({ id: zIdParam });
 const idsBody = z.object({ ids: zIds(LOG_EXPORT_IDS_MAX) });
 
+const route = routeFamily({ tags: ['logs'] });
+
 /**
  * The export calls of one console: the customer's on `user/` (its sites; `user.logs.*` keys) and
  * the operator's on `client/` (its sites, zones and customers; `client.logs.*` keys).
@@ -87,87 +90,57 @@ function exportRoutes<T extends 'user' | 'client'>(tier: T) {
     read: tiers([tier], `${tier}.logs.read`),
     write: tiers([tier], `${tier}.logs.write`),
   };
-  const createLogExport = defineRoute({
-    id: `${tier}.logExports.create`,
-    method: 'POST',
-    path: `/${tier}/log/export/file`,
+  const createLogExport = route.post(`${tier}.logExports.create`, `/${tier}/log/export/file`, {
     access: access.write,
     codes: [601001, 601002],
     summary:
       "Queues an export of the caller's access or WAF log (the log search's filters over at most LOG_RANGE_MAX_DAYS) to a CSV or JSON lines file, gzip by default; 601001 when LOG_EXPORT_ACTIVE_MAX are queued or running, 601002 when the account made its maxLogExportTimes today (UTC)",
-    tags: ['logs'],
-    request: { body: (tier === 'user' ? createBody : clientCreateBody) as typeof clientCreateBody },
+    body: (tier === 'user' ? createBody : clientCreateBody) as typeof clientCreateBody,
     response: dataOf(logExportSchema),
   });
 
-  const listLogExports = defineRoute({
-    id: `${tier}.logExports.list`,
-    method: 'GET',
-    path: `/${tier}/log/exports`,
+  const listLogExports = route.get(`${tier}.logExports.list`, `/${tier}/log/exports`, {
     access: access.read,
-    codes: [],
     summary: "The caller's log exports, paged, newest first unless sorted otherwise; optionally of one type",
-    tags: ['logs'],
-    request: {
-      query: pageQuery.extend({
-        sortBy: z.enum(LOG_EXPORT_SORT_FIELDS).default('createdAt'),
-        orderBy: orderBySchema.default('desc'),
-        type: z.enum(LOG_EXPORT_TYPES).optional(),
-      }),
-    },
+    query: pageQuery.extend({
+      sortBy: z.enum(LOG_EXPORT_SORT_FIELDS).default('createdAt'),
+      orderBy: orderBySchema.default('desc'),
+      type: z.enum(LOG_EXPORT_TYPES).optional(),
+    }),
     response: pageOf(logExportSchema),
   });
 
-  const getLogExport = defineRoute({
-    id: `${tier}.logExports.get`,
-    method: 'GET',
-    path: `/${tier}/log/export/{id}`,
+  const getLogExport = route.get(`${tier}.logExports.get`, `/${tier}/log/export/{id}`, {
     access: access.read,
-    codes: [],
     summary:
       "One of the caller's log exports with its progress (another account's id answers 101018, as an unknown one)",
-    tags: ['logs'],
-    request: { params: idParams },
+    params: idParams,
     response: dataOf(logExportSchema),
   });
 
-  const downloadLogExport = defineRoute({
-    id: `${tier}.logExports.download`,
-    method: 'GET',
-    path: `/${tier}/log/export/file/{id}`,
+  const downloadLogExport = route.get(`${tier}.logExports.download`, `/${tier}/log/export/file/{id}`, {
     access: access.read,
-    codes: [],
     summary:
       'The file of a finished export, streamed (text/csv, application/x-ndjson or application/gzip), its name in Content-Disposition; 101003 (exportNotReady) before it is done or after it expired',
-    tags: ['logs'],
-    request: { params: idParams },
+    params: idParams,
     response: z.string(),
     reply: 'raw',
   });
 
-  const deleteLogExports = defineRoute({
-    id: `${tier}.logExports.delete`,
-    method: 'DELETE',
-    path: `/${tier}/log/exports`,
+  const deleteLogExports = route.delete(`${tier}.logExports.delete`, `/${tier}/log/exports`, {
     access: access.write,
-    codes: [],
     summary:
       'Deletes exports and their files, all or none (an id of another account or an unknown one answers 101018); a running one stops',
-    tags: ['logs'],
-    request: { body: idsBody },
+    body: idsBody,
     response: okReply,
   });
 
-  const retryLogExports = defineRoute({
-    id: `${tier}.logExports.retry`,
-    method: 'POST',
-    path: `/${tier}/log/export/file/retry`,
+  const retryLogExports = route.post(`${tier}.logExports.retry`, `/${tier}/log/export/file/retry`, {
     access: access.write,
     codes: [601001],
     summary:
       "Queues the failed exports among ids again (others are left as they are; an id of another account answers 101018); a retry does not count against the day's quota but does against LOG_EXPORT_ACTIVE_MAX (601001)",
-    tags: ['logs'],
-    request: { body: idsBody },
+    body: idsBody,
     response: dataOf(z.array(logExportSchema)),
   });
 

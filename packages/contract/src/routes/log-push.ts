@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, type TiersAccess, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, type TiersAccess, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIds } from '../validators/ids.js';
 import { zName } from '../validators/zod.js';
 import {
@@ -186,6 +187,8 @@ const clientAccess = {
   write: tiers(['client'], 'client.logPush.write'),
 };
 
+const route = routeFamily({ tags: ['logs'] });
+
 function routesFor<
   P extends 'user' | 'client',
   A extends TiersAccess<readonly [P]>,
@@ -195,84 +198,50 @@ function routesFor<
 >(prefix: P, access: { read: A; write: A }, body: B, update: U, logsQuery: Q) {
   const whose = prefix === 'user' ? "the caller's" : "the operator's";
   return {
-    list: defineRoute({
-      id: `${prefix}.logPush.list`,
-      method: 'GET',
-      path: `/${prefix}/logPush/events`,
+    list: route.get(`${prefix}.logPush.list`, `/${prefix}/logPush/events`, {
       access: access.read,
-      codes: [],
       summary: `${whose} log push events (targets), paged, newest first`,
-      tags: ['logs'],
-      request: { query: pageQuery },
+      query: pageQuery,
       response: pageOf(logPushEventSchema),
     }),
-    create: defineRoute({
-      id: `${prefix}.logPush.create`,
-      method: 'POST',
-      path: `/${prefix}/logPush/events`,
+    create: route.post(`${prefix}.logPush.create`, `/${prefix}/logPush/events`, {
       access: access.write,
       codes: [101029],
       summary: `Creates a log push event of ${whose}: the log, ${prefix === 'user' ? 'sites' : 'zones'}, filters and destination; pushing starts from now; 101029 beyond LOG_PUSH_EVENTS_MAX per account`,
-      tags: ['logs'],
-      request: { body },
+      body,
       response: dataOf(logPushEventSchema),
     }),
-    update: defineRoute({
-      id: `${prefix}.logPush.update`,
-      method: 'PUT',
-      path: `/${prefix}/logPush/events`,
+    update: route.put(`${prefix}.logPush.update`, `/${prefix}/logPush/events`, {
       access: access.write,
-      codes: [],
       summary: `Replaces a log push event of ${whose} (secrets left out are kept); a dead event becomes active again and resends from the batch that died`,
-      tags: ['logs'],
-      request: { body: update },
+      body: update,
       response: dataOf(logPushEventSchema),
     }),
-    delete: defineRoute({
-      id: `${prefix}.logPush.delete`,
-      method: 'DELETE',
-      path: `/${prefix}/logPush/events`,
+    delete: route.delete(`${prefix}.logPush.delete`, `/${prefix}/logPush/events`, {
       access: access.write,
-      codes: [],
       summary: `Deletes log push events of ${whose}, all or none (another account's id answers 101018 as an unknown one), with their delivery log`,
-      tags: ['logs'],
-      request: { body: idsBody },
+      body: idsBody,
       response: okReply,
     }),
-    manual: defineRoute({
-      id: `${prefix}.logPush.manual`,
-      method: 'POST',
-      path: `/${prefix}/logPush/manuallyPush`,
+    manual: route.post(`${prefix}.logPush.manual`, `/${prefix}/logPush/manuallyPush`, {
       access: access.write,
-      codes: [],
       summary:
         'Pushes the records of a time range (by event time, at most LOG_RANGE_MAX_DAYS) again to an event, through the same batches, after the batch in flight',
-      tags: ['logs'],
-      request: { body: manualBody },
+      body: manualBody,
       response: okReply,
     }),
-    test: defineRoute({
-      id: `${prefix}.logPush.test`,
-      method: 'POST',
-      path: `/${prefix}/logPush/test`,
+    test: route.post(`${prefix}.logPush.test`, `/${prefix}/logPush/test`, {
       access: access.write,
-      codes: [],
       sendsOnDemand: true,
       summary:
         'Sends one sample record of the event\'s log to its destination now (the console\'s "send a test"), outside the delivery order and the delivery log; answers whether it was taken and the error if not',
-      tags: ['logs'],
-      request: { body: testBody },
+      body: testBody,
       response: dataOf(logPushTestResultSchema),
     }),
-    logs: defineRoute({
-      id: `${prefix}.logPush.logs`,
-      method: 'GET',
-      path: `/${prefix}/logPush/logs`,
+    logs: route.get(`${prefix}.logPush.logs`, `/${prefix}/logPush/logs`, {
       access: access.read,
-      codes: [],
       summary: `The delivery log of ${whose} push events${prefix === 'client' ? " (and the operator's customers' events, by userID)" : ''}: one row per batch attempt, newest first, paged`,
-      tags: ['logs'],
-      request: { query: logsQuery },
+      query: logsQuery,
       response: pageOf(logPushLogSchema),
     }),
   };

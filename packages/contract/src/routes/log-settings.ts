@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 
 /**
  * The log setting (spec part 2 §7 "Log setting with logParts", "CDNRayLog (with delete by
@@ -114,75 +115,48 @@ export type LogPartRef = z.infer<typeof logPartRefSchema>;
 const partsQuery = pageQuery.extend({ table: z.enum(LOG_TABLES).optional() });
 export type LogPartsQuery = z.output<typeof partsQuery>;
 
-export const getLogSetting = defineRoute({
-  id: 'client.setting.log.get',
-  method: 'GET',
-  path: '/client/setting/log',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: 'How many days the analytics store keeps raw request events and their rollups',
+const route = routeFamily({
   tags: ['settings'],
-  request: {},
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
+export const getLogSetting = route.get('client.setting.log.get', '/client/setting/log', {
+  summary: 'How many days the analytics store keeps raw request events and their rollups',
   response: dataOf(logRetentionSchema),
 });
 
-export const putLogSetting = defineRoute({
-  id: 'client.setting.log.update',
-  method: 'POST',
-  path: '/client/setting/log',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const putLogSetting = route.post('client.setting.log.update', '/client/setting/log', {
   summary:
     'Sets the days raw events (1–365) and rollups (62–1100, not fewer than the raw days) are kept; ' +
     'the analytics job deletes what is older at its next run',
-  tags: ['settings'],
-  request: { body: logRetentionSchema },
+  body: logRetentionSchema,
   response: dataOf(logRetentionSchema),
 });
 
-export const listLogParts = defineRoute({
-  id: 'client.setting.log.parts',
-  method: 'GET',
-  path: '/client/setting/log/parts',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+export const listLogParts = route.get('client.setting.log.parts', '/client/setting/log/parts', {
   summary:
     "The analytics store's parts (a table's rows of one UTC day), newest day first, paged, optionally of one table",
-  tags: ['settings'],
-  request: { query: partsQuery },
+  query: partsQuery,
   response: pageOf(logPartSchema),
 });
 
-export const deleteLogPart = defineRoute({
-  id: 'client.setting.log.part.delete',
-  method: 'DELETE',
-  path: '/client/setting/log/part',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const deleteLogPart = route.delete('client.setting.log.part.delete', '/client/setting/log/part', {
   summary: 'Deletes one part: the rows of one table and UTC day (101018 when the store holds no such part)',
-  tags: ['settings'],
-  request: { body: logPartRefSchema },
+  body: logPartRefSchema,
   response: okReply,
 });
 
-export const deleteLogParts = defineRoute({
-  id: 'client.setting.log.parts.delete',
-  method: 'DELETE',
-  path: '/client/setting/log/parts',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const deleteLogParts = route.delete('client.setting.log.parts.delete', '/client/setting/log/parts', {
   summary: 'Deletes parts (101018 and nothing deleted when one of them is not stored)',
-  tags: ['settings'],
-  request: {
-    body: z.object({
-      // Each part once after parsing, as zIds does with ids: a part named twice is deleted once.
-      items: z
-        .array(logPartRefSchema)
-        .min(1)
-        .max(LOG_PARTS_DELETE_MAX)
-        .overwrite((items) => [...new Map(items.map((i) => [`${i.table}/${i.part}`, i])).values()]),
-    }),
-  },
+  body: z.object({
+    // Each part once after parsing, as zIds does with ids: a part named twice is deleted once.
+    items: z
+      .array(logPartRefSchema)
+      .min(1)
+      .max(LOG_PARTS_DELETE_MAX)
+      .overwrite((items) => [...new Map(items.map((i) => [`${i.table}/${i.part}`, i])).values()]),
+  }),
   response: okReply,
 });
 
@@ -204,29 +178,16 @@ export const logExportSettingSchema = z.object({
 });
 export type LogExportSetting = z.infer<typeof logExportSettingSchema>;
 
-export const getLogExportSetting = defineRoute({
-  id: 'client.setting.log.export.get',
-  method: 'GET',
-  path: '/client/setting/log/export',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+export const getLogExportSetting = route.get('client.setting.log.export.get', '/client/setting/log/export', {
   summary: "How long customers' log export files are kept, and the space all of them may take",
-  tags: ['settings'],
-  request: {},
   response: dataOf(logExportSettingSchema),
 });
 
-export const putLogExportSetting = defineRoute({
-  id: 'client.setting.log.export.update',
-  method: 'POST',
-  path: '/client/setting/log/export',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const putLogExportSetting = route.post('client.setting.log.export.update', '/client/setting/log/export', {
   summary:
     'Sets the days export files are kept (1–365, counted from when each was written, finished files ' +
     'included) and the MiB all of them may take (the oldest finished files expire first past it)',
-  tags: ['settings'],
-  request: { body: logExportSettingSchema },
+  body: logExportSettingSchema,
   response: dataOf(logExportSettingSchema),
 });
 

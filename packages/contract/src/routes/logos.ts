@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { logoInfoSchema } from './system.js';
 
 /**
@@ -51,53 +52,35 @@ export const logoFormSchema = z.object({
 });
 export type LogoForm = z.infer<typeof logoFormSchema>;
 
-export const listLogos = defineRoute({
-  id: 'client.setting.logos.list',
-  method: 'GET',
-  path: '/client/setting/logos',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: "The operator's logo sets (none or one), paged",
+const route = routeFamily({
   tags: ['logos'],
-  request: { query: pageQuery },
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
+export const listLogos = route.get('client.setting.logos.list', '/client/setting/logos', {
+  summary: "The operator's logo sets (none or one), paged",
+  query: pageQuery,
   response: pageOf(operatorLogoSchema),
 });
 
-export const createLogo = defineRoute({
-  id: 'client.setting.logo.create',
-  method: 'POST',
-  path: '/client/setting/logo',
-  access: tiers(['client'], 'client.settings.write'),
+export const createLogo = route.post('client.setting.logo.create', '/client/setting/logo', {
   codes: [101025],
   bodyType: 'multipart',
   summary: "Creates the operator's logo set from form data (101025 when it has one)",
-  tags: ['logos'],
-  request: { body: logoFormSchema },
+  body: logoFormSchema,
   response: dataOf(operatorLogoSchema),
 });
 
-export const updateLogo = defineRoute({
-  id: 'client.setting.logo.update',
-  method: 'PUT',
-  path: '/client/setting/logo',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const updateLogo = route.put('client.setting.logo.update', '/client/setting/logo', {
   bodyType: 'multipart',
   summary: "Changes the operator's logo set from form data: parts sent replace, parts left out stay",
-  tags: ['logos'],
-  request: { body: logoFormSchema },
+  body: logoFormSchema,
   response: dataOf(operatorLogoSchema),
 });
 
-export const deleteLogo = defineRoute({
-  id: 'client.setting.logo.delete',
-  method: 'DELETE',
-  path: '/client/setting/logo',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const deleteLogo = route.delete('client.setting.logo.delete', '/client/setting/logo', {
   summary: "Removes the operator's logo set: its login pages show the defaults again",
-  tags: ['logos'],
-  request: {},
   response: okReply,
 });
 

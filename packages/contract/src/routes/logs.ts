@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, pageOf, tiers } from '../route.js';
+import { pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIds } from '../validators/ids.js';
 import { isIP } from '../validators/ip.js';
 import { EVENT_DECISION_ACTIONS, EVENT_DECISION_KINDS, EVENT_LIMITS } from './analytics-events.js';
@@ -152,48 +153,28 @@ const logPage = pageOf(logRecordSchema).extend({ sampled: z.array(logSampledSche
 const userLogs = tiers(['user'], 'user.logs.read');
 const clientLogs = tiers(['client'], 'client.logs.read');
 
-export const userAccessLogs = defineRoute({
-  id: 'user.logs.access',
-  method: 'POST',
-  path: '/user/logs/access',
-  access: userLogs,
-  codes: [],
+const route = routeFamily({ tags: ['logs'], write: userLogs });
+
+export const userAccessLogs = route.post('user.logs.access', '/user/logs/access', {
   summary: "The access log of the caller's sites: requests in the time range matching the filters, newest first, paged",
-  tags: ['logs'],
-  request: { body: userAccessBody },
+  body: userAccessBody,
   response: logPage,
 });
-export const userWafLogs = defineRoute({
-  id: 'user.logs.waf',
-  method: 'POST',
-  path: '/user/logs/waf',
-  access: userLogs,
-  codes: [],
+export const userWafLogs = route.post('user.logs.waf', '/user/logs/waf', {
   summary: "The WAF log of the caller's sites: requests a WAF module blocked or detected, newest first, paged",
-  tags: ['logs'],
-  request: { body: userWafBody },
+  body: userWafBody,
   response: logPage,
 });
-export const clientAccessLogs = defineRoute({
-  id: 'client.logs.access',
-  method: 'POST',
-  path: '/client/logs/access',
+export const clientAccessLogs = route.post('client.logs.access', '/client/logs/access', {
   access: clientLogs,
-  codes: [],
   summary: "The access log of the operator's sites (optionally by zone and customer), newest first, paged",
-  tags: ['logs'],
-  request: { body: clientAccessBody },
+  body: clientAccessBody,
   response: logPage,
 });
-export const clientWafLogs = defineRoute({
-  id: 'client.logs.waf',
-  method: 'POST',
-  path: '/client/logs/waf',
+export const clientWafLogs = route.post('client.logs.waf', '/client/logs/waf', {
   access: clientLogs,
-  codes: [],
   summary: "The WAF log of the operator's sites (optionally by zone and customer), newest first, paged",
-  tags: ['logs'],
-  request: { body: clientWafBody },
+  body: clientWafBody,
   response: logPage,
 });
 

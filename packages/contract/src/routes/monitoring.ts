@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, nodeAccess, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, nodeAccess, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import { zMemo, zName } from '../validators/zod.js';
 
@@ -57,27 +58,20 @@ export const monitorNodeSchema = z.object({
 });
 export type MonitorNode = z.infer<typeof monitorNodeSchema>;
 
-export const listMonitorNodes = defineRoute({
-  id: 'client.monitor.nodes.list',
-  method: 'GET',
-  path: '/client/monitor/nodes',
-  access: tiers(['client'], 'client.monitor.read'),
-  codes: [],
-  summary: "The operator's monitor nodes, paged",
+const route = routeFamily({
   tags: ['monitoring'],
-  request: { query: pageQuery },
+  read: tiers(['client'], 'client.monitor.read'),
+  write: tiers(['client'], 'client.monitor.write'),
+});
+
+export const listMonitorNodes = route.get('client.monitor.nodes.list', '/client/monitor/nodes', {
+  summary: "The operator's monitor nodes, paged",
+  query: pageQuery,
   response: pageOf(monitorNodeSchema),
 });
 
-export const metaMonitors = defineRoute({
-  id: 'client.monitor.nodes.meta',
-  method: 'GET',
-  path: '/client/monitor/metaMonitors',
-  access: tiers(['client'], 'client.monitor.read'),
-  codes: [],
+export const metaMonitors = route.get('client.monitor.nodes.meta', '/client/monitor/metaMonitors', {
   summary: 'Every monitor node as id and name, for pickers',
-  tags: ['monitoring'],
-  request: {},
   response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string(), enabled: z.boolean() }))),
 });
 
@@ -89,15 +83,9 @@ export const monitorCandidateSchema = z.object({
   createdAt: ts,
 });
 
-export const listMonitorCandidates = defineRoute({
-  id: 'client.monitor.nodes.notInit',
-  method: 'GET',
-  path: '/client/monitor/nodes/notInit',
-  access: tiers(['client'], 'client.monitor.read'),
-  codes: [],
+export const listMonitorCandidates = route.get('client.monitor.nodes.notInit', '/client/monitor/nodes/notInit', {
   summary: 'Registered nodes that are not initialised and not monitor nodes yet: dedicated monitor candidates',
-  tags: ['monitoring'],
-  request: { query: pageQuery },
+  query: pageQuery,
   response: pageOf(monitorCandidateSchema),
 });
 
@@ -106,39 +94,22 @@ export type MonitorNodeIn = z.output<typeof monitorNodeBody>;
 const monitorNodeUpdateBody = z.object({ id: zId, memo: zMemo, enabled: z.boolean() });
 export type MonitorNodeUpdateIn = z.output<typeof monitorNodeUpdateBody>;
 
-export const createMonitorNode = defineRoute({
-  id: 'client.monitor.node.create',
-  method: 'POST',
-  path: '/client/monitor/node',
-  access: tiers(['client'], 'client.monitor.write'),
+export const createMonitorNode = route.post('client.monitor.node.create', '/client/monitor/node', {
   codes: [101025],
   summary: "Makes one of the operator's registered nodes a monitor node (101025 when it is one already)",
-  tags: ['monitoring'],
-  request: { body: monitorNodeBody },
+  body: monitorNodeBody,
   response: dataOf(monitorNodeSchema),
 });
 
-export const updateMonitorNode = defineRoute({
-  id: 'client.monitor.node.update',
-  method: 'PUT',
-  path: '/client/monitor/node',
-  access: tiers(['client'], 'client.monitor.write'),
-  codes: [],
+export const updateMonitorNode = route.put('client.monitor.node.update', '/client/monitor/node', {
   summary: "Changes a monitor node's memo or pauses it",
-  tags: ['monitoring'],
-  request: { body: monitorNodeUpdateBody },
+  body: monitorNodeUpdateBody,
   response: dataOf(monitorNodeSchema),
 });
 
-export const deleteMonitorNode = defineRoute({
-  id: 'client.monitor.node.delete',
-  method: 'DELETE',
-  path: '/client/monitor/node',
-  access: tiers(['client'], 'client.monitor.write'),
-  codes: [],
+export const deleteMonitorNode = route.delete('client.monitor.node.delete', '/client/monitor/node', {
   summary: 'Stops using a node as a monitor; it leaves its groups (the node itself stays)',
-  tags: ['monitoring'],
-  request: { body: z.object({ id: zId }) },
+  body: z.object({ id: zId }),
   response: okReply,
 });
 
@@ -197,63 +168,34 @@ export type MonitorGroupIn = z.output<typeof monitorGroupBody>;
 const monitorGroupUpdateBody = monitorGroupBody.safeExtend({ id: zId });
 export type MonitorGroupUpdateIn = z.output<typeof monitorGroupUpdateBody>;
 
-export const listMonitorGroups = defineRoute({
-  id: 'client.monitor.groups.list',
-  method: 'GET',
-  path: '/client/monitor/groups',
-  access: tiers(['client'], 'client.monitor.read'),
-  codes: [],
+export const listMonitorGroups = route.get('client.monitor.groups.list', '/client/monitor/groups', {
   summary: "The operator's monitor groups, paged, with their monitors, targets and how many are up or down",
-  tags: ['monitoring'],
-  request: { query: pageQuery },
+  query: pageQuery,
   response: pageOf(monitorGroupSchema),
 });
 
-export const metaMonitorGroups = defineRoute({
-  id: 'client.monitor.groups.meta',
-  method: 'GET',
-  path: '/client/monitor/metaGroups',
-  access: tiers(['client'], 'client.monitor.read'),
-  codes: [],
+export const metaMonitorGroups = route.get('client.monitor.groups.meta', '/client/monitor/metaGroups', {
   summary: 'Every monitor group as id and name, for pickers',
-  tags: ['monitoring'],
-  request: {},
   response: dataOf(z.array(idNameSchema)),
 });
 
-export const createMonitorGroup = defineRoute({
-  id: 'client.monitor.group.create',
-  method: 'POST',
-  path: '/client/monitor/group',
-  access: tiers(['client'], 'client.monitor.write'),
+export const createMonitorGroup = route.post('client.monitor.group.create', '/client/monitor/group', {
   codes: [101025],
   summary: 'Creates a monitor group (101025 when the name is taken)',
-  tags: ['monitoring'],
-  request: { body: monitorGroupBody },
+  body: monitorGroupBody,
   response: dataOf(monitorGroupSchema),
 });
 
-export const updateMonitorGroup = defineRoute({
-  id: 'client.monitor.group.update',
-  method: 'PUT',
-  path: '/client/monitor/group',
-  access: tiers(['client'], 'client.monitor.write'),
+export const updateMonitorGroup = route.put('client.monitor.group.update', '/client/monitor/group', {
   codes: [101025],
   summary: 'Changes a monitor group; targets that stay keep their state, new ones start unknown',
-  tags: ['monitoring'],
-  request: { body: monitorGroupUpdateBody },
+  body: monitorGroupUpdateBody,
   response: dataOf(monitorGroupSchema),
 });
 
-export const deleteMonitorGroup = defineRoute({
-  id: 'client.monitor.group.delete',
-  method: 'DELETE',
-  path: '/client/monitor/group',
-  access: tiers(['client'], 'client.monitor.write'),
-  codes: [],
+export const deleteMonitorGroup = route.delete('client.monitor.group.delete', '/client/monitor/group', {
   summary: 'Deletes a monitor group and its history',
-  tags: ['monitoring'],
-  request: { body: z.object({ id: zId }) },
+  body: z.object({ id: zId }),
   response: okReply,
 });
 
@@ -271,18 +213,10 @@ export type MonitorTarget = z.infer<typeof monitorTargetSchema>;
 const monitorTargetQuery = pageQuery.extend({ state: monitorStateSchema.optional() });
 export type MonitorTargetQuery = z.output<typeof monitorTargetQuery>;
 
-export const listMonitorGroupNodes = defineRoute({
-  id: 'client.monitor.group.nodes',
-  method: 'GET',
-  path: '/client/monitor/group/{id}/nodes',
-  access: tiers(['client'], 'client.monitor.read'),
-  codes: [],
+export const listMonitorGroupNodes = route.get('client.monitor.group.nodes', '/client/monitor/group/{id}/nodes', {
   summary: "A monitor group's targets with their state, since when, and their latest transitions",
-  tags: ['monitoring'],
-  request: {
-    params: z.object({ id: zIdParam }),
-    query: monitorTargetQuery,
-  },
+  params: z.object({ id: zIdParam }),
+  query: monitorTargetQuery,
   response: pageOf(monitorTargetSchema),
 });
 
@@ -304,28 +238,24 @@ const nodeMonitorStatusQuery = pageQuery.extend({
 });
 export type NodeMonitorStatusQuery = z.output<typeof nodeMonitorStatusQuery>;
 
-export const listNodesEnableStatus = defineRoute({
-  id: 'client.monitor.nodes.enableStatus',
-  method: 'GET',
-  path: '/client/monitor/nodes/enableStatus',
-  access: tiers(['client'], 'client.monitor.read'),
-  codes: [],
-  summary: "The operator's initialised nodes with their monitoring state, filtered by state and name/address",
-  tags: ['monitoring'],
-  request: {
+export const listNodesEnableStatus = route.get(
+  'client.monitor.nodes.enableStatus',
+  '/client/monitor/nodes/enableStatus',
+  {
+    summary: "The operator's initialised nodes with their monitoring state, filtered by state and name/address",
     query: nodeMonitorStatusQuery,
+    response: pageOf(
+      z.object({
+        id: z.number().int(),
+        name: z.string(),
+        ips: z.array(z.string()),
+        zoneName: z.string(),
+        ...nodeMonitorStatusSchema.shape,
+        groups: z.array(z.object({ id: z.number().int(), name: z.string(), ...targetStateFields })),
+      }),
+    ),
   },
-  response: pageOf(
-    z.object({
-      id: z.number().int(),
-      name: z.string(),
-      ips: z.array(z.string()),
-      zoneName: z.string(),
-      ...nodeMonitorStatusSchema.shape,
-      groups: z.array(z.object({ id: z.number().int(), name: z.string(), ...targetStateFields })),
-    }),
-  ),
-});
+);
 
 /** What one monitor node probes: per group, its settings and targets (address and ports). */
 export const probeAssignmentSchema = z.object({
@@ -342,16 +272,11 @@ export const probeAssignmentSchema = z.object({
 });
 export type ProbeAssignment = z.infer<typeof probeAssignmentSchema>;
 
-export const getProbes = defineRoute({
-  id: 'edge.probes',
+export const getProbes = route.get('edge.probes', '/probes', {
   api: 'edge',
-  method: 'GET',
-  path: '/probes',
   access: nodeAccess,
-  codes: [],
   summary: 'What this node probes as a monitor node (an empty list when it is not one, or paused)',
   tags: ['edge'],
-  request: {},
   response: dataOf(z.array(probeAssignmentSchema)),
 });
 
@@ -366,16 +291,13 @@ export const probeResultSchema = z.object({
 
 export type ProbeResultIn = z.output<typeof probeResultSchema>;
 
-export const reportProbeResults = defineRoute({
-  id: 'edge.probes.results',
+export const reportProbeResults = route.post('edge.probes.results', '/probes/results', {
   api: 'edge',
-  method: 'POST',
-  path: '/probes/results',
   access: nodeAccess,
   codes: [101018],
   summary: 'A monitor node reports one round of probes; all or none (101018 for a pair it is not assigned)',
   tags: ['edge'],
-  request: { body: z.object({ results: z.array(probeResultSchema).min(1).max(MONITOR_LIMITS.resultsPerReport) }) },
+  body: z.object({ results: z.array(probeResultSchema).min(1).max(MONITOR_LIMITS.resultsPerReport) }),
   response: okReply,
 });
 

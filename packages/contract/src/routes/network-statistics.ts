@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { L4_OUTCOMES } from '../edge/l4-counters.js';
 import { dataOf, defineRoute, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import {
   checkStatisticsRange,
   STATISTICS_POINTS_MAX,
@@ -190,27 +191,20 @@ export const networkStatisticsRoutes = {
 export const l4AttackPageSettingSchema = z.object({ enabled: z.boolean() });
 export type L4AttackPageSetting = z.infer<typeof l4AttackPageSettingSchema>;
 
-export const getL4AttackPageSetting = defineRoute({
-  id: 'client.setting.l4AttackPage',
-  method: 'GET',
-  path: '/client/setting/l4AttackPage',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: "Whether the operator's customers see the layer-4 attack page in their console's menu",
+const route = routeFamily({
   tags: ['settings'],
-  request: {},
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
+export const getL4AttackPageSetting = route.get('client.setting.l4AttackPage', '/client/setting/l4AttackPage', {
+  summary: "Whether the operator's customers see the layer-4 attack page in their console's menu",
   response: dataOf(l4AttackPageSettingSchema),
 });
 
-export const putL4AttackPageSetting = defineRoute({
-  id: 'client.setting.l4AttackPage.update',
-  method: 'PUT',
-  path: '/client/setting/l4AttackPage',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const putL4AttackPageSetting = route.put('client.setting.l4AttackPage.update', '/client/setting/l4AttackPage', {
   summary: "Shows the layer-4 attack page in the menu of the operator's customers, or hides it",
-  tags: ['settings'],
-  request: { body: l4AttackPageSettingSchema },
+  body: l4AttackPageSettingSchema,
   response: dataOf(l4AttackPageSettingSchema),
 });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { releaseVersionSchema } from '../edge/agent-release.js';
 import { CACHE_TASK_URLS_MAX, cacheUrlResultSchema, cacheUrlSchema } from '../edge/cache-urls.js';
-import { dataOf, defineRoute, nodeAccess, okReply } from '../route.js';
+import { dataOf, nodeAccess, okReply } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIdParam } from '../validators/ids.js';
 import { BLOCK_IDS_MAX, BLOCK_LIST_MAX_SECONDS, blockedIpSchema } from './block-list.js';
 
@@ -101,20 +102,14 @@ export const edgeCommandSchema = z.discriminatedUnion('type', [
 ]);
 export type EdgeCommand = z.infer<typeof edgeCommandSchema>;
 
-export const getNodeCommands = defineRoute({
-  id: 'edge.commands',
+const route = routeFamily({ tags: ['edge'], read: nodeAccess, write: nodeAccess });
+
+export const getNodeCommands = route.get('edge.commands', '/commands', {
   api: 'edge',
-  method: 'GET',
-  path: '/commands',
-  access: nodeAccess,
-  codes: [],
   summary:
     "Long poll for the node's queued commands: answers them at once (they become sent), else holds the " +
     'request up to `wait` seconds and answers an empty list when none was queued',
-  tags: ['edge'],
-  request: {
-    query: z.object({ wait: z.coerce.number().int().min(0).max(EDGE_COMMANDS_MAX_WAIT_SECONDS).default(0) }),
-  },
+  query: z.object({ wait: z.coerce.number().int().min(0).max(EDGE_COMMANDS_MAX_WAIT_SECONDS).default(0) }),
   response: dataOf(z.array(edgeCommandSchema).max(100)),
 });
 
@@ -126,19 +121,12 @@ const nodeCommandResultBody = z.object({
 });
 export type NodeCommandResultIn = z.output<typeof nodeCommandResultBody>;
 
-export const reportNodeCommandResult = defineRoute({
-  id: 'edge.commandResult',
+export const reportNodeCommandResult = route.post('edge.commandResult', '/commands/{id}/result', {
   api: 'edge',
-  method: 'POST',
-  path: '/commands/{id}/result',
-  access: nodeAccess,
   codes: [101018],
   summary: "A node reports the outcome of one of its sent commands (101018 for another node's or a finished one)",
-  tags: ['edge'],
-  request: {
-    params: z.object({ id: zIdParam }),
-    body: nodeCommandResultBody,
-  },
+  params: z.object({ id: zIdParam }),
+  body: nodeCommandResultBody,
   response: okReply,
 });
 

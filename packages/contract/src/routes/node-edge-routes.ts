@@ -6,7 +6,8 @@ import { NODE_EXPORTER_DEFAULT, nodeExporterSchema } from '../edge/node-exporter
 import { planeAnswerSchema } from '../edge/plane.js';
 import { edgeRealIpSchema, NO_REAL_IP } from '../edge/real-ip.js';
 import { edgeStreamPortsSchema } from '../edge/stream-ports.js';
-import { dataOf, defineRoute, nodeAccess } from '../route.js';
+import { dataOf, nodeAccess } from '../route.js';
+import { routeFamily } from '../route-family.js';
 
 // What a node fetches of its configuration: the snapshot, the data plane and its stream (nodes.ts lists every node route).
 /** A daily time of day, `HH:MM` in UTC (the nodes' clocks may sit in any time zone). */
@@ -53,66 +54,52 @@ export const edgeSnapshotSchema = z.object({
 });
 export type EdgeSnapshot = z.infer<typeof edgeSnapshotSchema>;
 
-export const getNodeSnapshot = defineRoute({
-  id: 'edge.snapshot',
+const route = routeFamily({ tags: ['edge'], read: nodeAccess });
+
+export const getNodeSnapshot = route.get('edge.snapshot', '/snapshot', {
   api: 'edge',
-  method: 'GET',
-  path: '/snapshot',
-  access: nodeAccess,
-  codes: [],
   summary:
     "Long poll for the node's snapshot: answers at once when the current version differs from `version`, " +
     'else holds the request up to `wait` seconds and answers null when nothing changed',
-  tags: ['edge'],
-  request: {
-    query: z.object({
-      version: z
-        .string()
-        .regex(/^[0-9a-f]{32}$/)
-        .optional(),
-      wait: z.coerce.number().int().min(0).max(EDGE_SNAPSHOT_MAX_WAIT_SECONDS).default(0),
-      /**
-       * `none`: the node takes its data plane as entries (`/plane`), so the snapshot carries an empty
-       * one and its version moves only with the node's zone-level settings; `whole` (the default) as before.
-       */
-      dataPlane: z.enum(['whole', 'none']).default('whole'),
-    }),
-  },
+  query: z.object({
+    version: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/)
+      .optional(),
+    wait: z.coerce.number().int().min(0).max(EDGE_SNAPSHOT_MAX_WAIT_SECONDS).default(0),
+    /**
+     * `none`: the node takes its data plane as entries (`/plane`), so the snapshot carries an empty
+     * one and its version moves only with the node's zone-level settings; `whole` (the default) as before.
+     */
+    dataPlane: z.enum(['whole', 'none']).default('whole'),
+  }),
   // Written by the server as text (its parts were checked when built: snapshots.service.ts).
   reply: 'jsonText',
   response: dataOf(edgeSnapshotSchema.nullable()),
 });
 
-export const getNodePlane = defineRoute({
-  id: 'edge.plane',
+export const getNodePlane = route.get('edge.plane', '/plane', {
   api: 'edge',
-  method: 'GET',
-  path: '/plane',
-  access: nodeAccess,
-  codes: [],
   summary:
     "Long poll for the node's data plane as entries (docs/data-plane-deltas.md): the changes since `since` " +
     '(a delta), or every entry (full) when `since` is absent, older than the kept log, or `plane` (the plane ' +
     'hash the node holds at `since`) differs from the one answered for it; null when nothing changed within `wait`',
-  tags: ['edge'],
-  request: {
-    query: z.object({
-      since: z
-        .string()
-        .regex(/^[0-9]{1,19}$/)
-        .optional(),
-      plane: z
-        .string()
-        .regex(/^[0-9a-f]{12}$/)
-        .optional(),
-      /** The hash of the meta the node holds: a different meta is answered even when no entry changed. */
-      meta: z
-        .string()
-        .regex(/^[0-9a-f]{12}$/)
-        .optional(),
-      wait: z.coerce.number().int().min(0).max(EDGE_SNAPSHOT_MAX_WAIT_SECONDS).default(0),
-    }),
-  },
+  query: z.object({
+    since: z
+      .string()
+      .regex(/^[0-9]{1,19}$/)
+      .optional(),
+    plane: z
+      .string()
+      .regex(/^[0-9a-f]{12}$/)
+      .optional(),
+    /** The hash of the meta the node holds: a different meta is answered even when no entry changed. */
+    meta: z
+      .string()
+      .regex(/^[0-9a-f]{12}$/)
+      .optional(),
+    wait: z.coerce.number().int().min(0).max(EDGE_SNAPSHOT_MAX_WAIT_SECONDS).default(0),
+  }),
   // Written by the server as text: the nodes of a plane share one answer, checked once (plane.service.ts).
   reply: 'jsonText',
   response: dataOf(planeAnswerSchema.nullable()),
@@ -123,22 +110,15 @@ export const EDGE_PLANE_STREAM_SECONDS = 600;
 /** A plane stream carries an empty line at least this often while nothing changes (the node's liveness check). */
 export const EDGE_PLANE_STREAM_KEEPALIVE_SECONDS = 20;
 
-export const getNodePlaneStream = defineRoute({
-  id: 'edge.planeStream',
+export const getNodePlaneStream = route.get('edge.planeStream', '/plane/stream', {
   api: 'edge',
-  method: 'GET',
-  path: '/plane/stream',
-  access: nodeAccess,
-  codes: [],
   summary:
     'The node\'s data plane as a stream (docs/data-plane-deltas.md "Streams"): newline-delimited JSON, one ' +
     'line per answer `/plane` would give, each from what the line before brought (the first from `since`, ' +
     '`plane` and `meta` as `/plane` takes them); an empty line first and every ' +
     `${EDGE_PLANE_STREAM_KEEPALIVE_SECONDS} s while nothing changes; ended by the control plane after ` +
     `${EDGE_PLANE_STREAM_SECONDS} s (the node opens another from what it holds). One request per node, not one per change.`,
-  tags: ['edge'],
-  // What the node holds, as `/plane` takes it (without its wait: a stream holds itself).
-  request: { query: getNodePlane.request.query.omit({ wait: true }) },
+  query: getNodePlane.request.query.omit({ wait: true }),
   // Each line is an answer of `/plane` (its `data`, never null), written by the server as text.
   reply: 'raw',
   response: planeAnswerSchema,

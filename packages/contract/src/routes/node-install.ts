@@ -6,6 +6,7 @@ import {
   releaseVersionSchema,
 } from '../edge/agent-release.js';
 import { dataOf, defineRoute, publicAccess } from '../route.js';
+import { routeFamily } from '../route-family.js';
 
 /**
  * Installing a node: the control plane serves an install script and the agent release of its own
@@ -35,31 +36,22 @@ export const getNodeInstallScript = defineRoute({
   reply: 'raw',
 });
 
-export const getNodeInstallRelease = defineRoute({
-  id: 'edge.install.release',
+const route = routeFamily({ tags: ['edge'], read: publicAccess });
+
+export const getNodeInstallRelease = route.get('edge.install.release', '/install/release', {
   api: 'edge',
-  method: 'GET',
-  path: '/install/release',
-  access: publicAccess,
   codes: [202008],
   summary:
     'The manifest of the agent release the control plane serves, for machines that have not joined yet (same as edge.release); 202008 when it has none',
-  tags: ['edge'],
-  request: {},
   response: dataOf(releaseManifestSchema),
 });
 
-export const getNodeInstallReleaseFile = defineRoute({
-  id: 'edge.install.releaseFile',
+export const getNodeInstallReleaseFile = route.get('edge.install.releaseFile', '/install/release/file', {
   api: 'edge',
-  method: 'GET',
-  path: '/install/release/file',
-  access: publicAccess,
   codes: [101018],
   summary:
     'One file of the served release for machines that have not joined yet (application/octet-stream); 101018 for a version or path the manifest does not list',
-  tags: ['edge'],
-  request: { query: z.object({ version: releaseVersionSchema, path: releasePathSchema }) },
+  query: z.object({ version: releaseVersionSchema, path: releasePathSchema }),
   response: z.string().max(RELEASE_LIMITS.fileBytes),
   reply: 'raw',
 });

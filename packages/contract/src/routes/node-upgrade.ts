@@ -6,7 +6,8 @@ import {
   releaseVersionSchema,
 } from '../edge/agent-release.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, nodeAccess, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, nodeAccess, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { NODE_COMMAND_MESSAGE_MAX } from './node-commands.js';
 import { nodeCommandSchema } from './node-operations.js';
@@ -47,68 +48,50 @@ export const nodeUpgradeLogSchema = z.object({
 });
 export type NodeUpgradeLog = z.infer<typeof nodeUpgradeLogSchema>;
 
-export const getLatestNodeVersion = defineRoute({
-  id: 'client.node.latestVersion',
-  method: 'GET',
-  path: '/client/node/latestVersion',
-  access: tiers(['client'], 'client.nodes.read'),
-  codes: [],
+const route = routeFamily({
+  tags: ['nodes'],
+  read: tiers(['client'], 'client.nodes.read'),
+  write: tiers(['client'], 'client.nodes.write'),
+});
+
+export const getLatestNodeVersion = route.get('client.node.latestVersion', '/client/node/latestVersion', {
   summary:
     "The agent version nodes upgrade to (the control plane's own) and whether this control plane has that release to serve",
-  tags: ['nodes'],
-  request: {},
   response: dataOf(z.object({ version: z.string(), available: z.boolean() })),
 });
 
-export const upgradeNodes = defineRoute({
-  id: 'client.node.upgrade',
-  method: 'POST',
-  path: '/client/node/upgrade',
-  access: tiers(['client'], 'client.nodes.write'),
+export const upgradeNodes = route.post('client.node.upgrade', '/client/node/upgrade', {
   codes: [202008],
   summary:
     'Queues an upgrade for initialised nodes (all or none): each agent fetches the latest release, checks it and restarts onto it; 202008 when there is no release to serve or a node runs a newer version',
-  tags: ['nodes'],
-  request: { body: z.object({ ids: zIds(500) }) },
+  body: z.object({ ids: zIds(500) }),
   response: dataOf(z.array(nodeCommandSchema)),
 });
 
-export const listNodeUpgradeLogs = defineRoute({
-  id: 'client.node.upgrade.logs',
-  method: 'GET',
-  path: '/client/node/{id}/upgrade/logs',
-  access: tiers(['client'], 'client.nodes.read'),
-  codes: [],
+export const listNodeUpgradeLogs = route.get('client.node.upgrade.logs', '/client/node/{id}/upgrade/logs', {
   summary: "A node's upgrade log: each stage of each upgrade, newest first",
-  tags: ['nodes'],
-  request: { params: z.object({ id: zIdParam }), query: pageQuery },
+  params: z.object({ id: zIdParam }),
+  query: pageQuery,
   response: pageOf(nodeUpgradeLogSchema),
 });
 
-export const getNodeRelease = defineRoute({
-  id: 'edge.release',
+export const getNodeRelease = route.get('edge.release', '/release', {
   api: 'edge',
-  method: 'GET',
-  path: '/release',
   access: nodeAccess,
   codes: [202008],
   summary: 'The manifest of the agent release the control plane serves (its own version); 202008 when it has none',
   tags: ['edge'],
-  request: {},
   response: dataOf(releaseManifestSchema),
 });
 
-export const getNodeReleaseFile = defineRoute({
-  id: 'edge.releaseFile',
+export const getNodeReleaseFile = route.get('edge.releaseFile', '/release/file', {
   api: 'edge',
-  method: 'GET',
-  path: '/release/file',
   access: nodeAccess,
   codes: [101018],
   summary:
     'One file of the served release, as bytes (application/octet-stream); 101018 for a version or path the manifest does not list',
   tags: ['edge'],
-  request: { query: z.object({ version: releaseVersionSchema, path: releasePathSchema }) },
+  query: z.object({ version: releaseVersionSchema, path: releasePathSchema }),
   response: z.string().max(RELEASE_LIMITS.fileBytes),
   reply: 'raw',
 });
@@ -120,16 +103,13 @@ const upgradeProgressBody = z.object({
 });
 export type NodeUpgradeProgressIn = z.output<typeof upgradeProgressBody>;
 
-export const reportNodeUpgradeProgress = defineRoute({
-  id: 'edge.upgradeProgress',
+export const reportNodeUpgradeProgress = route.post('edge.upgradeProgress', '/upgrade/progress', {
   api: 'edge',
-  method: 'POST',
-  path: '/upgrade/progress',
   access: nodeAccess,
   codes: [101018],
   summary: 'A node reports a stage of one of its running upgrade commands (101018 for any other command)',
   tags: ['edge'],
-  request: { body: upgradeProgressBody },
+  body: upgradeProgressBody,
   response: okReply,
 });
 

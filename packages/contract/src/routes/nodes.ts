@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { NODE_FAILED_PORTS_MAX, nodeFailedPortSchema } from '../edge/stream-ports.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, nodeAccess, okReply, pageOf, publicAccess, tiers } from '../route.js';
+import { dataOf, nodeAccess, okReply, pageOf, publicAccess, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIdParam } from '../validators/ids.js';
 import { portTypeSchema } from './groups.js';
 import { nodeMonitorStatusSchema } from './monitoring.js';
@@ -95,16 +96,14 @@ const registerNodeBody = z.object({
 });
 export type RegisterNodeIn = z.output<typeof registerNodeBody>;
 
-export const registerNode = defineRoute({
-  id: 'edge.register',
+const route = routeFamily({ tags: ['nodes'], read: tiers(['client'], 'client.nodes.read'), write: publicAccess });
+
+export const registerNode = route.post('edge.register', '/register', {
   api: 'edge',
-  method: 'POST',
-  path: '/register',
-  access: publicAccess,
   codes: [101013, 101019, 202002],
   summary: "Registers a node with the operator's join token; answers its id and secret (shown once)",
   tags: ['edge'],
-  request: { body: registerNodeBody },
+  body: registerNodeBody,
   response: dataOf(z.object({ nodeId: z.number().int(), nodeSecret: z.string() })),
 });
 
@@ -127,17 +126,13 @@ const nodeStatusBody = z.object({
 });
 export type NodeStatusIn = z.output<typeof nodeStatusBody>;
 
-export const reportNodeStatus = defineRoute({
-  id: 'edge.status',
+export const reportNodeStatus = route.post('edge.status', '/status', {
   api: 'edge',
-  method: 'POST',
-  path: '/status',
   access: nodeAccess,
-  codes: [],
   summary:
     'A node reports its agent version, the snapshot version it applied, its last error and the ports it could not listen on',
   tags: ['edge'],
-  request: { body: nodeStatusBody },
+  body: nodeStatusBody,
   response: okReply,
 });
 
@@ -150,15 +145,9 @@ export const uninitializedNodeSchema = z.object({
   lastSeenAt: z.string().nullable(),
 });
 
-export const listUninitializedNodes = defineRoute({
-  id: 'client.nodes.uninitialized',
-  method: 'GET',
-  path: '/client/nodes',
-  access: tiers(['client'], 'client.nodes.read'),
-  codes: [],
+export const listUninitializedNodes = route.get('client.nodes.uninitialized', '/client/nodes', {
   summary: 'Nodes that registered and wait to be placed in a zone and group',
-  tags: ['nodes'],
-  request: { query: pageQuery },
+  query: pageQuery,
   response: pageOf(uninitializedNodeSchema),
 });
 
@@ -285,28 +274,15 @@ const initializedNodesQuery = pageQuery.extend({
 /** The filters and page of the initialised-node list. */
 export type InitializedNodesQuery = z.output<typeof initializedNodesQuery>;
 
-export const listInitializedNodes = defineRoute({
-  id: 'client.nodes.initialized',
-  method: 'GET',
-  path: '/client/nodes/initialized',
-  access: tiers(['client'], 'client.nodes.read'),
-  codes: [],
+export const listInitializedNodes = route.get('client.nodes.initialized', '/client/nodes/initialized', {
   summary: 'Nodes placed in zones, with the snapshot version each applied and its last error',
-  tags: ['nodes'],
-  request: { query: initializedNodesQuery },
+  query: initializedNodesQuery,
   response: pageOf(initializedNodeSchema),
 });
 
-export const nodeInfo = defineRoute({
-  id: 'client.nodeInfo',
-  method: 'GET',
-  path: '/client/node-info',
-  access: tiers(['client'], 'client.nodes.read'),
-  codes: [],
+export const nodeInfo = route.get('client.nodeInfo', '/client/node-info', {
   summary:
     'What a new node needs to join: `key=value` lines (control plane URL, join token, the install command for a fresh Debian machine, the install script URL, the command that runs a node beside the control plane from the repository)',
-  tags: ['nodes'],
-  request: {},
   response: z.string(),
   reply: 'raw',
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOCALES } from '../locale.js';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { outgoingTarget } from '../validators/outgoing-target.js';
 import { normalizeHostPort } from '../validators/url.js';
 import { addValidationIssue, zEmail } from '../validators/zod.js';
@@ -175,141 +176,86 @@ export const customerNotifySchema = z.object({
 });
 export type CustomerNotify = z.output<typeof customerNotifySchema>;
 
-const settings = (path: string) => ({ path: `/client/setting/${path}`, tags: ['settings'] });
+const setting = routeFamily({
+  tags: ['settings'],
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
 
-export const getEmailSetting = defineRoute({
-  id: 'client.setting.email',
-  method: 'GET',
-  ...settings('email'),
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+export const getEmailSetting = setting.get('client.setting.email', '/client/setting/email', {
   summary: "The operator's SMTP server (null until one is set); the password is never returned",
-  request: {},
   response: dataOf(emailSettingSchema.nullable()),
 });
 
-export const saveEmailSetting = defineRoute({
-  id: 'client.setting.email.save',
-  method: 'PUT',
-  ...settings('email'),
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const saveEmailSetting = setting.put('client.setting.email.save', '/client/setting/email', {
   summary: "Sets the operator's SMTP server; a password left out keeps the stored one",
-  request: { body: emailSettingInSchema },
+  body: emailSettingInSchema,
   response: dataOf(emailSettingSchema),
 });
 
-export const testEmailSetting = defineRoute({
-  id: 'client.setting.email.test',
-  method: 'POST',
-  ...settings('email/test'),
-  access: tiers(['client'], 'client.settings.write'),
+export const testEmailSetting = setting.post('client.setting.email.test', '/client/setting/email/test', {
   codes: [101020],
   sendsOnDemand: true,
   summary: "Sends a test mail to `to` with the submitted setting; 101020 with the server's words when refused",
-  request: { body: emailTestInSchema },
+  body: emailTestInSchema,
   response: dataOf(notifyTestResultSchema),
 });
 
-export const getTgSetting = defineRoute({
-  id: 'client.setting.tg',
-  method: 'GET',
-  ...settings('tg'),
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+export const getTgSetting = setting.get('client.setting.tg', '/client/setting/tg', {
   summary: "The operator's Telegram bot (null until one is set); the token is never returned",
-  request: {},
   response: dataOf(tgSettingSchema.nullable()),
 });
 
-export const saveTgSetting = defineRoute({
-  id: 'client.setting.tg.save',
-  method: 'PUT',
-  ...settings('tg'),
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const saveTgSetting = setting.put('client.setting.tg.save', '/client/setting/tg', {
   summary: "Sets the operator's Telegram bot and chat; a token left out keeps the stored one",
-  request: { body: tgSettingInSchema },
+  body: tgSettingInSchema,
   response: dataOf(tgSettingSchema),
 });
 
-export const testTgSetting = defineRoute({
-  id: 'client.setting.tg.test',
-  method: 'POST',
-  ...settings('tg/test'),
-  access: tiers(['client'], 'client.settings.write'),
+export const testTgSetting = setting.post('client.setting.tg.test', '/client/setting/tg/test', {
   codes: [101021],
   sendsOnDemand: true,
   summary: 'Checks the bot token and sends a test message to the chat; 101021 when the token or chat is refused',
-  request: { body: tgTestInSchema },
+  body: tgTestInSchema,
   response: dataOf(notifyTestResultSchema),
 });
 
-export const getOperatorNotify = defineRoute({
-  id: 'client.setting.notify',
-  method: 'GET',
-  ...settings('notify'),
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+export const getOperatorNotify = setting.get('client.setting.notify', '/client/setting/notify', {
   summary: "Who gets the operator's alerts and in which language (defaults until set)",
-  request: {},
   response: dataOf(operatorNotifySchema),
 });
 
-export const saveOperatorNotify = defineRoute({
-  id: 'client.setting.notify.save',
-  method: 'PUT',
-  ...settings('notify'),
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const saveOperatorNotify = setting.put('client.setting.notify.save', '/client/setting/notify', {
   summary: "Sets who gets the operator's alerts",
-  request: { body: operatorNotifySchema },
+  body: operatorNotifySchema,
   response: dataOf(operatorNotifySchema),
 });
 
-export const getFrequencySetting = defineRoute({
-  id: 'client.setting.frequency',
-  method: 'GET',
-  ...settings('frequency'),
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+export const getFrequencySetting = setting.get('client.setting.frequency', '/client/setting/frequency', {
   summary: "The operator's trigger rates: the attack-spike alert's threshold and window (defaults until set)",
-  request: {},
   response: dataOf(frequencySettingSchema),
 });
 
-export const saveFrequencySetting = defineRoute({
-  id: 'client.setting.frequency.save',
-  method: 'PUT',
-  ...settings('frequency'),
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const saveFrequencySetting = setting.put('client.setting.frequency.save', '/client/setting/frequency', {
   summary: "Sets the operator's trigger rates (the attack-spike alert's threshold and window)",
-  request: { body: frequencySettingSchema },
+  body: frequencySettingSchema,
   response: dataOf(frequencySettingSchema),
 });
 
-export const getCustomerNotify = defineRoute({
-  id: 'user.setting.notify',
-  method: 'GET',
-  path: '/user/setting/notify',
-  access: tiers(['user'], 'user.notify.read'),
-  codes: [],
-  summary: "The customer's notifySetting: which of its alerts it gets and where (nothing until set)",
+const route = routeFamily({
   tags: ['settings'],
-  request: {},
+  read: tiers(['user'], 'user.notify.read'),
+  write: tiers(['user'], 'user.notify.write'),
+});
+
+export const getCustomerNotify = route.get('user.setting.notify', '/user/setting/notify', {
+  summary: "The customer's notifySetting: which of its alerts it gets and where (nothing until set)",
   response: dataOf(customerNotifySchema),
 });
 
-export const saveCustomerNotify = defineRoute({
-  id: 'user.setting.notify.save',
-  method: 'PUT',
-  path: '/user/setting/notify',
-  access: tiers(['user'], 'user.notify.write'),
-  codes: [],
+export const saveCustomerNotify = route.put('user.setting.notify.save', '/user/setting/notify', {
   summary: "Sets the customer's notifySetting",
-  tags: ['settings'],
-  request: { body: customerNotifySchema },
+  body: customerNotifySchema,
   response: dataOf(customerNotifySchema),
 });
 

@@ -7,7 +7,14 @@ import {
   nginxStreamSchema,
   nginxWorkerSchema,
 } from '../edge/nginx-tuning.js';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
+
+const route = routeFamily({
+  tags: ['settings'],
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
 
 /**
  * The operator's own nginx settings (spec part 2 §7 "System settings": client/setting nginx
@@ -19,37 +26,17 @@ import { dataOf, defineRoute, tiers } from '../route.js';
 function operatorSectionRoutes<S extends NginxTuningSection, B extends z.ZodType<NginxTuning[S]>>(section: S, body: B) {
   const path = `/client/setting/nginx/${section}`;
   return {
-    get: defineRoute({
-      id: `client.setting.nginx.${section}`,
-      method: 'GET',
-      path,
-      access: tiers(['client'], 'client.settings.read'),
-      codes: [],
+    get: route.get(`client.setting.nginx.${section}`, path, {
       summary: `The operator's nginx ${section} settings, the defaults of every zone's nodes`,
-      tags: ['settings'],
-      request: {},
       response: dataOf(body),
     }),
-    put: defineRoute({
-      id: `client.setting.nginx.${section}.put`,
-      method: 'PUT',
-      path,
-      access: tiers(['client'], 'client.settings.write'),
-      codes: [],
+    put: route.put(`client.setting.nginx.${section}.put`, path, {
       summary: `Replaces the operator's nginx ${section} settings; every node checks them with nginx -t and keeps its running configuration when refused`,
-      tags: ['settings'],
-      request: { body: z.object({ value: body }) },
+      body: z.object({ value: body }),
       response: dataOf(body),
     }),
-    delete: defineRoute({
-      id: `client.setting.nginx.${section}.delete`,
-      method: 'DELETE',
-      path,
-      access: tiers(['client'], 'client.settings.write'),
-      codes: [],
+    delete: route.delete(`client.setting.nginx.${section}.delete`, path, {
       summary: `Returns the operator's nginx ${section} settings to nginx's defaults`,
-      tags: ['settings'],
-      request: {},
       response: dataOf(body),
     }),
   };

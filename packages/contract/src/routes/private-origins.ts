@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 
 /**
  * Whether the operator's customers may have origins on loopback and private addresses (a lab, or
@@ -16,29 +17,26 @@ export const privateOriginsSettingSchema = z.object({
 export type PrivateOriginsSetting = z.infer<typeof privateOriginsSettingSchema>;
 export const PRIVATE_ORIGINS_DEFAULT: PrivateOriginsSetting = { allowed: false };
 
-export const getPrivateOriginsSetting = defineRoute({
-  id: 'client.setting.privateOrigins',
-  method: 'GET',
-  path: '/client/setting/privateOrigins',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: "Whether the operator's customers may have origins on loopback and private addresses",
+const route = routeFamily({
   tags: ['settings'],
-  request: {},
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
+export const getPrivateOriginsSetting = route.get('client.setting.privateOrigins', '/client/setting/privateOrigins', {
+  summary: "Whether the operator's customers may have origins on loopback and private addresses",
   response: dataOf(privateOriginsSettingSchema),
 });
 
-export const putPrivateOriginsSetting = defineRoute({
-  id: 'client.setting.privateOrigins.update',
-  method: 'PUT',
-  path: '/client/setting/privateOrigins',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
-  summary:
-    "Allows or refuses origins on loopback and private addresses for the operator's customers; the nodes take it with their next plane answer",
-  tags: ['settings'],
-  request: { body: privateOriginsSettingSchema },
-  response: dataOf(privateOriginsSettingSchema),
-});
+export const putPrivateOriginsSetting = route.put(
+  'client.setting.privateOrigins.update',
+  '/client/setting/privateOrigins',
+  {
+    summary:
+      "Allows or refuses origins on loopback and private addresses for the operator's customers; the nodes take it with their next plane answer",
+    body: privateOriginsSettingSchema,
+    response: dataOf(privateOriginsSettingSchema),
+  },
+);
 
 export const privateOriginsRoutes = { getPrivateOriginsSetting, putPrivateOriginsSetting } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zMemo, zName } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
@@ -56,27 +57,20 @@ export type ProductIn = z.output<typeof productBody>;
 const productUpdateBody = productBody.extend({ id: zId });
 export type ProductUpdateIn = z.output<typeof productUpdateBody>;
 
-export const listProducts = defineRoute({
-  id: 'client.products.list',
-  method: 'GET',
-  path: '/client/products',
-  access: tiers(['client'], 'client.products.read'),
-  codes: [],
-  summary: "The operator's products, paged",
+const route = routeFamily({
   tags: ['products'],
-  request: { query: pageQuery },
+  read: tiers(['client'], 'client.products.read'),
+  write: tiers(['client'], 'client.products.write'),
+});
+
+export const listProducts = route.get('client.products.list', '/client/products', {
+  summary: "The operator's products, paged",
+  query: pageQuery,
   response: pageOf(productSchema),
 });
 
-export const metaProducts = defineRoute({
-  id: 'client.products.meta',
-  method: 'GET',
-  path: '/client/metaProducts',
-  access: tiers(['client'], 'client.products.read'),
-  codes: [],
+export const metaProducts = route.get('client.products.meta', '/client/metaProducts', {
   summary: 'Every product as id, name and port type, for pickers',
-  tags: ['products'],
-  request: {},
   response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string(), portType: portTypeSchema }))),
 });
 
@@ -90,59 +84,36 @@ export const productGroupSchema = z.object({
 });
 export type ProductGroup = z.infer<typeof productGroupSchema>;
 
-export const productGroups = defineRoute({
-  id: 'client.product.groups',
-  method: 'GET',
-  path: '/client/product/{id}/groups',
-  access: tiers(['client'], 'client.products.read'),
-  codes: [],
+export const productGroups = route.get('client.product.groups', '/client/product/{id}/groups', {
   summary: "A product's main groups (isBackup=false, the default) or backup groups, with their zones",
-  tags: ['products'],
-  request: {
-    params: z.object({ id: zIdParam }),
-    query: z.object({
-      isBackup: z
-        .enum(['true', 'false'])
-        .default('false')
-        .transform((v) => v === 'true'),
-    }),
-  },
+  params: z.object({ id: zIdParam }),
+  query: z.object({
+    isBackup: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+  }),
   response: dataOf(z.array(productGroupSchema)),
 });
 
-export const createProduct = defineRoute({
-  id: 'client.product.create',
-  method: 'POST',
-  path: '/client/product',
-  access: tiers(['client'], 'client.products.write'),
+export const createProduct = route.post('client.product.create', '/client/product', {
   codes: [101025],
   summary: 'Creates a product served by groups of the same port type',
-  tags: ['products'],
-  request: { body: productBody },
+  body: productBody,
   response: dataOf(productSchema),
 });
 
-export const updateProduct = defineRoute({
-  id: 'client.product.update',
-  method: 'PUT',
-  path: '/client/product',
-  access: tiers(['client'], 'client.products.write'),
+export const updateProduct = route.put('client.product.update', '/client/product', {
   codes: [101025, 204003, 205004, 205005, 401002],
   summary: 'Changes a product; a sites limit below the sites it carries is refused (204003)',
-  tags: ['products'],
-  request: { body: productUpdateBody },
+  body: productUpdateBody,
   response: dataOf(productSchema),
 });
 
-export const deleteProduct = defineRoute({
-  id: 'client.product.delete',
-  method: 'DELETE',
-  path: '/client/product',
-  access: tiers(['client'], 'client.products.write'),
+export const deleteProduct = route.delete('client.product.delete', '/client/product', {
   codes: [204002],
   summary: 'Deletes a product no site uses (204002 otherwise)',
-  tags: ['products'],
-  request: { body: z.object({ id: zId }) },
+  body: z.object({ id: zId }),
   response: okReply,
 });
 

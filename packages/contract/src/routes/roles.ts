@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { authParams, dataOf, defineRoute, okReply, pageOf, TIERS, tiers } from '../route.js';
+import { authParams, dataOf, okReply, pageOf, TIERS, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName } from '../validators/zod.js';
 
@@ -36,51 +37,34 @@ const roleBody = z.object({
 /** A role as created or edited (the body of `roles.create` and `roles.update`). */
 export type RoleIn = z.output<typeof roleBody>;
 
-export const listRoles = defineRoute({
-  id: 'roles.list',
-  method: 'GET',
-  path: '/{auth}/roles',
-  access: tiers(TIERS, 'roles.read'),
-  codes: [],
+const route = routeFamily({ tags: ['roles'], read: tiers(TIERS, 'roles.read'), write: tiers(TIERS, 'roles.write') });
+
+export const listRoles = route.get('roles.list', '/{auth}/roles', {
   summary: "The caller's roles, paged, optionally searched by name",
-  tags: ['roles'],
-  request: { params: authParams, query: pageQuery.extend({ name: z.string().max(256).optional() }) },
+  params: authParams,
+  query: pageQuery.extend({ name: z.string().max(256).optional() }),
   response: pageOf(roleSchema),
 });
 
-export const createRole = defineRoute({
-  id: 'roles.create',
-  method: 'POST',
-  path: '/{auth}/roles',
-  access: tiers(TIERS, 'roles.write'),
+export const createRole = route.post('roles.create', '/{auth}/roles', {
   codes: [101025],
   summary: 'Creates a role; its keys must be keys of the tier that the caller holds (101018 otherwise)',
-  tags: ['roles'],
-  request: { params: authParams, body: roleBody },
+  params: authParams,
+  body: roleBody,
   response: dataOf(roleSchema),
 });
 
-export const updateRole = defineRoute({
-  id: 'roles.update',
-  method: 'PUT',
-  path: '/{auth}/roles/{roleId}',
-  access: tiers(TIERS, 'roles.write'),
+export const updateRole = route.put('roles.update', '/{auth}/roles/{roleId}', {
   codes: [101025],
   summary: "Renames a role or changes its keys; its holders' keys change with it at once",
-  tags: ['roles'],
-  request: { params: authParams.extend({ roleId: zIdParam }), body: roleBody },
+  params: authParams.extend({ roleId: zIdParam }),
+  body: roleBody,
   response: dataOf(roleSchema),
 });
 
-export const deleteRole = defineRoute({
-  id: 'roles.delete',
-  method: 'DELETE',
-  path: '/{auth}/roles/{roleId}',
-  access: tiers(TIERS, 'roles.write'),
-  codes: [],
+export const deleteRole = route.delete('roles.delete', '/{auth}/roles/{roleId}', {
   summary: 'Deletes a role; the sub-accounts holding it are left without a role (no keys)',
-  tags: ['roles'],
-  request: { params: authParams.extend({ roleId: zIdParam }) },
+  params: authParams.extend({ roleId: zIdParam }),
   response: okReply,
 });
 
@@ -91,27 +75,17 @@ export const metaRoleGroupSchema = z.object({
   permissions: z.array(z.object({ key: z.string(), name: z.string() })),
 });
 
-export const metaRoles = defineRoute({
-  id: 'roles.meta',
-  method: 'GET',
-  path: '/{auth}/metaRoles',
-  access: tiers(TIERS, 'roles.read'),
-  codes: [],
+export const metaRoles = route.get('roles.meta', '/{auth}/metaRoles', {
   summary: "The permission keys of the caller's tier, grouped as its console's menus, named in the caller's language",
-  tags: ['roles'],
-  request: { params: authParams },
+  params: authParams,
   response: pageOf(metaRoleGroupSchema),
 });
 
-export const assignRole = defineRoute({
-  id: 'roles.assign',
-  method: 'PUT',
-  path: '/{auth}/account/role',
+export const assignRole = route.put('roles.assign', '/{auth}/account/role', {
   access: tiers(TIERS, 'accounts.write'),
-  codes: [],
   summary: "Gives one of the caller's roles to one of its sub-accounts (roleId null: no role)",
-  tags: ['roles'],
-  request: { params: authParams, body: z.object({ accountId: zId, roleId: zId.nullable() }) },
+  params: authParams,
+  body: z.object({ accountId: zId, roleId: zId.nullable() }),
   response: okReply,
 });
 
@@ -137,15 +111,12 @@ export const apiTokenSchema = z.object({
 });
 export type ApiToken = z.infer<typeof apiTokenSchema>;
 
-export const listApiTokens = defineRoute({
-  id: 'apiTokens.list',
-  method: 'GET',
-  path: '/{auth}/apiTokens',
+export const listApiTokens = route.get('apiTokens.list', '/{auth}/apiTokens', {
   access: tiers(TIERS, 'apiTokens.read'),
-  codes: [],
   summary: "The caller's API tokens (never their secret)",
   tags: ['apiTokens'],
-  request: { params: authParams, query: pageQuery },
+  params: authParams,
+  query: pageQuery,
   response: pageOf(apiTokenSchema),
 });
 
@@ -157,31 +128,22 @@ const apiTokenBody = z.object({
 /** An API token as created (the body of `apiTokens.create`). */
 export type ApiTokenIn = z.output<typeof apiTokenBody>;
 
-export const createApiToken = defineRoute({
-  id: 'apiTokens.create',
-  method: 'POST',
-  path: '/{auth}/apiToken',
+export const createApiToken = route.post('apiTokens.create', '/{auth}/apiToken', {
   access: tiers(TIERS, 'apiTokens.write'),
-  codes: [],
   summary:
     'Creates an API token; its secret is in this reply only (stored hashed). Keys must be keys the caller holds (101018 otherwise)',
   tags: ['apiTokens'],
-  request: {
-    params: authParams,
-    body: apiTokenBody,
-  },
+  params: authParams,
+  body: apiTokenBody,
   response: dataOf(apiTokenSchema.extend({ token: z.string() })),
 });
 
-export const deleteApiTokens = defineRoute({
-  id: 'apiTokens.delete',
-  method: 'DELETE',
-  path: '/{auth}/apiTokens',
+export const deleteApiTokens = route.delete('apiTokens.delete', '/{auth}/apiTokens', {
   access: tiers(TIERS, 'apiTokens.write'),
-  codes: [],
   summary: "Deletes API tokens of the caller's; the access tokens they minted stop at once",
   tags: ['apiTokens'],
-  request: { params: authParams, body: z.object({ ids: zIds(100) }) },
+  params: authParams,
+  body: z.object({ ids: zIds(100) }),
   response: okReply,
 });
 
@@ -192,16 +154,14 @@ export const apiAccessTokenSchema = z.object({
   expiresIn: z.number().int(),
 });
 
-export const mintApiAccessToken = defineRoute({
-  id: 'apiTokens.accessToken',
-  method: 'POST',
-  path: '/{auth}/apiToken/accessToken',
+export const mintApiAccessToken = route.post('apiTokens.accessToken', '/{auth}/apiToken/accessToken', {
   access: { kind: 'public' },
   codes: [101008, 101013],
   summary:
     'Exchanges an API token for an access token of its lifetime; send it as `Authorization: Bearer <accessToken>` (101013 for an unknown or deleted token)',
   tags: ['apiTokens'],
-  request: { params: authParams, body: z.object({ token: z.string().min(1).max(256) }) },
+  params: authParams,
+  body: z.object({ token: z.string().min(1).max(256) }),
   response: dataOf(apiAccessTokenSchema),
 });
 

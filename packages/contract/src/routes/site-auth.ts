@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import {
   AUTH_CREDENTIALS_PER_GROUP,
@@ -100,6 +101,8 @@ const write = tiers(['user'], 'user.siteSettings.write');
 export const authGroupParams = siteParams.extend({ groupId: zIdParam });
 const idsBody = (max: number) => z.object({ ids: zIds(max) });
 
+const route = routeFamily({ tags: ['auth-groups'], read: read, write: write });
+
 function credentialRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType>(
   kind: AuthKind,
   item: S,
@@ -108,165 +111,97 @@ function credentialRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.
 ) {
   const label = { basic: 'basic auth', key: 'key auth', jwt: 'JWT auth' }[kind];
   return {
-    list: defineRoute({
-      id: `user.site.auth.group.${kind}Auths.list`,
-      method: 'GET',
-      path: `${base}/group/{groupId}/${kind}Auths`,
-      access: read,
-      codes: [],
+    list: route.get(`user.site.auth.group.${kind}Auths.list`, `${base}/group/{groupId}/${kind}Auths`, {
       summary: `The ${label} credentials of one auth group, paged, oldest first`,
-      tags: ['auth-groups'],
-      request: { params: authGroupParams, query: pageQuery },
+      params: authGroupParams,
+      query: pageQuery,
       response: pageOf(item),
     }),
-    create: defineRoute({
-      id: `user.site.auth.group.${kind}Auth.create`,
-      method: 'POST',
-      path: `${base}/group/{groupId}/${kind}Auth`,
-      access: write,
+    create: route.post(`user.site.auth.group.${kind}Auth.create`, `${base}/group/{groupId}/${kind}Auth`, {
       codes: [101025, 101029],
       summary: `Adds a ${label} credential to an auth group (101029 beyond ${AUTH_CREDENTIALS_PER_GROUP} per kind)`,
-      tags: ['auth-groups'],
-      request: { params: authGroupParams, body: create },
+      params: authGroupParams,
+      body: create,
       response: dataOf(item),
     }),
-    update: defineRoute({
-      id: `user.site.auth.group.${kind}Auth.update`,
-      method: 'PUT',
-      path: `${base}/group/{groupId}/${kind}Auth`,
-      access: write,
+    update: route.put(`user.site.auth.group.${kind}Auth.update`, `${base}/group/{groupId}/${kind}Auth`, {
       codes: [101025],
       summary: `Replaces one ${label} credential of an auth group`,
-      tags: ['auth-groups'],
-      request: { params: authGroupParams, body: update },
+      params: authGroupParams,
+      body: update,
       response: dataOf(item),
     }),
-    delete: defineRoute({
-      id: `user.site.auth.group.${kind}Auths.delete`,
-      method: 'DELETE',
-      path: `${base}/group/{groupId}/${kind}Auths`,
-      access: write,
-      codes: [],
+    delete: route.delete(`user.site.auth.group.${kind}Auths.delete`, `${base}/group/{groupId}/${kind}Auths`, {
       summary: `Deletes ${label} credentials of an auth group by id (all or none)`,
-      tags: ['auth-groups'],
-      request: { params: authGroupParams, body: idsBody(AUTH_CREDENTIALS_PER_GROUP) },
+      params: authGroupParams,
+      body: idsBody(AUTH_CREDENTIALS_PER_GROUP),
       response: okReply,
     }),
   };
 }
 
 export const authGroupRoutes = {
-  settingExists: defineRoute({
-    id: 'user.site.auth.settingExists',
-    method: 'GET',
-    path: `${base}/settingExists`,
-    access: read,
-    codes: [],
+  settingExists: route.get('user.site.auth.settingExists', `${base}/settingExists`, {
     summary: 'Whether the site has any auth group or rule',
-    tags: ['auth-groups'],
-    request: { params: siteParams },
+    params: siteParams,
     response: dataOf(z.boolean()),
   }),
-  metaGroups: defineRoute({
-    id: 'user.site.auth.metaGroups',
-    method: 'GET',
-    path: `${base}/metaGroups`,
-    access: read,
-    codes: [],
+  metaGroups: route.get('user.site.auth.metaGroups', `${base}/metaGroups`, {
     summary: "The site's auth groups as id and name, by name; with `type`, only those holding credentials of that kind",
-    tags: ['auth-groups'],
-    request: { params: siteParams, query: z.object({ type: z.enum(AUTH_KINDS).optional() }) },
+    params: siteParams,
+    query: z.object({ type: z.enum(AUTH_KINDS).optional() }),
     response: dataOf(z.array(idNameSchema)),
   }),
-  listGroups: defineRoute({
-    id: 'user.site.auth.groups.list',
-    method: 'GET',
-    path: `${base}/groups`,
-    access: read,
-    codes: [],
+  listGroups: route.get('user.site.auth.groups.list', `${base}/groups`, {
     summary: "The site's auth groups, paged, by name",
-    tags: ['auth-groups'],
-    request: {
-      params: siteParams,
-      query: pageQuery.extend({ name: z.string().trim().max(AUTH_NAME_MAX).default('') }),
-    },
+    params: siteParams,
+    query: pageQuery.extend({ name: z.string().trim().max(AUTH_NAME_MAX).default('') }),
     response: pageOf(authGroupSchema),
   }),
-  createGroup: defineRoute({
-    id: 'user.site.auth.group.create',
-    method: 'POST',
-    path: `${base}/group`,
-    access: write,
+  createGroup: route.post('user.site.auth.group.create', `${base}/group`, {
     codes: [101025, 101029],
     summary: `Creates an auth group (101025 for a name taken in the site, 101029 beyond ${AUTH_GROUPS_PER_SITE})`,
-    tags: ['auth-groups'],
-    request: { params: siteParams, body: authGroupInputSchema },
+    params: siteParams,
+    body: authGroupInputSchema,
     response: dataOf(authGroupSchema),
   }),
-  updateGroup: defineRoute({
-    id: 'user.site.auth.group.update',
-    method: 'PUT',
-    path: `${base}/group`,
-    access: write,
+  updateGroup: route.put('user.site.auth.group.update', `${base}/group`, {
     codes: [101025],
     summary: 'Renames an auth group',
-    tags: ['auth-groups'],
-    request: { params: siteParams, body: authGroupInputSchema.extend({ id: zId }) },
+    params: siteParams,
+    body: authGroupInputSchema.extend({ id: zId }),
     response: dataOf(authGroupSchema),
   }),
-  deleteGroups: defineRoute({
-    id: 'user.site.auth.groups.delete',
-    method: 'DELETE',
-    path: `${base}/groups`,
-    access: write,
+  deleteGroups: route.delete('user.site.auth.groups.delete', `${base}/groups`, {
     codes: [701001],
     summary: 'Deletes auth groups and their credentials by id (all or none; 701001 while a rule uses one)',
-    tags: ['auth-groups'],
-    request: { params: siteParams, body: idsBody(AUTH_GROUPS_PER_SITE) },
+    params: siteParams,
+    body: idsBody(AUTH_GROUPS_PER_SITE),
     response: okReply,
   }),
-  listRules: defineRoute({
-    id: 'user.site.auth.rules.list',
-    method: 'GET',
-    path: `${base}/rules`,
-    access: read,
-    codes: [],
+  listRules: route.get('user.site.auth.rules.list', `${base}/rules`, {
     summary: "The site's auth rules, paged, in the order the edge tries them (priority, higher first)",
-    tags: ['auth-groups'],
-    request: { params: siteParams, query: pageQuery },
+    params: siteParams,
+    query: pageQuery,
     response: pageOf(authRuleSchema),
   }),
-  createRule: defineRoute({
-    id: 'user.site.auth.rule.create',
-    method: 'POST',
-    path: `${base}/rule`,
-    access: write,
+  createRule: route.post('user.site.auth.rule.create', `${base}/rule`, {
     codes: [101029],
     summary: `Adds an auth rule (101029 beyond ${AUTH_RULES_PER_SITE} per site)`,
-    tags: ['auth-groups'],
-    request: { params: siteParams, body: authRuleInputSchema },
+    params: siteParams,
+    body: authRuleInputSchema,
     response: dataOf(authRuleSchema),
   }),
-  updateRule: defineRoute({
-    id: 'user.site.auth.rule.update',
-    method: 'PUT',
-    path: `${base}/rule`,
-    access: write,
-    codes: [],
+  updateRule: route.put('user.site.auth.rule.update', `${base}/rule`, {
     summary: 'Replaces one auth rule',
-    tags: ['auth-groups'],
-    request: { params: siteParams, body: z.intersection(authRuleInputSchema, z.object({ id: zId })) },
+    params: siteParams,
+    body: z.intersection(authRuleInputSchema, z.object({ id: zId })),
     response: dataOf(authRuleSchema),
   }),
-  deleteRules: defineRoute({
-    id: 'user.site.auth.rules.delete',
-    method: 'DELETE',
-    path: `${base}/rules`,
-    access: write,
-    codes: [],
+  deleteRules: route.delete('user.site.auth.rules.delete', `${base}/rules`, {
     summary: 'Deletes auth rules by id (all or none)',
-    tags: ['auth-groups'],
-    request: { params: siteParams, body: idsBody(AUTH_RULES_PER_SITE) },
+    params: siteParams,
+    body: idsBody(AUTH_RULES_PER_SITE),
     response: okReply,
   }),
 };

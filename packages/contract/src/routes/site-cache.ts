@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FILE_TYPE_GROUPS } from '../constants.js';
-import { dataOf, defineRoute, okReply, tiers } from '../route.js';
+import { dataOf, okReply, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 import { siteParams } from './sites.js';
 
@@ -138,63 +139,39 @@ export function siteRuleRequests<I extends z.ZodType>(input: I, max: number) {
 }
 const cacheRuleRequests = siteRuleRequests(cacheRuleInputSchema, CACHE_RULES_PER_SITE);
 
-export const listCacheRules = defineRoute({
-  id: 'user.site.cacheRules.list',
-  method: 'GET',
-  path: `${base}/caches`,
-  access: tiers(['user'], 'user.siteSettings.read'),
-  codes: [],
-  summary: "The site's cache rules in the order the edge tries them (priority, then age); at most 100",
+const route = routeFamily({
   tags: ['cache'],
-  request: { params: siteParams },
+  read: tiers(['user'], 'user.siteSettings.read'),
+  write: tiers(['user'], 'user.siteSettings.write'),
+  params: siteParams,
+});
+
+export const listCacheRules = route.get('user.site.cacheRules.list', `${base}/caches`, {
+  summary: "The site's cache rules in the order the edge tries them (priority, then age); at most 100",
   response: dataOf(z.object({ rules: z.array(cacheRuleSchema), generation: z.number().int() })),
 });
 
-export const addCacheRules = defineRoute({
-  id: 'user.site.cacheRules.add',
-  method: 'POST',
-  path: `${base}/caches`,
-  access: tiers(['user'], 'user.siteSettings.write'),
+export const addCacheRules = route.post('user.site.cacheRules.add', `${base}/caches`, {
   codes: [101029],
   summary: 'Adds cache rules (all or none); 101029 beyond 100 rules per site',
-  tags: ['cache'],
-  request: cacheRuleRequests.add,
+  ...cacheRuleRequests.add,
   response: dataOf(z.array(cacheRuleSchema)),
 });
 
-export const updateCacheRule = defineRoute({
-  id: 'user.site.cacheRule.update',
-  method: 'PUT',
-  path: `${base}/cache/{ruleId}`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const updateCacheRule = route.put('user.site.cacheRule.update', `${base}/cache/{ruleId}`, {
   summary: 'Replaces one cache rule',
-  tags: ['cache'],
-  request: cacheRuleRequests.update,
+  ...cacheRuleRequests.update,
   response: dataOf(cacheRuleSchema),
 });
 
-export const deleteCacheRules = defineRoute({
-  id: 'user.site.cacheRules.delete',
-  method: 'DELETE',
-  path: `${base}/caches`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const deleteCacheRules = route.delete('user.site.cacheRules.delete', `${base}/caches`, {
   summary: 'Deletes cache rules of the site by id (all or none)',
-  tags: ['cache'],
-  request: cacheRuleRequests.delete,
+  ...cacheRuleRequests.delete,
   response: okReply,
 });
 
-export const clearSiteCache = defineRoute({
-  id: 'user.site.currentCache.delete',
-  method: 'DELETE',
-  path: `${base}/currentCache`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const clearSiteCache = route.delete('user.site.currentCache.delete', `${base}/currentCache`, {
   summary: "Clears the site's whole cache on every node (a new cache generation)",
-  tags: ['cache'],
-  request: { params: siteParams },
   response: dataOf(z.object({ generation: z.number().int() })),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIds } from '../validators/ids.js';
 import { isCIDR, isIP } from '../validators/ip.js';
 import { pcreRegexProblem } from '../validators/regex.js';
@@ -214,70 +215,42 @@ export type LuaAclRule = z.infer<typeof luaAclRuleSchema>;
 const base = `${siteModuleBase}/luaAcl/{moduleId}`;
 const write = tiers(['user'], 'user.siteSettings.write');
 
+const route = routeFamily({
+  tags: ['modules'],
+  read: tiers(['user'], 'user.siteSettings.read'),
+  write: write,
+  params: moduleParams,
+});
+
 export const luaAclRoutes = {
   ...moduleRoutes('luaAcl', luaAclModuleSchema, luaAclSettingsSchema),
-  listRules: defineRoute({
-    id: 'user.site.luaAcl.rules.list',
-    method: 'GET',
-    path: `${base}/rules`,
-    access: tiers(['user'], 'user.siteSettings.read'),
-    codes: [],
+  listRules: route.get('user.site.luaAcl.rules.list', `${base}/rules`, {
     summary: 'Rules of one Lua ACL module, paged; by priority (higher first, the order the edge tries them) by default',
-    tags: ['modules'],
-    request: {
-      params: moduleParams,
-      query: pageQuery.extend({
-        sortBy: z.enum(ACL_SORT_FIELDS).default('priority'),
-        orderBy: orderBySchema.default('desc'),
-      }),
-    },
+    query: pageQuery.extend({
+      sortBy: z.enum(ACL_SORT_FIELDS).default('priority'),
+      orderBy: orderBySchema.default('desc'),
+    }),
     response: pageOf(luaAclRuleSchema),
   }),
-  addRule: defineRoute({
-    id: 'user.site.luaAcl.rule.add',
-    method: 'POST',
-    path: `${base}/rule`,
-    access: write,
+  addRule: route.post('user.site.luaAcl.rule.add', `${base}/rule`, {
     codes: [101029],
     summary: `Adds one rule to a Lua ACL module (101029 beyond ${ACL_RULES_PER_MODULE} per module)`,
-    tags: ['modules'],
-    request: { params: moduleParams, body: luaAclRuleInputSchema },
+    body: luaAclRuleInputSchema,
     response: dataOf(luaAclRuleSchema),
   }),
-  updateRule: defineRoute({
-    id: 'user.site.luaAcl.rule.update',
-    method: 'PUT',
-    path: `${base}/rule`,
-    access: write,
-    codes: [],
+  updateRule: route.put('user.site.luaAcl.rule.update', `${base}/rule`, {
     summary: 'Replaces one rule of a Lua ACL module',
-    tags: ['modules'],
-    request: { params: moduleParams, body: z.intersection(luaAclRuleInputSchema, z.object({ id: zId })) },
+    body: z.intersection(luaAclRuleInputSchema, z.object({ id: zId })),
     response: dataOf(luaAclRuleSchema),
   }),
-  enableRules: defineRoute({
-    id: 'user.site.luaAcl.rule.enable',
-    method: 'PUT',
-    path: `${base}/rule/enable`,
-    access: write,
-    codes: [],
+  enableRules: route.put('user.site.luaAcl.rule.enable', `${base}/rule/enable`, {
     summary: 'Turns rules of a Lua ACL module on or off (all or none)',
-    tags: ['modules'],
-    request: {
-      params: moduleParams,
-      body: z.object({ ids: zIds(RULES_PER_REQUEST_MAX), enabled: z.boolean() }),
-    },
+    body: z.object({ ids: zIds(RULES_PER_REQUEST_MAX), enabled: z.boolean() }),
     response: okReply,
   }),
-  deleteRules: defineRoute({
-    id: 'user.site.luaAcl.rules.delete',
-    method: 'DELETE',
-    path: `${base}/rules`,
-    access: write,
-    codes: [],
+  deleteRules: route.delete('user.site.luaAcl.rules.delete', `${base}/rules`, {
     summary: 'Deletes rules of a Lua ACL module by id (all or none)',
-    tags: ['modules'],
-    request: { params: moduleParams, body: z.object({ ids: zIds(RULES_PER_REQUEST_MAX) }) },
+    body: z.object({ ids: zIds(RULES_PER_REQUEST_MAX) }),
     response: okReply,
   }),
 };

@@ -10,7 +10,8 @@ import {
   type WafGroup,
   wafExclusionSchema,
 } from '../edge/waf.js';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { moduleRoutes } from './site-modules.js';
 import { siteParams } from './sites.js';
 
@@ -98,30 +99,19 @@ export function wafGroupRuleIds(group: WafGroup): { ruleIdMin: number; ruleIdMax
   return { ruleIdMin, ruleIdMax: ruleIdMin + 999 };
 }
 
+const route = routeFamily({ tags: ['modules'], read: tiers(['user'], 'user.siteSettings.read') });
+
 export const wafRoutes = {
   ...moduleRoutes('waf', wafModuleSchema, wafSettingsSchema),
-  defaultRules: defineRoute({
-    id: 'user.module.wafs.defaultRules',
-    method: 'GET',
-    path: '/user/module/wafs/defaultRules',
-    access: tiers(['user'], 'user.siteSettings.read'),
-    codes: [],
+  defaultRules: route.get('user.module.wafs.defaultRules', '/user/module/wafs/defaultRules', {
     summary:
       "The WAF's rule groups in the order the console lists them, with their rule id ranges, named in the " +
       "caller's language (Accept-Language, else English); a new module has every group on",
-    tags: ['modules'],
-    request: {},
     response: dataOf(z.array(wafRuleGroupSchema)),
   }),
-  advExists: defineRoute({
-    id: 'user.site.firewall.setting.adv.exists',
-    method: 'GET',
-    path: '/user/site/{siteId}/firewall/setting/adv/exists',
-    access: tiers(['user'], 'user.siteSettings.read'),
-    codes: [],
+  advExists: route.get('user.site.firewall.setting.adv.exists', '/user/site/{siteId}/firewall/setting/adv/exists', {
     summary: 'Whether the site has advanced firewall settings: any Lua ACL or WAF module',
-    tags: ['modules'],
-    request: { params: siteParams },
+    params: siteParams,
     response: dataOf(z.boolean()),
   }),
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import {
   corsModuleSchema,
@@ -135,6 +136,12 @@ export const MODULE_PATHS = {
   waf: { many: 'wafs', one: 'waf', label: 'WAF' },
 } as const satisfies Record<SiteModuleType, { many: string; one: string; label: string }>;
 
+const route = routeFamily({
+  tags: ['modules'],
+  read: tiers(['user'], 'user.siteSettings.read'),
+  write: tiers(['user'], 'user.siteSettings.write'),
+});
+
 export function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z.ZodObject>(
   type: T,
   item: S,
@@ -143,48 +150,30 @@ export function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I ex
   const p = MODULE_PATHS[type];
   const input = settings.extend({ name: moduleName });
   return {
-    list: defineRoute({
-      id: `user.site.${p.many}.list`,
-      method: 'GET',
-      path: `${base}/${p.many}`,
-      access: tiers(['user'], 'user.siteSettings.read'),
-      codes: [],
+    list: route.get(`user.site.${p.many}.list`, `${base}/${p.many}`, {
       summary: `The site's ${p.label} modules, paged, by name`,
-      tags: ['modules'],
-      request: { params: siteParams, query: listQuery },
+      params: siteParams,
+      query: listQuery,
       response: pageOf(item),
     }),
-    create: defineRoute({
-      id: `user.site.${p.many}.create`,
-      method: 'POST',
-      path: `${base}/${p.many}`,
-      access: tiers(['user'], 'user.siteSettings.write'),
+    create: route.post(`user.site.${p.many}.create`, `${base}/${p.many}`, {
       codes: [101025, 101029, 10102502],
       summary: `Creates ${p.label} modules (all or none; 101025 for a name taken in the site, 101029 beyond ${MODULES_PER_SITE_MAX})`,
-      tags: ['modules'],
-      request: { params: siteParams, body: z.object({ modules: z.array(input).min(1).max(MODULES_PER_SITE_MAX) }) },
+      params: siteParams,
+      body: z.object({ modules: z.array(input).min(1).max(MODULES_PER_SITE_MAX) }),
       response: dataOf(z.array(item)),
     }),
-    update: defineRoute({
-      id: `user.site.${p.one}.update`,
-      method: 'PUT',
-      path: `${base}/${p.one}`,
-      access: tiers(['user'], 'user.siteSettings.write'),
+    update: route.put(`user.site.${p.one}.update`, `${base}/${p.one}`, {
       codes: [101025, 10102502],
       summary: `Replaces the name and settings of one ${p.label} module`,
-      tags: ['modules'],
-      request: { params: siteParams, body: input.extend({ id: zId }) },
+      params: siteParams,
+      body: input.extend({ id: zId }),
       response: dataOf(item),
     }),
-    delete: defineRoute({
-      id: `user.site.${p.many}.delete`,
-      method: 'DELETE',
-      path: `${base}/${p.many}`,
-      access: tiers(['user'], 'user.siteSettings.write'),
-      codes: [],
+    delete: route.delete(`user.site.${p.many}.delete`, `${base}/${p.many}`, {
       summary: `Deletes ${p.label} modules by id (all or none; refused while bound to a domain)`,
-      tags: ['modules'],
-      request: { params: siteParams, body: z.object({ ids: idList }) },
+      params: siteParams,
+      body: z.object({ ids: idList }),
       response: okReply,
     }),
   };
@@ -202,54 +191,29 @@ export function ruleRoutes<
   const p = MODULE_PATHS[type];
   const { many, one } = segments;
   return {
-    listRules: defineRoute({
-      id: `user.site.${p.one}.${many}.list`,
-      method: 'GET',
-      path: `${base}/${p.one}/{moduleId}/${many}`,
-      access: tiers(['user'], 'user.siteSettings.read'),
-      codes: [],
+    listRules: route.get(`user.site.${p.one}.${many}.list`, `${base}/${p.one}/{moduleId}/${many}`, {
       summary: `Rules of one ${p.label} module, paged, in the order the edge tries them`,
-      tags: ['modules'],
-      request: { params: moduleParams, query: pageQuery },
+      params: moduleParams,
+      query: pageQuery,
       response: pageOf(rule),
     }),
-    addRules: defineRoute({
-      id: `user.site.${p.one}.${many}.add`,
-      method: 'POST',
-      path: `${base}/${p.one}/{moduleId}/${many}`,
-      access: tiers(['user'], 'user.siteSettings.write'),
+    addRules: route.post(`user.site.${p.one}.${many}.add`, `${base}/${p.one}/{moduleId}/${many}`, {
       codes: [101029, 205007],
       summary: `Adds rules to a ${p.label} module (all or none; ${limit})`,
-      tags: ['modules'],
-      request: { params: moduleParams, body: z.object({ items: z.array(input).min(1).max(RULES_PER_REQUEST_MAX) }) },
+      params: moduleParams,
+      body: z.object({ items: z.array(input).min(1).max(RULES_PER_REQUEST_MAX) }),
       response: dataOf(z.array(rule)),
     }),
-    updateRule: defineRoute({
-      id: `user.site.${p.one}.${one}.update`,
-      method: 'PUT',
-      path: `${base}/${p.one}/{moduleId}/${one}`,
-      access: tiers(['user'], 'user.siteSettings.write'),
-      codes: [],
+    updateRule: route.put(`user.site.${p.one}.${one}.update`, `${base}/${p.one}/{moduleId}/${one}`, {
       summary: `Replaces one rule of a ${p.label} module`,
-      tags: ['modules'],
-      request: {
-        params: moduleParams,
-        body: z.intersection(input, z.object({ id: zId })),
-      },
+      params: moduleParams,
+      body: z.intersection(input, z.object({ id: zId })),
       response: dataOf(rule),
     }),
-    deleteRules: defineRoute({
-      id: `user.site.${p.one}.${many}.delete`,
-      method: 'DELETE',
-      path: `${base}/${p.one}/{moduleId}/${many}`,
-      access: tiers(['user'], 'user.siteSettings.write'),
-      codes: [],
+    deleteRules: route.delete(`user.site.${p.one}.${many}.delete`, `${base}/${p.one}/{moduleId}/${many}`, {
       summary: `Deletes rules of a ${p.label} module by id (all or none)`,
-      tags: ['modules'],
-      request: {
-        params: moduleParams,
-        body: z.object({ ids: zIds(RULES_PER_REQUEST_MAX) }),
-      },
+      params: moduleParams,
+      body: z.object({ ids: zIds(RULES_PER_REQUEST_MAX) }),
       response: okReply,
     }),
   };
@@ -294,15 +258,11 @@ function bindRoute<T extends SiteModuleType>(type: T) {
   const field = MODULE_BINDING_FIELD[type];
   const body =
     field === 'corsID' ? z.object({ domainIDs, corsID: moduleRef }) : z.object({ domainIDs, moduleID: moduleRef });
-  return defineRoute({
-    id: `user.domains.module.${type}`,
-    method: 'PUT',
-    path: `/user/site/{siteId}/domains/module/${type}`,
-    access: tiers(['user'], 'user.siteSettings.write'),
-    codes: [],
+  return route.put(`user.domains.module.${type}`, `/user/site/{siteId}/domains/module/${type}`, {
     summary: `Binds a ${MODULE_PATHS[type].label} module of the site to domains of the site (${field} 0 unbinds; all or none)`,
     tags: ['modules', 'domains'],
-    request: { params: siteParams, body },
+    params: siteParams,
+    body,
     response: okReply,
   });
 }

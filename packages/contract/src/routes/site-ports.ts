@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { STREAM_PROTOCOLS } from '../edge/stream-ports.js';
 import { domainStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zPort } from '../validators/zod.js';
 import {
@@ -127,157 +128,98 @@ const portUpstreamRequests = upstreamRequests(siteParams.extend({ portId: zIdPar
 const base = '/user/site/{siteId}';
 const ids = zIds(SITE_PORTS_MAX);
 
-export const listSitePorts = defineRoute({
-  id: 'user.site.ports.list',
-  method: 'GET',
-  path: `${base}/ports`,
-  access: tiers(['user'], 'user.siteSettings.read'),
-  codes: [],
-  summary: "The site's layer-4 ports by port number, paged; `port` finds one number, `protocol` and `status` filter",
+const route = routeFamily({
   tags: ['ports'],
-  request: {
-    params: siteParams,
-    query: pageQuery.extend({
-      port: z.coerce.number().int().min(1).max(65_535).optional(),
-      protocol: z.enum(STREAM_PROTOCOLS).optional(),
-      status: z.coerce.number().pipe(domainStatusSchema).optional(),
-    }),
-  },
+  read: tiers(['user'], 'user.siteSettings.read'),
+  write: tiers(['user'], 'user.siteSettings.write'),
+  params: siteParams,
+});
+
+export const listSitePorts = route.get('user.site.ports.list', `${base}/ports`, {
+  summary: "The site's layer-4 ports by port number, paged; `port` finds one number, `protocol` and `status` filter",
+  query: pageQuery.extend({
+    port: z.coerce.number().int().min(1).max(65_535).optional(),
+    protocol: z.enum(STREAM_PROTOCOLS).optional(),
+    status: z.coerce.number().pipe(domainStatusSchema).optional(),
+  }),
   response: pageOf(sitePortSchema),
 });
 
-export const addSitePorts = defineRoute({
-  id: 'user.site.ports.add',
-  method: 'POST',
-  path: `${base}/ports`,
-  access: tiers(['user'], 'user.siteSettings.write'),
+export const addSitePorts = route.post('user.site.ports.add', `${base}/ports`, {
   codes: [101019, 101023, 101025, 101029, 401007, 401008],
   summary:
     'Adds layer-4 ports with their upstreams (all or none): 101023 on a layer-7 site, 401007 over the site limit, portInUse, portReserved',
-  tags: ['ports'],
-  request: { params: siteParams, body: z.object({ ports: z.array(sitePortInputSchema).min(1).max(SITE_PORTS_MAX) }) },
+  body: z.object({ ports: z.array(sitePortInputSchema).min(1).max(SITE_PORTS_MAX) }),
   response: dataOf(z.array(sitePortSchema)),
 });
 
-export const updateSitePort = defineRoute({
-  id: 'user.site.port.update',
-  method: 'PUT',
-  path: `${base}/port`,
-  access: tiers(['user'], 'user.siteSettings.write'),
+export const updateSitePort = route.put('user.site.port.update', `${base}/port`, {
   codes: [101025],
   summary: 'Changes one port (number, protocol, balance, status, memo)',
-  tags: ['ports'],
-  request: { params: siteParams, body: sitePortUpdateSchema },
+  body: sitePortUpdateSchema,
   response: dataOf(sitePortSchema),
 });
 
-export const deleteSitePorts = defineRoute({
-  id: 'user.site.ports.delete',
-  method: 'DELETE',
-  path: `${base}/ports`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const deleteSitePorts = route.delete('user.site.ports.delete', `${base}/ports`, {
   summary: 'Deletes ports of the site with their upstreams (all or none)',
-  tags: ['ports'],
-  request: { params: siteParams, body: z.object({ ids }) },
+  body: z.object({ ids }),
   response: okReply,
 });
 
-export const batchCreateSitePorts = defineRoute({
-  id: 'user.site.ports.batchCreate',
-  method: 'POST',
-  path: `${base}/port/batchCreate`,
-  access: tiers(['user'], 'user.siteSettings.write'),
+export const batchCreateSitePorts = route.post('user.site.ports.batchCreate', `${base}/port/batchCreate`, {
   codes: [101011, 101019, 101023, 101025, 101029, 401007, 401008],
   summary:
     'Creates one port per number of a listen range, each to the same offset of the upstream range (101011 when the ranges differ in length)',
-  tags: ['ports'],
-  request: { params: siteParams, body: sitePortBatchSchema },
+  body: sitePortBatchSchema,
   response: dataOf(z.array(sitePortSchema)),
 });
 
-export const listSitePortUpstreams = defineRoute({
-  id: 'user.site.port.upstreams.list',
-  method: 'GET',
-  path: `${base}/port/{portId}/upstreams`,
-  access: tiers(['user'], 'user.siteSettings.read'),
-  codes: [],
+export const listSitePortUpstreams = route.get('user.site.port.upstreams.list', `${base}/port/{portId}/upstreams`, {
   summary: "A port's upstreams",
-  tags: ['ports'],
-  request: portUpstreamRequests.list,
+  ...portUpstreamRequests.list,
   response: dataOf(z.array(upstreamSchema)),
 });
 
-export const addSitePortUpstreams = defineRoute({
-  id: 'user.site.port.upstreams.add',
-  method: 'POST',
-  path: `${base}/port/{portId}/upstreams`,
-  access: tiers(['user'], 'user.siteSettings.write'),
+export const addSitePortUpstreams = route.post('user.site.port.upstreams.add', `${base}/port/{portId}/upstreams`, {
   codes: [101029, 401008],
   summary: 'Adds upstreams to a port (at most 64 in all)',
-  tags: ['ports'],
-  request: portUpstreamRequests.add,
+  ...portUpstreamRequests.add,
   response: dataOf(z.array(upstreamSchema)),
 });
 
-export const deleteSitePortUpstreams = defineRoute({
-  id: 'user.site.port.upstreams.delete',
-  method: 'DELETE',
-  path: `${base}/port/{portId}/upstreams`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [101029, 401008],
-  summary: 'Deletes upstreams of a port (401008 when no enabled one would remain)',
-  tags: ['ports'],
-  request: portUpstreamRequests.delete,
-  response: dataOf(z.array(upstreamSchema)),
-});
+export const deleteSitePortUpstreams = route.delete(
+  'user.site.port.upstreams.delete',
+  `${base}/port/{portId}/upstreams`,
+  {
+    codes: [101029, 401008],
+    summary: 'Deletes upstreams of a port (401008 when no enabled one would remain)',
+    ...portUpstreamRequests.delete,
+    response: dataOf(z.array(upstreamSchema)),
+  },
+);
 
-export const updateSitePortUpstream = defineRoute({
-  id: 'user.site.port.upstream.update',
-  method: 'PUT',
-  path: `${base}/port/{portId}/upstream`,
-  access: tiers(['user'], 'user.siteSettings.write'),
+export const updateSitePortUpstream = route.put('user.site.port.upstream.update', `${base}/port/{portId}/upstream`, {
   codes: [101029, 401008],
   summary: 'Changes one upstream of a port (401008 when no enabled one would remain)',
-  tags: ['ports'],
-  request: portUpstreamRequests.update,
+  ...portUpstreamRequests.update,
   response: dataOf(upstreamSchema),
 });
 
-export const enableSitePorts = defineRoute({
-  id: 'user.site.setting.ports.enable',
-  method: 'POST',
-  path: `${base}/setting/ports`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const enableSitePorts = route.post('user.site.setting.ports.enable', `${base}/setting/ports`, {
   summary: 'Turns ports of the site on (all or none)',
-  tags: ['ports'],
-  request: { params: siteParams, body: z.object({ ids }) },
+  body: z.object({ ids }),
   response: okReply,
 });
 
-export const disableSitePorts = defineRoute({
-  id: 'user.site.setting.ports.disable',
-  method: 'DELETE',
-  path: `${base}/setting/ports`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const disableSitePorts = route.delete('user.site.setting.ports.disable', `${base}/setting/ports`, {
   summary: 'Turns ports of the site off (all or none); their nodes stop listening on them',
-  tags: ['ports'],
-  request: { params: siteParams, body: z.object({ ids }) },
+  body: z.object({ ids }),
   response: okReply,
 });
 
-export const listSiteZonePorts = defineRoute({
-  id: 'user.site.zonePorts',
-  method: 'GET',
-  path: `${base}/zonePorts`,
-  access: tiers(['user'], 'user.siteSettings.read'),
-  codes: [],
+export const listSiteZonePorts = route.get('user.site.zonePorts', `${base}/zonePorts`, {
   summary:
     "The listen and reserved ports of the zones serving the site (its product's groups): numbers a layer-4 port cannot use",
-  tags: ['ports'],
-  request: { params: siteParams },
   response: dataOf(z.array(siteZonePortSchema)),
 });
 

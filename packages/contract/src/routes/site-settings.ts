@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOCALES } from '../locale.js';
-import { dataOf, defineRoute, okReply, tiers } from '../route.js';
+import { dataOf, okReply, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { siteRuleRequests } from './site-cache.js';
 import { siteParams } from './sites.js';
 
@@ -158,126 +159,68 @@ export type ErrorPages = z.infer<typeof errorPagesSchema>;
 const base = '/user/site/{siteId}/setting';
 const rateRuleRequests = siteRuleRequests(rateRuleInputSchema, RATE_RULES_PER_SITE);
 
-export const getGzipSetting = defineRoute({
-  id: 'user.site.gzip.get',
-  method: 'GET',
-  path: `${base}/gzip`,
-  access: tiers(['user'], 'user.siteSettings.read'),
-  codes: [],
+const route = routeFamily({
+  tags: ['site settings'],
+  read: tiers(['user'], 'user.siteSettings.read'),
+  write: tiers(['user'], 'user.siteSettings.write'),
+  params: siteParams,
+});
+
+export const getGzipSetting = route.get('user.site.gzip.get', `${base}/gzip`, {
   summary: "The site's HTTP compression (off, with the default types and minimum, until set)",
-  tags: ['site settings'],
-  request: { params: siteParams },
   response: dataOf(gzipSettingSchema),
 });
 
-export const setGzipSetting = defineRoute({
-  id: 'user.site.gzip.set',
-  method: 'PUT',
-  path: `${base}/gzip`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const setGzipSetting = route.put('user.site.gzip.set', `${base}/gzip`, {
   summary: 'Sets HTTP compression of the site: on or off, the response types, the minimum length in bytes',
-  tags: ['site settings'],
-  request: { params: siteParams, body: gzipSettingInputSchema },
+  body: gzipSettingInputSchema,
   response: dataOf(gzipSettingSchema),
 });
 
-export const listRateRules = defineRoute({
-  id: 'user.site.rates.list',
-  method: 'GET',
-  path: `${base}/rates`,
-  access: tiers(['user'], 'user.siteSettings.read'),
-  codes: [],
+export const listRateRules = route.get('user.site.rates.list', `${base}/rates`, {
   summary: "The site's bandwidth rate limits, oldest first (at most 100)",
-  tags: ['site settings'],
-  request: { params: siteParams },
   response: dataOf(z.array(rateRuleSchema)),
 });
 
-export const addRateRules = defineRoute({
-  id: 'user.site.rates.add',
-  method: 'POST',
-  path: `${base}/rates`,
-  access: tiers(['user'], 'user.siteSettings.write'),
+export const addRateRules = route.post('user.site.rates.add', `${base}/rates`, {
   codes: [101029],
   summary: 'Adds rate limits (all or none); 101029 beyond 100 per site',
-  tags: ['site settings'],
-  request: rateRuleRequests.add,
+  ...rateRuleRequests.add,
   response: dataOf(z.array(rateRuleSchema)),
 });
 
-export const updateRateRule = defineRoute({
-  id: 'user.site.rate.update',
-  method: 'PUT',
-  path: `${base}/rate/{ruleId}`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const updateRateRule = route.put('user.site.rate.update', `${base}/rate/{ruleId}`, {
   summary: 'Replaces one rate limit',
-  tags: ['site settings'],
-  request: rateRuleRequests.update,
+  ...rateRuleRequests.update,
   response: dataOf(rateRuleSchema),
 });
 
-export const deleteRateRules = defineRoute({
-  id: 'user.site.rates.delete',
-  method: 'DELETE',
-  path: `${base}/rates`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const deleteRateRules = route.delete('user.site.rates.delete', `${base}/rates`, {
   summary: 'Deletes rate limits of the site by id (all or none)',
-  tags: ['site settings'],
-  request: rateRuleRequests.delete,
+  ...rateRuleRequests.delete,
   response: okReply,
 });
 
-export const getErrorPages = defineRoute({
-  id: 'user.site.errorPages.get',
-  method: 'GET',
-  path: `${base}/errorPages`,
-  access: tiers(['user'], 'user.siteSettings.read'),
-  codes: [],
+export const getErrorPages = route.get('user.site.errorPages.get', `${base}/errorPages`, {
   summary: "The site's error pages by status, and the language of the edge's own pages",
-  tags: ['site settings'],
-  request: { params: siteParams },
   response: dataOf(errorPagesSchema),
 });
 
-export const setErrorPage = defineRoute({
-  id: 'user.site.errorPage.set',
-  method: 'PUT',
-  path: `${base}/errorPage`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const setErrorPage = route.put('user.site.errorPage.set', `${base}/errorPage`, {
   summary: 'Sets (adds or replaces) the page of one status; the body is served verbatim as text/html',
-  tags: ['site settings'],
-  request: { params: siteParams, body: errorPageInputSchema },
+  body: errorPageInputSchema,
   response: dataOf(errorPageSchema),
 });
 
-export const deleteErrorPages = defineRoute({
-  id: 'user.site.errorPages.delete',
-  method: 'DELETE',
-  path: `${base}/errorPages`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const deleteErrorPages = route.delete('user.site.errorPages.delete', `${base}/errorPages`, {
   summary: "Removes the pages of the given statuses (all or none); the edge's own page answers again",
-  tags: ['site settings'],
-  request: {
-    params: siteParams,
-    body: z.object({ statuses: z.array(errorPageStatus).min(1).max(ERROR_PAGE_STATUSES.length) }),
-  },
+  body: z.object({ statuses: z.array(errorPageStatus).min(1).max(ERROR_PAGE_STATUSES.length) }),
   response: okReply,
 });
 
-export const setErrorPageLanguage = defineRoute({
-  id: 'user.site.errorPages.language',
-  method: 'PUT',
-  path: `${base}/errorPages/language`,
-  access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+export const setErrorPageLanguage = route.put('user.site.errorPages.language', `${base}/errorPages/language`, {
   summary: "Sets the language of the edge's own pages for the site's domains",
-  tags: ['site settings'],
-  request: { params: siteParams, body: z.object({ language: z.enum(ERROR_PAGE_LANGUAGES) }) },
+  body: z.object({ language: z.enum(ERROR_PAGE_LANGUAGES) }),
   response: dataOf(z.object({ language: z.enum(ERROR_PAGE_LANGUAGES) })),
 });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { siteAccountStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
@@ -82,16 +83,17 @@ const clientSiteFilters = siteFilters.extend({
   forceBackup: booleanQuery.optional(),
 });
 
-export const listClientSites = defineRoute({
-  id: 'client.sites.list',
-  method: 'GET',
-  path: '/client/sites',
+const route = routeFamily({
+  tags: ['sites'],
+  read: tiers(['user'], 'user.sites.read'),
+  write: tiers(['user'], 'user.sites.write'),
+});
+
+export const listClientSites = route.get('client.sites.list', '/client/sites', {
   access: tiers(['client'], 'client.sites.read'),
-  codes: [],
   summary:
     "The operator's sites, paged; filtered by name or id, status, product, customer, tags (any of), expiry and force-backup",
-  tags: ['sites'],
-  request: { query: clientSiteFilters },
+  query: clientSiteFilters,
   response: pageOf(operatorSiteSchema),
 });
 
@@ -104,54 +106,34 @@ export const siteCreateBody = z.object({
 });
 export type SiteCreateIn = z.output<typeof siteCreateBody>;
 
-export const createSite = defineRoute({
-  id: 'client.site.create',
-  method: 'POST',
-  path: '/client/site',
+export const createSite = route.post('client.site.create', '/client/site', {
   access: tiers(['client'], 'client.sites.write'),
   codes: [101019, 204003, 205001],
   summary: 'Creates a site for a customer account on a product',
-  tags: ['sites'],
-  request: { body: siteCreateBody },
+  body: siteCreateBody,
   response: dataOf(operatorSiteSchema),
 });
 
-export const deleteSites = defineRoute({
-  id: 'client.sites.delete',
-  method: 'DELETE',
-  path: '/client/site',
+export const deleteSites = route.delete('client.sites.delete', '/client/site', {
   access: tiers(['client'], 'client.sites.write'),
   codes: [205004, 205005],
   summary: 'Deletes sites of the operator (all or none); a site that still has domains is refused (205005)',
-  tags: ['sites'],
-  request: { body: z.object({ ids: zIds(500) }) },
+  body: z.object({ ids: zIds(500) }),
   response: okReply,
 });
 
-export const setSitesStatus = defineRoute({
-  id: 'client.sites.status',
-  method: 'PATCH',
-  path: '/client/site/status',
+export const setSitesStatus = route.patch('client.sites.status', '/client/site/status', {
   access: tiers(['client'], 'client.sites.write'),
   codes: [205002, 205006, 401002],
   summary:
     "Sets the status of sites (all or none); 205002 for 'limit' (traffic quotas set it) and for 'normal' on an expired site; 205006 for 'normal' on a site under a traffic restriction",
-  tags: ['sites'],
-  request: {
-    body: z.object({ ids: zIds(500), status: siteAccountStatusSchema }),
-  },
+  body: z.object({ ids: zIds(500), status: siteAccountStatusSchema }),
   response: okReply,
 });
 
-export const listUserSites = defineRoute({
-  id: 'user.sites.list',
-  method: 'GET',
-  path: '/user/sites',
-  access: tiers(['user'], 'user.sites.read'),
-  codes: [],
+export const listUserSites = route.get('user.sites.list', '/user/sites', {
   summary: "The caller's sites, paged and filtered",
-  tags: ['sites'],
-  request: { query: siteFilters },
+  query: siteFilters,
   response: pageOf(siteSchema),
 });
 
@@ -159,15 +141,9 @@ export const listUserSites = defineRoute({
 export const userSiteDetailSchema = siteSchema.extend({ portType: portTypeSchema });
 export type UserSiteDetail = z.infer<typeof userSiteDetailSchema>;
 
-export const getUserSite = defineRoute({
-  id: 'user.site.get',
-  method: 'GET',
-  path: '/user/site/{siteId}',
-  access: tiers(['user'], 'user.sites.read'),
-  codes: [],
+export const getUserSite = route.get('user.site.get', '/user/site/{siteId}', {
   summary: "One of the caller's sites, with its product's port type",
-  tags: ['sites'],
-  request: { params: siteParams },
+  params: siteParams,
   response: dataOf(userSiteDetailSchema),
 });
 
@@ -175,54 +151,26 @@ const siteIds = zIds(500);
 /** Most tags a site carries (the operator's `client/site/tags` has the same bound). */
 const tagList = z.array(siteTagSchema).max(20);
 
-export const metaUserSites = defineRoute({
-  id: 'user.sites.meta',
-  method: 'GET',
-  path: '/user/metaSites',
-  access: tiers(['user'], 'user.sites.read'),
-  codes: [],
+export const metaUserSites = route.get('user.sites.meta', '/user/metaSites', {
   summary: 'Every site the caller holds or was given access to, as id and name, for pickers',
-  tags: ['sites'],
-  request: {},
   response: dataOf(z.array(idNameSchema)),
 });
 
-export const userSiteTags = defineRoute({
-  id: 'user.sites.tags',
-  method: 'GET',
-  path: '/user/site/tags',
-  access: tiers(['user'], 'user.sites.read'),
-  codes: [],
+export const userSiteTags = route.get('user.sites.tags', '/user/site/tags', {
   summary: "Every tag the caller's sites carry, sorted, for filters",
-  tags: ['sites'],
-  request: {},
   response: tagsReply,
 });
 
-export const setUserSitesTags = defineRoute({
-  id: 'user.sites.tags.set',
-  method: 'PUT',
-  path: '/user/site/tags',
-  access: tiers(['user'], 'user.sites.write'),
-  codes: [],
+export const setUserSitesTags = route.put('user.sites.tags.set', '/user/site/tags', {
   summary: 'Replaces the tags of sites the caller holds (all or none; 101018 for a site that is not its own)',
-  tags: ['sites'],
-  request: { body: z.object({ ids: siteIds, tags: tagList }) },
+  body: z.object({ ids: siteIds, tags: tagList }),
   response: okReply,
 });
 
-export const setUserSiteTags = defineRoute({
-  id: 'user.site.tags.set',
-  method: 'PUT',
-  path: '/user/site/{siteId}/tags',
-  access: tiers(['user'], 'user.sites.write'),
-  codes: [],
+export const setUserSiteTags = route.put('user.site.tags.set', '/user/site/{siteId}/tags', {
   summary: 'Replaces the tags of one site the caller holds and answers the site',
-  tags: ['sites'],
-  request: {
-    params: siteParams,
-    body: z.object({ tags: tagList }),
-  },
+  params: siteParams,
+  body: z.object({ tags: tagList }),
   response: dataOf(siteSchema),
 });
 
@@ -236,16 +184,10 @@ export const siteUserSchema = z.object({
 });
 export type SiteUser = z.infer<typeof siteUserSchema>;
 
-export const listSiteUsers = defineRoute({
-  id: 'user.site.users',
-  method: 'GET',
-  path: '/user/site/users/{siteId}',
-  access: tiers(['user'], 'user.sites.read'),
-  codes: [],
+export const listSiteUsers = route.get('user.site.users', '/user/site/users/{siteId}', {
   summary:
     "The caller's sub-accounts, each with whether it was given access to the site (only the site's holder may ask)",
-  tags: ['sites'],
-  request: { params: siteParams },
+  params: siteParams,
   response: dataOf(z.array(siteUserSchema)),
 });
 
@@ -254,28 +196,16 @@ const siteUsersBody = z.object({
   userIDs: zIds(100),
 });
 
-export const grantSiteUsers = defineRoute({
-  id: 'user.site.users.grant',
-  method: 'PATCH',
-  path: '/user/site/users',
-  access: tiers(['user'], 'user.sites.write'),
-  codes: [],
+export const grantSiteUsers = route.patch('user.site.users.grant', '/user/site/users', {
   summary:
     "Gives sub-accounts of the caller access to sites it holds: they see and manage them (all or none; 101018 for a site or account that is not the caller's)",
-  tags: ['sites'],
-  request: { body: siteUsersBody },
+  body: siteUsersBody,
   response: okReply,
 });
 
-export const revokeSiteUsers = defineRoute({
-  id: 'user.site.users.revoke',
-  method: 'DELETE',
-  path: '/user/site/users',
-  access: tiers(['user'], 'user.sites.write'),
-  codes: [],
+export const revokeSiteUsers = route.delete('user.site.users.revoke', '/user/site/users', {
   summary: 'Takes access to sites the caller holds away from its sub-accounts (all or none)',
-  tags: ['sites'],
-  request: { body: siteUsersBody },
+  body: siteUsersBody,
   response: okReply,
 });
 

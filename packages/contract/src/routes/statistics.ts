@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DASHBOARD_CARD_IDS, TOP_LIST_IDS } from '../analytics-constants.js';
 import { PAGE_SIZE_MAX } from '../constants.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIds } from '../validators/ids.js';
 import { DOMAIN_TAGS_MAX } from './domains.js';
 import { siteTagSchema } from './sites.js';
@@ -262,75 +263,47 @@ export type StatisticsDomainRow = z.infer<typeof statisticsDomainRowSchema>;
 const userStats = tiers(['user'], 'user.statistics.read');
 const clientStats = tiers(['client'], 'client.statistics.read');
 
+const route = routeFamily({ tags: ['statistics'] });
+
 function statisticsRoutes<P extends 'user' | 'client'>(prefix: P) {
   const access = prefix === 'user' ? userStats : clientStats;
   const filter = prefix === 'user' ? userFilter : clientFilter;
   const whose = prefix === 'user' ? "the caller's sites" : "the operator's sites (optionally by zone and customer)";
   return {
-    info: defineRoute({
-      id: `${prefix}.statistics.info`,
-      method: 'POST',
-      path: `/${prefix}/statistics/info`,
+    info: route.post(`${prefix}.statistics.info`, `/${prefix}/statistics/info`, {
       access,
-      codes: [],
       summary: `A card (type 3, 4, 5, 14 or 15) over ${whose} in the time range`,
-      tags: ['statistics'],
-      request: { body: cardBody(filter) },
+      body: cardBody(filter),
       response: dataOf(statisticsCardSchema),
     }),
-    top: defineRoute({
-      id: `${prefix}.statistics.top`,
-      method: 'POST',
-      path: `/${prefix}/statistics/top`,
+    top: route.post(`${prefix}.statistics.top`, `/${prefix}/statistics/top`, {
       access,
-      codes: [],
       summary: `A top list (STATISTICS_TOPS) over ${whose} in the time range, largest first`,
-      tags: ['statistics'],
-      request: { body: topBody(filter) },
+      body: topBody(filter),
       response: dataOf(z.array(statisticsTopRowSchema)),
     }),
-    upstreamTimes: defineRoute({
-      id: `${prefix}.statistics.upstreamTimes`,
-      method: 'POST',
-      path: `/${prefix}/statistics/upstreamTimes`,
+    upstreamTimes: route.post(`${prefix}.statistics.upstreamTimes`, `/${prefix}/statistics/upstreamTimes`, {
       access,
-      codes: [],
       summary: `The origin's response time percentiles (p50, p95, p99) of ${whose} in the time range, in all and per site`,
-      tags: ['statistics'],
-      request: { body: filter.superRefine(checkRange) },
+      body: filter.superRefine(checkRange),
       response: dataOf(statisticsUpstreamTimesSchema),
     }),
-    timeSeries: defineRoute({
-      id: `${prefix}.statistics.timeSeries`,
-      method: 'POST',
-      path: `/${prefix}/statistics/timeSeries`,
+    timeSeries: route.post(`${prefix}.statistics.timeSeries`, `/${prefix}/statistics/timeSeries`, {
       access,
-      codes: [],
       summary: `A time series (STATISTICS_SERIES) over ${whose}, one point per minutesStep`,
-      tags: ['statistics'],
-      request: { body: seriesBody(filter) },
+      body: seriesBody(filter),
       response: dataOf(statisticsSeriesSchema),
     }),
-    list: defineRoute({
-      id: `${prefix}.statistics.list`,
-      method: 'POST',
-      path: `/${prefix}/statistics/list`,
+    list: route.post(`${prefix}.statistics.list`, `/${prefix}/statistics/list`, {
       access,
-      codes: [],
       summary: `Totals per domain of ${whose} in the time range, paged`,
-      tags: ['statistics'],
-      request: { body: listBody(filter) },
+      body: listBody(filter),
       response: pageOf(statisticsDomainRowSchema),
     }),
-    export: defineRoute({
-      id: `${prefix}.statistics.export`,
-      method: 'POST',
-      path: `/${prefix}/statistics/list/export`,
+    export: route.post(`${prefix}.statistics.export`, `/${prefix}/statistics/list/export`, {
       access,
-      codes: [],
       summary: `The per-domain totals of ${whose} as a CSV file (every row, formulas neutralised); its name is in the Content-Disposition header`,
-      tags: ['statistics'],
-      request: { body: listBody(filter) },
+      body: listBody(filter),
       response: z.string(),
       reply: 'raw',
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, okReply, tiers } from '../route.js';
+import { dataOf, okReply, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zMemo, zText } from '../validators/zod.js';
 import { zoneParams } from './zones.js';
@@ -36,63 +37,40 @@ export const subNodeSchema = z.object({
 });
 export type SubNode = z.infer<typeof subNodeSchema>;
 
-export const listSubNodes = defineRoute({
-  id: 'client.zone.node.subs',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/node/{id}/subs',
-  access: tiers(['client'], 'client.nodes.read'),
+const route = routeFamily({
+  tags: ['nodes'],
+  read: tiers(['client'], 'client.nodes.read'),
+  write: tiers(['client'], 'client.nodes.write'),
+  params: nodeParams,
+});
+
+export const listSubNodes = route.get('client.zone.node.subs', '/client/zone/{zoneID}/node/{id}/subs', {
   codes: [101025],
   summary: "The node's sub-nodes (extra addresses of the same machine), by address",
-  tags: ['nodes'],
-  request: { params: nodeParams },
   response: dataOf(z.array(subNodeSchema)),
 });
 
-export const createSubNodes = defineRoute({
-  id: 'client.zone.node.subs.create',
-  method: 'POST',
-  path: '/client/zone/{zoneID}/node/{id}/subs',
-  access: tiers(['client'], 'client.nodes.write'),
+export const createSubNodes = route.post('client.zone.node.subs.create', '/client/zone/{zoneID}/node/{id}/subs', {
   codes: [101025, 202002],
   summary: 'Adds sub-nodes to the node, one per address, all or none',
-  tags: ['nodes'],
-  request: {
-    params: nodeParams,
-    body: z.object({ ips: z.array(ipLiteral).min(1).max(SUB_NODE_LIMIT), memo: zMemo }),
-  },
+  body: z.object({ ips: z.array(ipLiteral).min(1).max(SUB_NODE_LIMIT), memo: zMemo }),
   response: dataOf(z.array(subNodeSchema)),
 });
 
-export const deleteSubNodes = defineRoute({
-  id: 'client.zone.node.subs.delete',
-  method: 'DELETE',
-  path: '/client/zone/{zoneID}/node/{id}/subs',
-  access: tiers(['client'], 'client.nodes.write'),
+export const deleteSubNodes = route.delete('client.zone.node.subs.delete', '/client/zone/{zoneID}/node/{id}/subs', {
   codes: [101025],
   summary: "Removes sub-nodes of the node, all or none (an id that is not one of the node's is 101018)",
-  tags: ['nodes'],
-  request: {
-    params: nodeParams,
-    body: z.object({ ids: zIds(SUB_NODE_LIMIT) }),
-  },
+  body: z.object({ ids: zIds(SUB_NODE_LIMIT) }),
   response: okReply,
 });
 
 const subNodeIpBody = z.object({ id: zId, ip: ipLiteral, memo: zText(256).optional() });
 export type SubNodeIpIn = z.output<typeof subNodeIpBody>;
 
-export const updateSubNodeIp = defineRoute({
-  id: 'client.zone.node.sub.ip',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/node/{id}/sub/ip',
-  access: tiers(['client'], 'client.nodes.write'),
+export const updateSubNodeIp = route.put('client.zone.node.sub.ip', '/client/zone/{zoneID}/node/{id}/sub/ip', {
   codes: [101025],
   summary: "Changes a sub-node's address (and memo when given)",
-  tags: ['nodes'],
-  request: {
-    params: nodeParams,
-    body: subNodeIpBody,
-  },
+  body: subNodeIpBody,
   response: dataOf(subNodeSchema),
 });
 

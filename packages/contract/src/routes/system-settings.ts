@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { canonicalIPEntry, isCIDR, isIP } from '../validators/ip.js';
 import { normalizeHostPort } from '../validators/url.js';
 import {
@@ -131,6 +132,12 @@ export type OperatorErrorPagesIn = z.output<typeof operatorErrorPagesInSchema>;
 export const SECOND_FACTOR_REQUIRED = 'secondFactorRequired';
 export const ADDRESS_NOT_ALLOWED = 'addressNotAllowed';
 
+const route = routeFamily({
+  tags: ['settings'],
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
 function settingRoutes<In extends z.ZodType, Out extends z.ZodType>(
   name: string,
   label: string,
@@ -139,26 +146,13 @@ function settingRoutes<In extends z.ZodType, Out extends z.ZodType>(
   effect: string,
 ) {
   return {
-    get: defineRoute({
-      id: `client.setting.${name}`,
-      method: 'GET',
-      path: `/client/setting/${name}`,
-      access: tiers(['client'], 'client.settings.read'),
-      codes: [],
+    get: route.get(`client.setting.${name}`, `/client/setting/${name}`, {
       summary: `The operator's ${label}`,
-      tags: ['settings'],
-      request: {},
       response: dataOf(output),
     }),
-    save: defineRoute({
-      id: `client.setting.${name}.save`,
-      method: 'PUT',
-      path: `/client/setting/${name}`,
-      access: tiers(['client'], 'client.settings.write'),
-      codes: [],
+    save: route.put(`client.setting.${name}.save`, `/client/setting/${name}`, {
       summary: `Sets the operator's ${label}; ${effect}`,
-      tags: ['settings'],
-      request: { body: input },
+      body: input,
       response: dataOf(output),
     }),
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { authParams, dataOf, defineRoute, publicAccess } from '../route.js';
+import { authParams, dataOf, publicAccess } from '../route.js';
+import { routeFamily } from '../route-family.js';
 
 /** Liveness and readiness of the control plane, for load balancers and the operator's monitoring. */
 export const healthSchema = z.object({
@@ -13,15 +14,10 @@ export const healthSchema = z.object({
   uptimeSeconds: z.number().int().min(0),
 });
 
-export const health = defineRoute({
-  id: 'system.health',
-  method: 'GET',
-  path: '/health',
-  access: publicAccess,
-  codes: [],
+const route = routeFamily({ tags: ['system'], read: publicAccess });
+
+export const health = route.get('system.health', '/health', {
   summary: 'Health of the control plane and its config store',
-  tags: ['system'],
-  request: {},
   response: dataOf(healthSchema),
 });
 
@@ -40,20 +36,13 @@ export const logoInfoSchema = z.object({
 });
 export type LogoInfo = z.infer<typeof logoInfoSchema>;
 
-export const logo = defineRoute({
-  id: 'auth.logo',
-  method: 'GET',
-  path: '/{auth}/logo',
-  access: publicAccess,
-  codes: [],
+export const logo = route.get('auth.logo', '/{auth}/logo', {
   summary:
     "Branding for a console's login pages; needs no token. `operator` (an operator's login name) picks " +
     "that operator's logo set for the client and user consoles; without it, the first operator's",
   tags: ['auth'],
-  request: {
-    params: authParams,
-    query: z.object({ operator: z.string().max(256).optional() }),
-  },
+  params: authParams,
+  query: z.object({ operator: z.string().max(256).optional() }),
   response: dataOf(logoInfoSchema),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zMemo } from '../validators/zod.js';
 
@@ -89,99 +90,60 @@ const usageQuery = pageQuery.extend({ year: zYear.optional(), month: zMonth.opti
 const clientUsageQuery = usageQuery.extend({ userID: zIdParam.optional() });
 export type MonthlyUsageQuery = z.output<typeof clientUsageQuery>;
 
-export const listClientTrafficPlans = defineRoute({
-  id: 'client.traffic.plans.list',
-  method: 'GET',
-  path: '/client/extraTrafficPlans',
-  access: tiers(['client'], 'client.traffic.read'),
-  codes: [],
-  summary: "The extra traffic plans of the operator's customers, newest first, paged",
+const route = routeFamily({
   tags: ['traffic'],
-  request: { query: planListQuery },
+  read: tiers(['client'], 'client.traffic.read'),
+  write: tiers(['client'], 'client.traffic.write'),
+});
+
+export const listClientTrafficPlans = route.get('client.traffic.plans.list', '/client/extraTrafficPlans', {
+  summary: "The extra traffic plans of the operator's customers, newest first, paged",
+  query: planListQuery,
   response: pageOf(extraTrafficPlanSchema),
 });
 
-export const createTrafficPlan = defineRoute({
-  id: 'client.traffic.plan.create',
-  method: 'POST',
-  path: '/client/extraTrafficPlan',
-  access: tiers(['client'], 'client.traffic.write'),
-  codes: [],
+export const createTrafficPlan = route.post('client.traffic.plan.create', '/client/extraTrafficPlan', {
   summary: "Sells a customer's site extra traffic for a month (may lift its restriction)",
-  tags: ['traffic'],
-  request: { body: planBody },
+  body: planBody,
   response: dataOf(extraTrafficPlanSchema),
 });
 
-export const updateTrafficPlan = defineRoute({
-  id: 'client.traffic.plan.update',
-  method: 'PUT',
-  path: '/client/extraTrafficPlan',
-  access: tiers(['client'], 'client.traffic.write'),
-  codes: [],
+export const updateTrafficPlan = route.put('client.traffic.plan.update', '/client/extraTrafficPlan', {
   summary: 'Changes an extra traffic plan',
-  tags: ['traffic'],
-  request: { body: planBody.extend({ id: zId }) },
+  body: planBody.extend({ id: zId }),
   response: dataOf(extraTrafficPlanSchema),
 });
 
-export const deleteTrafficPlans = defineRoute({
-  id: 'client.traffic.plans.delete',
-  method: 'DELETE',
-  path: '/client/extraTrafficPlans',
-  access: tiers(['client'], 'client.traffic.write'),
-  codes: [],
+export const deleteTrafficPlans = route.delete('client.traffic.plans.delete', '/client/extraTrafficPlans', {
   summary: 'Deletes extra traffic plans (all or none)',
-  tags: ['traffic'],
-  request: { body: z.object({ ids: zIds(500) }) },
+  body: z.object({ ids: zIds(500) }),
   response: okReply,
 });
 
-export const listClientMonthlyUsages = defineRoute({
-  id: 'client.traffic.monthlyUsages',
-  method: 'GET',
-  path: '/client/traffic/monthlyUsages',
-  access: tiers(['client'], 'client.traffic.read'),
-  codes: [],
+export const listClientMonthlyUsages = route.get('client.traffic.monthlyUsages', '/client/traffic/monthlyUsages', {
   summary: "A month's traffic of the operator's customers' sites against their allowance (default: this month, UTC)",
-  tags: ['traffic'],
-  request: { query: clientUsageQuery },
+  query: clientUsageQuery,
   response: pageOf(monthlyUsageSchema),
 });
 
-export const liftTrafficRestriction = defineRoute({
-  id: 'client.sites.traffic.lift',
-  method: 'PATCH',
-  path: '/client/site/trafficRestriction',
+export const liftTrafficRestriction = route.patch('client.sites.traffic.lift', '/client/site/trafficRestriction', {
   access: tiers(['client'], 'client.sites.write'),
-  codes: [],
   summary: 'Lifts the traffic restriction of sites (all or none); they are not restricted again this month',
-  tags: ['traffic'],
-  request: { body: z.object({ ids: zIds(500) }) },
+  body: z.object({ ids: zIds(500) }),
   response: okReply,
 });
 
-export const listUserTrafficPlans = defineRoute({
-  id: 'user.traffic.plans.list',
-  method: 'GET',
-  path: '/user/extraTrafficPlans',
+export const listUserTrafficPlans = route.get('user.traffic.plans.list', '/user/extraTrafficPlans', {
   access: tiers(['user'], 'user.traffic.read'),
-  codes: [],
   summary: "The caller's extra traffic plans, newest first, paged",
-  tags: ['traffic'],
-  request: { query: pageQuery.extend({ productName: z.string().max(64).optional() }) },
+  query: pageQuery.extend({ productName: z.string().max(64).optional() }),
   response: pageOf(extraTrafficPlanSchema),
 });
 
-export const listUserMonthlyUsages = defineRoute({
-  id: 'user.traffic.monthlyUsages',
-  method: 'GET',
-  path: '/user/traffic/monthlyUsages',
+export const listUserMonthlyUsages = route.get('user.traffic.monthlyUsages', '/user/traffic/monthlyUsages', {
   access: tiers(['user'], 'user.traffic.read'),
-  codes: [],
   summary: "A month's traffic of the caller's sites against their allowance (default: this month, UTC)",
-  tags: ['traffic'],
-  request: { query: usageQuery },
+  query: usageQuery,
   response: pageOf(monthlyUsageSchema),
 });
 

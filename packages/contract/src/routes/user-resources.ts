@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zIdParam } from '../validators/ids.js';
 import { portTypeSchema } from './groups.js';
 import { queryList } from './sites.js';
@@ -24,15 +25,10 @@ export const resourceInfoSchema = z.object({
 });
 export type ResourceInfo = z.infer<typeof resourceInfoSchema>;
 
-export const getResourceInfo = defineRoute({
-  id: 'user.resourceInfo',
-  method: 'GET',
-  path: '/user/resourceInfo',
-  access: tiers(['user'], 'user.resources.read'),
-  codes: [],
+const route = routeFamily({ tags: ['sites'], read: tiers(['user'], 'user.resources.read') });
+
+export const getResourceInfo = route.get('user.resourceInfo', '/user/resourceInfo', {
   summary: "Counts of the caller's sites and domains, and this and last month's traffic in bytes",
-  tags: ['sites'],
-  request: {},
   response: dataOf(resourceInfoSchema),
 });
 
@@ -45,15 +41,10 @@ export const userProductSchema = z.object({
 });
 export type UserProduct = z.infer<typeof userProductSchema>;
 
-export const listUserProducts = defineRoute({
-  id: 'user.products.list',
-  method: 'GET',
-  path: '/user/products',
-  access: tiers(['user'], 'user.resources.read'),
-  codes: [],
+export const listUserProducts = route.get('user.products.list', '/user/products', {
   summary: "The products the caller's sites are on, paged, optionally only some (productIDs)",
   tags: ['products'],
-  request: { query: pageQuery.extend({ productIDs: queryList(zIdParam, 100) }) },
+  query: pageQuery.extend({ productIDs: queryList(zIdParam, 100) }),
   response: pageOf(userProductSchema),
 });
 
@@ -82,16 +73,9 @@ export const geoTreeNodeSchema = z.object({
 });
 export type GeoTreeNode = z.infer<typeof geoTreeNodeSchema>;
 
-export const listGeoIps = defineRoute({
-  id: 'user.geoips',
-  method: 'GET',
-  path: '/user/geoips',
-  access: tiers(['user'], 'user.resources.read'),
-  codes: [],
+export const listGeoIps = route.get('user.geoips', '/user/geoips', {
   summary:
     "The region tree for geo rules: countries (ISO 3166-1 alpha-2, with continent) and, with the operator's City database, their cities",
-  tags: ['sites'],
-  request: {},
   response: dataOf(z.array(geoTreeNodeSchema)),
 });
 

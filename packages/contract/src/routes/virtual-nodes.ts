@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zDomainName, zMemo, zName } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
@@ -46,15 +47,16 @@ export const virtualNodeRecordSchema = z.object({
 });
 export type VirtualNodeRecord = z.infer<typeof virtualNodeRecordSchema>;
 
-export const listVirtualNodes = defineRoute({
-  id: 'client.virtualNodes.list',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/virtualNodes',
-  access: tiers(['client'], 'client.virtualNodes.read'),
-  codes: [],
-  summary: 'Virtual nodes of a zone, paged, optionally searched by name',
+const route = routeFamily({
   tags: ['zones'],
-  request: { params: zoneParams, query: pageQuery.extend({ value: z.string().max(256).optional() }) },
+  read: tiers(['client'], 'client.virtualNodes.read'),
+  write: tiers(['client'], 'client.virtualNodes.write'),
+});
+
+export const listVirtualNodes = route.get('client.virtualNodes.list', '/client/zone/{zoneID}/virtualNodes', {
+  summary: 'Virtual nodes of a zone, paged, optionally searched by name',
+  params: zoneParams,
+  query: pageQuery.extend({ value: z.string().max(256).optional() }),
   response: pageOf(virtualNodeSchema),
 });
 
@@ -63,96 +65,75 @@ export type VirtualNodeCreateIn = z.output<typeof createVirtualNodeBody>;
 const updateVirtualNodeBody = z.object({ id: zId, name: zName, memo: zMemo });
 export type VirtualNodeUpdateIn = z.output<typeof updateVirtualNodeBody>;
 
-export const createVirtualNode = defineRoute({
-  id: 'client.virtualNode.create',
-  method: 'POST',
-  path: '/client/zone/{zoneID}/virtualNode',
-  access: tiers(['client'], 'client.virtualNodes.write'),
+export const createVirtualNode = route.post('client.virtualNode.create', '/client/zone/{zoneID}/virtualNode', {
   codes: [101025],
   summary: 'Creates a virtual node in a zone (101025 when the name is taken in the zone)',
-  tags: ['zones'],
-  request: {
-    params: zoneParams,
-    body: createVirtualNodeBody,
-  },
+  params: zoneParams,
+  body: createVirtualNodeBody,
   response: dataOf(virtualNodeSchema),
 });
 
-export const updateVirtualNode = defineRoute({
-  id: 'client.virtualNode.update',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/virtualNode',
-  access: tiers(['client'], 'client.virtualNodes.write'),
+export const updateVirtualNode = route.put('client.virtualNode.update', '/client/zone/{zoneID}/virtualNode', {
   codes: [101025],
   summary: 'Renames a virtual node or changes its memo (its port type is fixed)',
-  tags: ['zones'],
-  request: {
-    params: zoneParams,
-    body: updateVirtualNodeBody,
-  },
+  params: zoneParams,
+  body: updateVirtualNodeBody,
   response: dataOf(virtualNodeSchema),
 });
 
-export const deleteVirtualNodes = defineRoute({
-  id: 'client.virtualNode.delete',
-  method: 'DELETE',
-  path: '/client/zone/{zoneID}/virtualNode',
-  access: tiers(['client'], 'client.virtualNodes.write'),
+export const deleteVirtualNodes = route.delete('client.virtualNode.delete', '/client/zone/{zoneID}/virtualNode', {
   codes: [206001],
   summary: 'Deletes virtual nodes with their records, all or none; one still on a line is refused (206001)',
-  tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ ids }) },
+  params: zoneParams,
+  body: z.object({ ids }),
   response: okReply,
 });
 
-export const listVirtualNodeRecords = defineRoute({
-  id: 'client.virtualNode.records',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/virtualNode/{id}/records',
-  access: tiers(['client'], 'client.virtualNodes.read'),
-  codes: [],
-  summary: "A virtual node's records, paged",
-  tags: ['zones'],
-  request: { params: virtualNodeParams, query: pageQuery },
-  response: pageOf(virtualNodeRecordSchema),
-});
+export const listVirtualNodeRecords = route.get(
+  'client.virtualNode.records',
+  '/client/zone/{zoneID}/virtualNode/{id}/records',
+  {
+    summary: "A virtual node's records, paged",
+    params: virtualNodeParams,
+    query: pageQuery,
+    response: pageOf(virtualNodeRecordSchema),
+  },
+);
 
-export const addVirtualNodeCname = defineRoute({
-  id: 'client.virtualNode.record.cname',
-  method: 'POST',
-  path: '/client/zone/{zoneID}/virtualNode/{id}/record/cname',
-  access: tiers(['client'], 'client.virtualNodes.write'),
-  codes: [],
-  summary: 'Gives a virtual node without records its CNAME target (a host name, stored in ASCII form)',
-  tags: ['zones'],
-  request: { params: virtualNodeParams, body: z.object({ value: zDomainName() }) },
-  response: dataOf(virtualNodeRecordSchema),
-});
+export const addVirtualNodeCname = route.post(
+  'client.virtualNode.record.cname',
+  '/client/zone/{zoneID}/virtualNode/{id}/record/cname',
+  {
+    summary: 'Gives a virtual node without records its CNAME target (a host name, stored in ASCII form)',
+    params: virtualNodeParams,
+    body: z.object({ value: zDomainName() }),
+    response: dataOf(virtualNodeRecordSchema),
+  },
+);
 
-export const addVirtualNodeNodeRecords = defineRoute({
-  id: 'client.virtualNode.record.node',
-  method: 'POST',
-  path: '/client/zone/{zoneID}/virtualNode/{id}/record/node',
-  access: tiers(['client'], 'client.virtualNodes.write'),
-  codes: [401002],
-  summary:
-    "Adds records naming initialised nodes of the operator (any zone), all or none; each must serve the virtual node's port type; already named ones stay",
-  tags: ['zones'],
-  request: { params: virtualNodeParams, body: z.object({ nodeIDs: ids }) },
-  response: okReply,
-});
+export const addVirtualNodeNodeRecords = route.post(
+  'client.virtualNode.record.node',
+  '/client/zone/{zoneID}/virtualNode/{id}/record/node',
+  {
+    codes: [401002],
+    summary:
+      "Adds records naming initialised nodes of the operator (any zone), all or none; each must serve the virtual node's port type; already named ones stay",
+    params: virtualNodeParams,
+    body: z.object({ nodeIDs: ids }),
+    response: okReply,
+  },
+);
 
-export const deleteVirtualNodeRecords = defineRoute({
-  id: 'client.virtualNode.record.delete',
-  method: 'DELETE',
-  path: '/client/zone/{zoneID}/virtualNode/{id}/record',
-  access: tiers(['client'], 'client.virtualNodes.write'),
-  codes: [],
-  summary: 'Deletes records of a virtual node, all or none (each must be one of its records)',
-  tags: ['zones'],
-  request: { params: virtualNodeParams, body: z.object({ ids }) },
-  response: okReply,
-});
+export const deleteVirtualNodeRecords = route.delete(
+  'client.virtualNode.record.delete',
+  '/client/zone/{zoneID}/virtualNode/{id}/record',
+  {
+    summary: 'Deletes records of a virtual node, all or none (each must be one of its records)',
+    params: virtualNodeParams,
+    body: z.object({ ids }),
+    response: okReply,
+  },
+);
 
 export const virtualNodeRoutes = {
   listVirtualNodes,

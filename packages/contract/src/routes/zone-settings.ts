@@ -7,7 +7,8 @@ import {
   nginxStreamSchema,
   nginxWorkerSchema,
 } from '../edge/nginx-tuning.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { zId, zIds } from '../validators/ids.js';
 import { zPort } from '../validators/zod.js';
 import { zoneParams } from './zones.js';
@@ -55,59 +56,41 @@ export type ZonePortIn = z.output<typeof portBody>;
 const portUpdateBody = portBody.extend({ id: zId });
 export type ZonePortUpdateIn = z.output<typeof portUpdateBody>;
 
-export const listZonePorts = defineRoute({
-  id: 'client.zone.ports',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/setting/ports',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: "The zone's listen ports, by port number (at most 16 of each type, so never paged)",
+const route = routeFamily({
   tags: ['zones'],
-  request: { params: zoneParams },
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+  params: zoneParams,
+});
+
+export const listZonePorts = route.get('client.zone.ports', '/client/zone/{zoneID}/setting/ports', {
+  summary: "The zone's listen ports, by port number (at most 16 of each type, so never paged)",
   response: pageOf(zonePortSchema),
 });
 
-export const createZonePorts = defineRoute({
-  id: 'client.zone.ports.create',
-  method: 'POST',
-  path: '/client/zone/{zoneID}/setting/ports',
-  access: tiers(['client'], 'client.settings.write'),
+export const createZonePorts = route.post('client.zone.ports.create', '/client/zone/{zoneID}/setting/ports', {
   codes: [101025, 101029],
   summary: 'Adds listen ports, all or none (portInUse, portReserved; 101029 over 16 of a type); the nodes reload nginx',
-  tags: ['zones'],
-  request: {
-    params: zoneParams,
-    body: z.object({
-      ports: z
-        .array(portBody)
-        .min(1)
-        .max(2 * ZONE_PORTS_MAX_PER_TYPE),
-    }),
-  },
+  body: z.object({
+    ports: z
+      .array(portBody)
+      .min(1)
+      .max(2 * ZONE_PORTS_MAX_PER_TYPE),
+  }),
   response: pageOf(zonePortSchema),
 });
 
-export const updateZonePort = defineRoute({
-  id: 'client.zone.port.update',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/setting/port',
-  access: tiers(['client'], 'client.settings.write'),
+export const updateZonePort = route.put('client.zone.port.update', '/client/zone/{zoneID}/setting/port', {
   codes: [101025, 101029],
   summary: 'Changes one listen port or its type',
-  tags: ['zones'],
-  request: { params: zoneParams, body: portUpdateBody },
+  body: portUpdateBody,
   response: pageOf(zonePortSchema),
 });
 
-export const deleteZonePorts = defineRoute({
-  id: 'client.zone.ports.delete',
-  method: 'DELETE',
-  path: '/client/zone/{zoneID}/setting/ports',
-  access: tiers(['client'], 'client.settings.write'),
+export const deleteZonePorts = route.delete('client.zone.ports.delete', '/client/zone/{zoneID}/setting/ports', {
   codes: [101025],
   summary: 'Removes listen ports, all or none; a zone keeps at least one (lastPort)',
-  tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ ids: zIds(64) }) },
+  body: z.object({ ids: zIds(64) }),
   response: pageOf(zonePortSchema),
 });
 
@@ -122,33 +105,25 @@ export const zoneReservedPortsSchema = z.object({
 });
 export type ZoneReservedPorts = z.infer<typeof zoneReservedPortsSchema>;
 
-export const getZoneReservedPorts = defineRoute({
-  id: 'client.zone.ports.reserved',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/setting/reservedPorts',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: "Ports the zone's nodes keep for their hosts' own services: no layer-4 or listen port may use them",
-  tags: ['zones'],
-  request: { params: zoneParams },
-  response: dataOf(zoneReservedPortsSchema),
-});
-
-export const setZoneReservedPorts = defineRoute({
-  id: 'client.zone.ports.reserved.put',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/setting/reservedPorts',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
-  summary:
-    "Replaces the zone's reserved ports (at most 256); a number a listen port or a site's layer-4 port of the zone uses is refused (portInUse)",
-  tags: ['zones'],
-  request: {
-    params: zoneParams,
-    body: z.object({ ports: z.array(zPort).max(RESERVED_PORTS_MAX) }),
+export const getZoneReservedPorts = route.get(
+  'client.zone.ports.reserved',
+  '/client/zone/{zoneID}/setting/reservedPorts',
+  {
+    summary: "Ports the zone's nodes keep for their hosts' own services: no layer-4 or listen port may use them",
+    response: dataOf(zoneReservedPortsSchema),
   },
-  response: dataOf(zoneReservedPortsSchema),
-});
+);
+
+export const setZoneReservedPorts = route.put(
+  'client.zone.ports.reserved.put',
+  '/client/zone/{zoneID}/setting/reservedPorts',
+  {
+    summary:
+      "Replaces the zone's reserved ports (at most 256); a number a listen port or a site's layer-4 port of the zone uses is refused (portInUse)",
+    body: z.object({ ports: z.array(zPort).max(RESERVED_PORTS_MAX) }),
+    response: dataOf(zoneReservedPortsSchema),
+  },
+);
 
 /** The zone's nginx settings as the console reads them: the flag and the four stored sections. */
 export const zoneNginxSchema = z.object({
@@ -161,27 +136,14 @@ export const zoneNginxSchema = z.object({
 });
 export type ZoneNginx = z.infer<typeof zoneNginxSchema>;
 
-export const getZoneNginx = defineRoute({
-  id: 'client.zone.nginx',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/setting/nginx',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
+export const getZoneNginx = route.get('client.zone.nginx', '/client/zone/{zoneID}/setting/nginx', {
   summary: "The zone's nginx settings: whether they apply, and the worker, http, stream and custom sections",
-  tags: ['zones'],
-  request: { params: zoneParams },
   response: dataOf(zoneNginxSchema),
 });
 
-export const setZoneNginxEnable = defineRoute({
-  id: 'client.zone.nginx.enable',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/setting/nginx',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const setZoneNginxEnable = route.put('client.zone.nginx.enable', '/client/zone/{zoneID}/setting/nginx', {
   summary: "Applies the zone's nginx settings to its nodes (true) or returns them to the defaults (false)",
-  tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ enable: z.boolean() }) },
+  body: z.object({ enable: z.boolean() }),
   response: dataOf(zoneNginxSchema),
 });
 
@@ -189,37 +151,17 @@ export const setZoneNginxEnable = defineRoute({
 function sectionRoutes<S extends NginxTuningSection>(section: S, body: z.ZodType<NginxTuning[S]>) {
   const path = `/client/zone/{zoneID}/setting/nginx/${section}`;
   return {
-    get: defineRoute({
-      id: `client.zone.nginx.${section}`,
-      method: 'GET',
-      path,
-      access: tiers(['client'], 'client.settings.read'),
-      codes: [],
+    get: route.get(`client.zone.nginx.${section}`, path, {
       summary: `The zone's nginx ${section} settings (unset values are the defaults)`,
-      tags: ['zones'],
-      request: { params: zoneParams },
       response: dataOf(body),
     }),
-    put: defineRoute({
-      id: `client.zone.nginx.${section}.put`,
-      method: 'PUT',
-      path,
-      access: tiers(['client'], 'client.settings.write'),
-      codes: [],
+    put: route.put(`client.zone.nginx.${section}.put`, path, {
       summary: `Replaces the zone's nginx ${section} settings; nodes check them with nginx -t and keep the running configuration when refused`,
-      tags: ['zones'],
-      request: { params: zoneParams, body: z.object({ value: body }) },
+      body: z.object({ value: body }),
       response: dataOf(body),
     }),
-    delete: defineRoute({
-      id: `client.zone.nginx.${section}.delete`,
-      method: 'DELETE',
-      path,
-      access: tiers(['client'], 'client.settings.write'),
-      codes: [],
+    delete: route.delete(`client.zone.nginx.${section}.delete`, path, {
       summary: `Returns the zone's nginx ${section} settings to the defaults`,
-      tags: ['zones'],
-      request: { params: zoneParams },
       response: dataOf(body),
     }),
   };
@@ -260,15 +202,9 @@ export const zoneResourceSchema = z.object({
 });
 export type ZoneResource = z.infer<typeof zoneResourceSchema>;
 
-export const getZoneResource = defineRoute({
-  id: 'client.zone.resource',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/setting/resource',
+export const getZoneResource = route.get('client.zone.resource', '/client/zone/{zoneID}/setting/resource', {
   access: tiers(['client'], 'client.zones.read'),
-  codes: [],
   summary: 'Resource usage of the zone: nodes (online, on), sub-nodes, groups, virtual nodes, sites, domains, ports',
-  tags: ['zones'],
-  request: { params: zoneParams },
   response: dataOf(zoneResourceSchema),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REAL_IP_HEADERS, TRUSTED_PROXIES_MAX } from '../edge/real-ip.js';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { canonicalIPEntry, isCIDR, isIP } from '../validators/ip.js';
 import { zoneParams } from './zones.js';
 
@@ -43,27 +44,21 @@ export const zoneTrustInputSchema = z.object({
 export type ZoneTrustInput = z.input<typeof zoneTrustInputSchema>;
 export type ZoneTrustIn = z.output<typeof zoneTrustInputSchema>;
 
-export const getZoneTrust = defineRoute({
-  id: 'client.zone.setting.trust.get',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/setting/trust',
-  access: tiers(['client'], 'client.settings.read'),
-  codes: [],
-  summary: "The zone's trusted proxies and how they pass the visitor's address (nobody trusted until set)",
+const route = routeFamily({
   tags: ['zones'],
-  request: { params: zoneParams },
+  read: tiers(['client'], 'client.settings.read'),
+  write: tiers(['client'], 'client.settings.write'),
+  params: zoneParams,
+});
+
+export const getZoneTrust = route.get('client.zone.setting.trust.get', '/client/zone/{zoneID}/setting/trust', {
+  summary: "The zone's trusted proxies and how they pass the visitor's address (nobody trusted until set)",
   response: dataOf(zoneTrustSchema),
 });
 
-export const setZoneTrust = defineRoute({
-  id: 'client.zone.setting.trust.set',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/setting/trust',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const setZoneTrust = route.put('client.zone.setting.trust.set', '/client/zone/{zoneID}/setting/trust', {
   summary: "Sets the zone's trusted proxies, the header they use or the PROXY protocol (the nodes reload nginx)",
-  tags: ['zones'],
-  request: { params: zoneParams, body: zoneTrustInputSchema },
+  body: zoneTrustInputSchema,
   response: dataOf(zoneTrustSchema),
 });
 

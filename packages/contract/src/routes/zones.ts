@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { zChallengeWorkBits } from '../edge/challenge.js';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { dataOf, okReply, pageOf, tiers } from '../route.js';
+import { routeFamily } from '../route-family.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import { zMemo, zName } from '../validators/zod.js';
 
@@ -32,100 +33,71 @@ export const zoneParams = z.object({ zoneID: zIdParam });
 /** The nodes one call places or moves, all or none. */
 const nodeIds = zIds(500);
 
-export const listZones = defineRoute({
-  id: 'client.zones.list',
-  method: 'GET',
-  path: '/client/zones',
-  access: tiers(['client'], 'client.zones.read'),
-  codes: [],
-  summary: "The operator's zones, paged",
+const route = routeFamily({
   tags: ['zones'],
-  request: { query: zoneListQuery },
+  read: tiers(['client'], 'client.zones.read'),
+  write: tiers(['client'], 'client.settings.write'),
+});
+
+export const listZones = route.get('client.zones.list', '/client/zones', {
+  summary: "The operator's zones, paged",
+  query: zoneListQuery,
   response: pageOf(zoneSchema),
 });
 
-export const metaZones = defineRoute({
-  id: 'client.zones.meta',
-  method: 'GET',
-  path: '/client/metaZones',
-  access: tiers(['client'], 'client.zones.read'),
-  codes: [],
+export const metaZones = route.get('client.zones.meta', '/client/metaZones', {
   summary: 'Every zone as id and name, for pickers',
-  tags: ['zones'],
-  request: {},
   response: dataOf(z.array(idNameSchema)),
 });
 
-export const createZone = defineRoute({
-  id: 'client.zone.create',
-  method: 'POST',
-  path: '/client/zone',
+export const createZone = route.post('client.zone.create', '/client/zone', {
   access: tiers(['client'], 'client.zones.write'),
   codes: [101019, 201002, 201003],
   summary: 'Creates a zone (201002 when the name is taken)',
-  tags: ['zones'],
-  request: { body: zoneBody },
+  body: zoneBody,
   response: dataOf(zoneSchema),
 });
 
-export const updateZone = defineRoute({
-  id: 'client.zone.update',
-  method: 'PUT',
-  path: '/client/zone',
+export const updateZone = route.put('client.zone.update', '/client/zone', {
   access: tiers(['client'], 'client.zones.write'),
   codes: [201002],
   summary: 'Renames a zone or changes its memo',
-  tags: ['zones'],
-  request: { body: zoneUpdateBody },
+  body: zoneUpdateBody,
   response: dataOf(zoneSchema),
 });
 
-export const deleteZone = defineRoute({
-  id: 'client.zone.delete',
-  method: 'DELETE',
-  path: '/client/zone',
+export const deleteZone = route.delete('client.zone.delete', '/client/zone', {
   access: tiers(['client'], 'client.zones.write'),
   codes: [201001, 203001],
   summary: 'Deletes a zone that holds no nodes (201001 otherwise)',
-  tags: ['zones'],
-  request: { body: z.object({ id: zId }) },
+  body: z.object({ id: zId }),
   response: okReply,
 });
 
-export const initializeNodes = defineRoute({
-  id: 'client.nodes.initialize',
-  method: 'POST',
-  path: '/client/nodes/initialize',
+export const initializeNodes = route.post('client.nodes.initialize', '/client/nodes/initialize', {
   access: tiers(['client'], 'client.nodes.write'),
   codes: [203003, 401002],
   summary:
     'Places registered nodes in a zone and, when groupID is given, in that group of the zone on the default line; they then receive configuration',
   tags: ['nodes'],
-  request: {
-    body: z.object({
-      ids: nodeIds,
-      zoneID: zId,
-      groupID: zId.optional(),
-    }),
-  },
+  body: z.object({
+    ids: nodeIds,
+    zoneID: zId,
+    groupID: zId.optional(),
+  }),
   response: okReply,
 });
 
-export const moveNodesToZone = defineRoute({
-  id: 'client.nodes.moveToZone',
-  method: 'POST',
-  path: '/client/node/moveToZone',
+export const moveNodesToZone = route.post('client.nodes.moveToZone', '/client/node/moveToZone', {
   access: tiers(['client'], 'client.nodes.write'),
   codes: [202003, 202004],
   summary:
     'Moves initialised nodes to another zone, all or none; a node still in a group of its zone is refused (202003), since groups belong to their zone',
   tags: ['nodes'],
-  request: {
-    body: z.object({
-      nodeIDs: nodeIds,
-      zoneID: zId,
-    }),
-  },
+  body: z.object({
+    nodeIDs: nodeIds,
+    zoneID: zId,
+  }),
   response: okReply,
 });
 
@@ -156,93 +128,74 @@ export const zoneSettingsSchema = z.object({
   challengeWorkBits: zChallengeWorkBits,
 });
 export type ZoneSettings = z.infer<typeof zoneSettingsSchema>;
-export const getZoneSettings = defineRoute({
-  id: 'client.zone.settings',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/setting',
+export const getZoneSettings = route.get('client.zone.settings', '/client/zone/{zoneID}/setting', {
   access: tiers(['client'], 'client.settings.read'),
-  codes: [],
   summary:
     "A zone's listen settings: HTTP/2, HTTP/3, the force-SSL redirect code and the per-IP limits on unknown hosts and TLS handshakes",
-  tags: ['zones'],
-  request: { params: zoneParams },
+  params: zoneParams,
   response: dataOf(zoneSettingsSchema),
 });
 
-export const setZoneHttp2 = defineRoute({
-  id: 'client.zone.setting.http2',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/setting/http2',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const setZoneHttp2 = route.put('client.zone.setting.http2', '/client/zone/{zoneID}/setting/http2', {
   summary: "Turns HTTP/2 on or off on the zone's HTTPS ports (the nodes reload nginx)",
-  tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ enable: z.boolean() }) },
+  params: zoneParams,
+  body: z.object({ enable: z.boolean() }),
   response: dataOf(zoneSettingsSchema),
 });
 
-export const setZoneHttp3 = defineRoute({
-  id: 'client.zone.setting.http3',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/setting/http3',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+export const setZoneHttp3 = route.put('client.zone.setting.http3', '/client/zone/{zoneID}/setting/http3', {
   summary: "HTTP/3: only `false` is accepted, the nodes' nginx has no QUIC (101003 on `enable`)",
-  tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ enable: z.boolean() }) },
+  params: zoneParams,
+  body: z.object({ enable: z.boolean() }),
   response: dataOf(zoneSettingsSchema),
 });
 
-export const setZoneForceSSLRedirectCode = defineRoute({
-  id: 'client.zone.setting.forceSSLRedirectCode',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/setting/forceSSLRedirectCode',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
-  summary: 'The status of the redirect to HTTPS for force-SSL domains: 301, 302, 307 or 308',
-  tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ code: zoneSettingsSchema.shape.forceSSLRedirectCode }) },
-  response: dataOf(zoneSettingsSchema),
-});
+export const setZoneForceSSLRedirectCode = route.put(
+  'client.zone.setting.forceSSLRedirectCode',
+  '/client/zone/{zoneID}/setting/forceSSLRedirectCode',
+  {
+    summary: 'The status of the redirect to HTTPS for force-SSL domains: 301, 302, 307 or 308',
+    params: zoneParams,
+    body: z.object({ code: zoneSettingsSchema.shape.forceSSLRedirectCode }),
+    response: dataOf(zoneSettingsSchema),
+  },
+);
 
-export const setZoneInvalidDomainLimitCount = defineRoute({
-  id: 'client.zone.setting.invalidDomainLimitCount',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/setting/invalidDomainLimitCount',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
-  summary:
-    'Requests for hosts the node does not serve allowed per client IP and node in 60 s (0..100000, 0 = off); the IP is then cut off from the node for 300 s',
-  tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ count: zoneLimitCount }) },
-  response: dataOf(zoneSettingsSchema),
-});
+export const setZoneInvalidDomainLimitCount = route.put(
+  'client.zone.setting.invalidDomainLimitCount',
+  '/client/zone/{zoneID}/setting/invalidDomainLimitCount',
+  {
+    summary:
+      'Requests for hosts the node does not serve allowed per client IP and node in 60 s (0..100000, 0 = off); the IP is then cut off from the node for 300 s',
+    params: zoneParams,
+    body: z.object({ count: zoneLimitCount }),
+    response: dataOf(zoneSettingsSchema),
+  },
+);
 
-export const setZoneTlsLimitCount = defineRoute({
-  id: 'client.zone.setting.tlsLimitCount',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/setting/tlsLimitCount',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
-  summary:
-    'Full TLS handshakes allowed per client IP and node in 60 s (0..100000, 0 = off); further handshakes are aborted until the window ends',
-  tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ count: zoneLimitCount }) },
-  response: dataOf(zoneSettingsSchema),
-});
+export const setZoneTlsLimitCount = route.put(
+  'client.zone.setting.tlsLimitCount',
+  '/client/zone/{zoneID}/setting/tlsLimitCount',
+  {
+    summary:
+      'Full TLS handshakes allowed per client IP and node in 60 s (0..100000, 0 = off); further handshakes are aborted until the window ends',
+    params: zoneParams,
+    body: z.object({ count: zoneLimitCount }),
+    response: dataOf(zoneSettingsSchema),
+  },
+);
 
-export const setZoneChallengeWorkBits = defineRoute({
-  id: 'client.zone.setting.challengeWorkBits',
-  method: 'PUT',
-  path: '/client/zone/{zoneID}/setting/challengeWorkBits',
-  access: tiers(['client'], 'client.settings.write'),
-  codes: [],
-  summary:
-    "The proof of work the zone's shield, click-to-verify and slider pages ask, in bits (16..24, default 21); each bit doubles a visitor's wait",
-  tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ bits: zChallengeWorkBits }) },
-  response: dataOf(zoneSettingsSchema),
-});
+export const setZoneChallengeWorkBits = route.put(
+  'client.zone.setting.challengeWorkBits',
+  '/client/zone/{zoneID}/setting/challengeWorkBits',
+  {
+    summary:
+      "The proof of work the zone's shield, click-to-verify and slider pages ask, in bits (16..24, default 21); each bit doubles a visitor's wait",
+    params: zoneParams,
+    body: z.object({ bits: zChallengeWorkBits }),
+    response: dataOf(zoneSettingsSchema),
+  },
+);
 
 export const zoneRoutes = {
   listZones,
