@@ -5,7 +5,14 @@
  */
 import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
-import { AGGREGATE_TOP_K, type EdgeEvent, EVENT_BATCH_MAX, MinuteAggregator, packAggregates } from '@rampart/contract';
+import {
+  AGGREGATE_TOP_K,
+  type EdgeEvent,
+  EVENT_BATCH_MAX,
+  encodeAggregateBatch,
+  MinuteAggregator,
+  packAggregates,
+} from '@rampart/contract';
 import { generateTraffic } from '@rampart/contract/testing';
 
 export interface AggregateCostOptions {
@@ -82,7 +89,7 @@ export function aggregateCost(o: AggregateCostOptions) {
   if (carry.length > 0) shipToday(carry);
   todayCpu += cpuMs() - cpu;
 
-  // Closing the minute: its records, their batches, JSON and gzip as the spool would write them.
+  // Closing the minute: its records, their batches, compact JSON and gzip as the spool would write them.
   cpu = cpuMs();
   const wall = performance.now();
   aggregator.closeAll();
@@ -91,7 +98,7 @@ export function aggregateCost(o: AggregateCostOptions) {
   let json = 0;
   let gzip = 0;
   for (const [i, body] of batches.entries()) {
-    const text = JSON.stringify({ batchId: `spool-${i + 1}`, dropped: 0, ...body });
+    const text = JSON.stringify(encodeAggregateBatch({ batchId: `spool-${i + 1}`, dropped: 0, ...body }));
     json += Buffer.byteLength(text);
     gzip += gzipSync(text, { level: 1 }).length;
   }

@@ -3,7 +3,7 @@
  * step by step, without the HTTP and the rest of bench:ingest (for profiling the ingest path).
  * One node's minute (BENCH_RPS browsing requests/s over BENCH_SITES domains plus a 1/4 as large
  * blacklisted flood on three) counted by the agent's MinuteAggregator with its 15 s partials, cut
- * into the agent's batches (packAggregates) and their JSON; then BENCH_NODES node-minutes of those
+ * into the agent's batches (packAggregates) and their compact JSON (encodeAggregateBatch); then BENCH_NODES node-minutes of those
  * batches (each its own batch ids) through what the node API does with a body: JSON.parse, the
  * unsafe-text check of every request, the plain check (isAggregateBatch), AggregateIngestService into a DuckDB store on disk (or
  * ClickHouse at CLICKHOUSE_URL with BENCH_STORE=clickhouse). Prints one JSON object: CPU ms of
@@ -12,11 +12,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import {
-  type AggregateBatch,
   DEFAULT_PARTIAL_MS,
+  decodeAggregateBatch,
+  encodeAggregateBatch,
   MinuteAggregator,
   packAggregates,
+  type ShippedAggregateBatch,
   shipNodeAggregates,
   unsafeTextPaths,
 } from '@rampart/contract';
@@ -43,7 +46,7 @@ function nodeMinute(): string[] {
   const bodies: string[] = [];
   const cut = (partials: boolean) => {
     for (const body of packAggregates(aggregator.take(partials)))
-      bodies.push(JSON.stringify({ batchId: 'b', dropped: 0, ...body }));
+      bodies.push(JSON.stringify(encodeAggregateBatch({ batchId: 'b-1', dropped: 0, ...body })));
   };
   for (let s = 0; s < 66; s++) {
     if (s < 60) {
@@ -106,15 +109,17 @@ async function main() {
   for (let n = 0; n < NODES; n++) {
     for (const [i, text] of bodies.entries()) {
       let cpu = cpuMs();
-      const batch = JSON.parse(text) as AggregateBatch;
-      batch.batchId = `${n}-${i}`;
+      const batch = JSON.parse(text) as ShippedAggregateBatch;
+      batch.batchId = `b${n}-${i}`;
       spent.parse += cpuMs() - cpu;
       cpu = cpuMs();
       // Every request's strings checked for NUL and unpaired surrogates (bind-route.ts).
       if (unsafeTextPaths(batch).length > 0) throw new Error('unsafe text in the agent batch');
       spent.text += cpuMs() - cpu;
       cpu = cpuMs();
+      // The compact form decoded and its object form checked (decoded once: the service reuses it).
       if (!shipNodeAggregates.request.bodyCheck?.(batch)) throw new Error('the plain check refused the agent batch');
+      if ('format' in batch && decodeAggregateBatch(batch) === null) throw new Error('undecodable');
       spent.check += cpuMs() - cpu;
       cpu = cpuMs();
       const before = spent.store;
@@ -132,6 +137,8 @@ async function main() {
       node_minutes: NODES,
       batches_per_node_minute: bodies.length,
       json_bytes_per_node_minute: bodies.reduce((s, b) => s + b.length, 0),
+      // As the agent spools and ships them: gzip level 1.
+      gzip_bytes_per_node_minute: bodies.reduce((s, b) => s + gzipSync(b, { level: 1 }).length, 0),
       cpu_ms_per_node_minute: Object.fromEntries(Object.entries(spent).map(([k, v]) => [k, per(v)])),
       wall_ms_per_node_minute: per(wallMs),
       rows_per_node_minute: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, per(v)])),

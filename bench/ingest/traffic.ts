@@ -123,8 +123,9 @@ export async function prepareTraffic(
       feedCpuMs += cpuMs() - cpu;
       if (cut.droppedNow > 0 || cut.boundError) throw new Error(`profile ${p}: the spool dropped batches`);
       const replay = feed.spool.replay as SpoolReplay;
-      // Everything read is in the group (a partial), or only the minutes it closed.
-      const all = replay.from.offset === replay.fedThrough.offset;
+      // Everything read is in the group (a partial: its counters), or only the minutes it closed.
+      const all =
+        replay.from.offset === replay.fedThrough.offset || replay.partialThrough?.offset === replay.fedThrough.offset;
       const g = mineGroups.length;
       const into = uncut.filter((s) => all || plan.start + (s - (s % 60)) * 1000 < replay.closedThrough);
       for (const s of into) holder[s] = g;

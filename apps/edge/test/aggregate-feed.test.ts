@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import {
   type AggregateBatch,
   aggregateBatchSchema,
+  decodeAggregateBatch,
   type EdgeEvent,
   eventCounters,
   eventFlags,
@@ -160,7 +161,8 @@ async function spooledAggregates(): Promise<AggregateBatch[]> {
   const out: AggregateBatch[] = [];
   for (const name of names) {
     const json = gunzipSync(await readFile(path.join(aggregatesDir(), name))).toString('utf8');
-    out.push(aggregateBatchSchema.parse(JSON.parse(json)));
+    // Compact as the agent ships it: decoded to the object form the schema checks.
+    out.push(aggregateBatchSchema.parse(decodeAggregateBatch(JSON.parse(json))));
   }
   return out;
 }
@@ -266,6 +268,13 @@ describe('the agent aggregates what it reads', () => {
     const records = spooled.flatMap((b) => b.minutes).filter((m) => m.minute === T0 && m.domainId === 1);
     expect(records.length).toBeGreaterThanOrEqual(3);
     expect(records.every((m) => !m.late)).toBe(true);
+    // Its sketches went once, with the close, counting every line of it: those the first worker's
+    // partial shipped the counters of were read again into the sketches alone.
+    const sketched = records.filter((m) => m.top);
+    expect(sketched.length).toBe(1);
+    const mine = lines.filter((e) => e.time >= T0 && e.time < T0 + 60_000 && e.domainId === 1).length;
+    expect(sketched[0]?.top?.ip.n).toBe(mine);
+    expect(sketched[0]?.top?.url.n).toBe(mine);
   });
 
   it('a crash between a group of batch files and the state that names them counts their lines again, once', async () => {

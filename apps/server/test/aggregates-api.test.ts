@@ -1,4 +1,4 @@
-import { type AggregateBatch, MinuteAggregator } from '@rampart/contract';
+import { type AggregateBatch, encodeAggregateBatch, MinuteAggregator } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsStore } from '../src/modules/analytics/analytics-store.js';
 import { analyticsTenants } from './helpers/analytics-tenants.js';
@@ -22,7 +22,7 @@ let domainId: number;
 let rivalSiteId: number;
 let rivalDomainId: number;
 
-function ship(node: JoinedNode, batch: AggregateBatch) {
+function ship(node: JoinedNode, batch: object) {
   return shipAggregateBatch(t.app, node, batch, { nowMs: clock.now() });
 }
 
@@ -70,6 +70,36 @@ describe(`edge.aggregates (${TEST_ANALYTICS_KIND})`, () => {
     expect(bySite[siteId]).toBe(30);
     expect(bySite[0]).toBe(7);
     expect(bySite[rivalSiteId]).toBeUndefined();
+  });
+
+  it('takes the compact form agents ship and the object form of older agents alike, and refuses a broken compact one', async () => {
+    const batchOf = (batchId: string, at: number, n: number): AggregateBatch => {
+      const aggregator = new MinuteAggregator();
+      for (let i = 0; i < n; i++) aggregator.add(edgeEvent({ time: at + i * 1000, domainId, path: `/p${i % 3}` }));
+      aggregator.closeAll();
+      return { batchId, dropped: 0, closedThrough: at + 60_000, minutes: aggregator.take().minutes, collapsed: [] };
+    };
+    const before = (await requestsBySite())[siteId] ?? 0;
+    const compact = encodeAggregateBatch(batchOf('spool-10', MINUTE + 7_200_000, 11));
+    const first = await ship(a, compact);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data).toEqual({ stored: 1, duplicate: false });
+    expect((await ship(a, compact)).json().data).toEqual({ stored: 0, duplicate: true });
+    const object = await ship(a, batchOf('spool-11', MINUTE + 10_800_000, 5));
+    expect(object.statusCode, object.body).toBe(200);
+    expect((await requestsBySite())[siteId]).toBe(before + 16);
+    // The compact form's heavy hitters reached the store: the three paths, counted exactly.
+    const paths = await store.query(
+      `SELECT value, sum(requests) AS n FROM agg_highdims WHERE dim = 'url' AND minute = ${(MINUTE + 7_200_000) / 1000} GROUP BY value ORDER BY value`,
+    );
+    expect(paths.map((r) => [String(r.value), Number(r.n)])).toEqual([
+      ['/p0', 4],
+      ['/p1', 4],
+      ['/p2', 3],
+    ]);
+    const broken = structuredClone(encodeAggregateBatch(batchOf('spool-12', MINUTE + 14_400_000, 3)));
+    (broken.minutes[0] as number[]).push(0);
+    expect((await ship(a, broken)).statusCode).toBe(400);
   });
 
   it('refuses a batch that does not match the contract', async () => {

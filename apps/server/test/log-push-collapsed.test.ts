@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
 // Log push of refused floods the nodes collapsed (log-push.source.ts, store/log-push-reads.ts), on
 // both analytics stores (the project decides which): a node logs a flood's first request per
 // tally interval and counts the rest; its aggregate batches carry the collapsed records (a minute
-// in three records: two partials and the close, each with what came since). The push sends each
+// in three records: the close and two corrections, each with what came since). The push sends each
 // record once with its count, never the refused requests one by one, in ledger order with the
 // events; the cursor holds across a job restart and within an aggregate batch sent in parts.
 
@@ -126,14 +126,14 @@ describe('log push of collapsed floods', () => {
     expect(ship.statusCode, ship.body).toBe(200);
     await shipAggregates(a, aggregateBatches[0] as AggregateBatch);
     await shipAggregates(a, aggregateBatches[1] as AggregateBatch);
-    await until('the first two partials', () => collapsedOf(hook).length >= 3);
-    // The control plane goes down while the node ships the minute's close and sends a partial again
+    await until('the close and the first correction', () => collapsedOf(hook).length >= 3);
+    // The control plane goes down while the node ships the last correction and sends the close again
     // (its acknowledgement lost): a new start has only the stored cursor to go on.
     await t.app.rampart.logPushJob.stop();
     await shipAggregates(a, aggregateBatches[2] as AggregateBatch);
     await shipAggregates(a, aggregateBatches[0] as AggregateBatch);
     t.app.rampart.logPushJob.start();
-    await until('the close', () => countOf(collapsedOf(hook)) >= 12_401);
+    await until('the last correction', () => countOf(collapsedOf(hook)) >= 12_401);
     // Everything the ledgers hold is delivered: the event's cursor is at their last batch.
     const reads = new LogPushReads(store);
     const repo = new LogPushRepository(t.db.database.db);

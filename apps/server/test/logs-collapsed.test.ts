@@ -21,7 +21,7 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
 // requests and tallies the rest (the aggregator's collapsed records); the search shows one record
 // per address and decision of a minute with its exact count, in place of the logged requests, on
 // both analytics stores. Filters (address, decision, request id, scope) apply to the records. The
-// node ships the minute in three records (two partials and the close, each with what came since):
+// node ships the minute in three records (the close and two corrections, each with what came since):
 // the search merges them into one record per address and decision.
 
 const HOUR = Date.UTC(2026, 10, 29, 8, 0, 0);

@@ -6,6 +6,7 @@ import {
   DEFAULT_PARTIAL_MS,
   type EdgeEvent,
   EVENT_BATCH_GZIP_MAX_BYTES,
+  encodeAggregateBatch,
   MinuteAggregator,
   type MinuteAggregatorOptions,
   packAggregates,
@@ -32,11 +33,14 @@ const MINUTE = 60_000;
  * lines up to `fedThrough` of minutes before `closedThrough` and counts the others again: what a
  * killed worker had in memory is counted once, what was spooled is not counted twice.
  *
- * Partial minutes: every `partialMs` of log time (15 s unless configured; 0: off) the open minutes
- * are cut too, as they are, so that the statistics show a request within seconds rather than after
- * its minute and the grace. Such a group holds every line read so far, so it starts reading again
- * after its last line; the lines of a minute that come after a partial make the minute's next record
- * (the control plane sums them). No partial is cut while lines already spooled are read again.
+ * Partial minutes: every `partialMs` of log time (15 s unless configured; 0: off) the open minutes'
+ * counters are cut too, as they are, so that the statistics show a request within seconds rather
+ * than after its minute and the grace; the lines of a minute that come after a partial make the
+ * minute's next record (the control plane sums them). A minute's sketches (heavy hitters, address
+ * sketches, collapsed blocks) go once, with its close: so reading still starts again at the earliest
+ * open minute's first line, and the group notes how far its partials went (`partialThrough`): after
+ * a restart those lines of open minutes are counted into the sketches alone. No partial is cut
+ * while lines already spooled are read again.
  */
 
 export interface AggregateFeedOptions {
@@ -54,7 +58,9 @@ export class AggregateFeed {
   private aggregator: MinuteAggregator;
   private readonly aggregatorOptions: MinuteAggregatorOptions;
   /** While reading again after a restart: the lines already in the spool. */
-  private skip: { mark: LogMark; closedThrough: number } | null = null;
+  private skip: { mark: LogMark; partial: LogMark | null; closedThrough: number } | null = null;
+  /** The end of the last line a partial shipped the counters of. */
+  private partialEnd: LogCursor | null = null;
   /** The end of the last line counted (or the start). */
   private lastEnd: LogCursor | null = null;
   /** Open minutes, in the order their first line came: the position before that line. */
@@ -81,7 +87,12 @@ export class AggregateFeed {
     this.aggregator = new MinuteAggregator(this.aggregatorOptions);
     // Closed as they were when the group was cut: later lines of those minutes are corrections.
     this.aggregator.advance(replay.closedThrough + (this.options.aggregator?.graceMs ?? 5000));
-    this.skip = { mark: new LogMark(replay.from, replay.fedThrough), closedThrough: replay.closedThrough };
+    this.skip = {
+      mark: new LogMark(replay.from, replay.fedThrough),
+      partial: replay.partialThrough ? new LogMark(replay.from, replay.partialThrough) : null,
+      closedThrough: replay.closedThrough,
+    };
+    this.partialEnd = replay.partialThrough ?? null;
     this.lastEnd = replay.from;
     return replay.from;
   }
@@ -96,18 +107,27 @@ export class AggregateFeed {
   add(event: EdgeEvent, end: LogCursor): void {
     const minute = event.time - (event.time % MINUTE);
     const skip = this.skip;
+    let sketchesOnly = false;
     if (skip !== null) {
+      // Both marks see every line (they follow the log's files in order).
+      const partialShipped = skip.partial !== null && !skip.partial.after(end);
       if (!skip.mark.after(end)) {
         if (minute < skip.closedThrough) {
           this.lastEnd = end;
           return;
         }
+        sketchesOnly = partialShipped;
       } else {
         this.skip = null;
       }
     }
     if (!this.openFrom.has(minute) && minute >= this.aggregator.closedThrough) {
       this.openFrom.set(minute, this.lastEnd ?? end);
+    }
+    if (sketchesOnly) {
+      this.aggregator.addSketchesOnly(event);
+      this.lastEnd = end;
+      return;
     }
     this.aggregator.add(event);
     this.lastEnd = end;
@@ -146,10 +166,9 @@ export class AggregateFeed {
    * Throws when the spool could not be written (what was taken is held for the next cut).
    */
   async cut(): Promise<{ batches: number; droppedNow: number; boundError?: unknown }> {
-    // Partials take every line read so far: reading starts again after the last (`from` is `end`).
+    // Partials take the counters of every line read so far; their minutes' sketches wait for the close.
     const partials = this.skip === null && this.aggregator.partialDue;
     const taken = this.aggregator.take(partials);
-    if (partials) this.openFrom.clear();
     for (const minute of this.openFrom.keys()) if (minute < taken.closedThrough) this.openFrom.delete(minute);
     const all = [...this.held, taken];
     this.held = all;
@@ -160,10 +179,12 @@ export class AggregateFeed {
     };
     const end = this.lastEnd;
     if (end === null) throw new Error('cut before the feed started');
+    const partialEnd = partials ? end : this.partialEnd;
     const replay: SpoolReplay = {
       from: this.openFrom.values().next().value ?? end,
       fedThrough: end,
       closedThrough: taken.closedThrough,
+      ...(partialEnd ? { partialThrough: partialEnd } : {}),
     };
     const bodies = packAggregates(whole, LIMITS);
     const group: { dropped: number; count: number; bytes: Buffer }[] = [];
@@ -171,11 +192,12 @@ export class AggregateFeed {
       const dropped = i === 0 ? this.spool.dropped : 0;
       const batch: AggregateBatch = { batchId: this.spool.batchIdAt(i), dropped, ...body };
       const count = body.minutes.reduce((n, m) => n + m.counters[0], 0);
-      // Level 1, as event batches: the agent shares the node's cores with nginx.
-      group.push({ dropped, count, bytes: await gzip(JSON.stringify(batch), { level: 1 }) });
+      // The compact form (every string once, records as integer arrays), level 1 as event batches.
+      group.push({ dropped, count, bytes: await gzip(JSON.stringify(encodeAggregateBatch(batch)), { level: 1 }) });
     }
     const result = await this.spool.appendGroup(group, end, replay);
     this.held = [];
+    this.partialEnd = partialEnd;
     return { batches: group.length, droppedNow: result.droppedNow, boundError: result.boundError };
   }
 }

@@ -50,6 +50,8 @@ const replaySchema = z.object({
   from: cursorSchema,
   fedThrough: cursorSchema,
   closedThrough: z.number().int().min(0),
+  /** Lines up to here of minutes from `closedThrough` on had their counters shipped in a partial: their sketches alone are counted again. */
+  partialThrough: cursorSchema.optional(),
 });
 export type SpoolReplay = z.infer<typeof replaySchema>;
 const stateSchema = z.object({

@@ -8,6 +8,7 @@ import {
   aggregateBatchSchema,
   type DataPlane,
   dataPlaneSchema,
+  decodeAggregateBatch,
   EDGE_API_BASE,
   type EdgeBlockReport,
   type EdgeEventBatch,
@@ -555,7 +556,12 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         let input: ReturnType<typeof aggregateBatchSchema.safeParse>;
         try {
           const json = gunzipSync(raw, { maxOutputLength: AGGREGATE_BATCH_JSON_MAX_BYTES }).toString('utf8');
-          input = aggregateBatchSchema.safeParse(JSON.parse(json));
+          // As the node API: the compact form (decoded) or the object form.
+          const shipped = shipNodeAggregates.request.body.safeParse(JSON.parse(json));
+          if (!shipped.success) return answer(400, { code: 101003, message: 'invalid', extra: shipped.error.issues });
+          input = aggregateBatchSchema.safeParse(
+            'format' in shipped.data ? decodeAggregateBatch(shipped.data) : shipped.data,
+          );
         } catch {
           return answer(400, { code: 101003, message: 'not a gzip JSON batch', extra: null });
         }

@@ -35,8 +35,9 @@ export interface FloodLog {
 /**
  * What a node's aggregator (one address a minute, a partial record every 15 s) makes of a flood
  * from `floodIp` refused by blacklist rule 4: the passed request and the first flood request, then
- * nginx's tally of 4,000 repeats to +20 s (a partial); the second flood request, 4,000 more to +40 s
- * and the other addresses (a partial); the third flood request, 4,397 more to +59 s (the close).
+ * nginx's tally of 4,000 repeats to +20 s, then the minute closes (its collapsed records ship with
+ * the close); the second flood request, 4,000 more to +40 s and the other addresses (a correction);
+ * the third flood request, 4,397 more to +59 s (another correction).
  * Three batches, without their ids.
  */
 export function collapsedFlood(
@@ -67,7 +68,10 @@ export function collapsedFlood(
   add(log.passed);
   add(first);
   tally(4000, place.minute + 20_000);
-  taken.push(aggregator.take(true));
+  // The minute closes (its collapsed records go with the close); later lines and tallies of it are
+  // corrections, each with its own records.
+  aggregator.advance(place.minute + 65_000);
+  taken.push(aggregator.take());
   add(second);
   tally(4000, place.minute + 40_000);
   for (const id of log.others) add(id);

@@ -45,7 +45,8 @@ export function shipBatch(
 export function shipAggregateBatch(
   app: FastifyInstance,
   node: NodeIdentity,
-  batch: AggregateBatch,
+  /** A batch in either form the node API takes: the object form or the compact one. */
+  batch: AggregateBatch | object,
   options: { nowMs?: number } = {},
 ) {
   return postSigned(app, node, routeUrl(shipNodeAggregates), gzipSync(JSON.stringify(batch)), options);

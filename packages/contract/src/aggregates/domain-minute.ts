@@ -1,9 +1,7 @@
 import type { AggregateMinute, CollapsedBlocks } from '../routes/analytics-aggregates.js';
-import { DIM_COUNTERS, type HIGH_DIM_NAMES, LOW_DIM_NAMES, ROLLUP_COUNTERS } from './event-counters.js';
-import { HeavyHitters } from './heavy-hitters.js';
+import { DIM_COUNTERS, LOW_DIM_NAMES, ROLLUP_COUNTERS } from './event-counters.js';
 import { Histogram } from './histogram.js';
-import { HyperLogLog, hash52 } from './hyperloglog.js';
-import { Interner } from './interner.js';
+import type { MinuteSketches } from './minute-sketches.js';
 
 /** One minute of one domain while the minute aggregator (minute-aggregator.ts) counts it, and its helpers. */
 
@@ -17,32 +15,9 @@ export function addLow(values: Map<string, number[]>, v: string, dim: readonly n
   else for (let i = 0; i < AUX; i++) sums[i]! += dim[i]!;
 }
 
-/** The collapsed record's key of an address ("" the overflow record) and decision. */
-export const collapseKey = (ip: string, kind: string, rule: number, action: string) =>
-  `${ip}|${kind}|${rule}|${action}`;
-
 /** Status codes as text, made once. */
 const STATUS_TEXT: string[] = Array.from({ length: 1000 }, (_, i) => String(i));
 export const statusText = (status: number) => STATUS_TEXT[status] ?? String(status);
-
-/** The values of one minute's requests as ids, shared by its domains' summaries (interner.ts). */
-export class MinuteValues {
-  readonly url = new Interner();
-  readonly referer = new Interner();
-  readonly userAgent = new Interner();
-  readonly ip = new Interner();
-  /** Address id → its 52-bit hash (hashed once a minute). */
-  private readonly ipHashes: number[] = [];
-
-  ipHash(id: number): number {
-    let h = this.ipHashes[id];
-    if (h === undefined) {
-      h = hash52(this.ip.values[id] as string);
-      this.ipHashes[id] = h;
-    }
-    return h;
-  }
-}
 
 /**
  * A node's per-second requests and bytes of one minute and domain, shared by every record of that
@@ -68,36 +43,34 @@ export class MinuteSeconds {
   }
 }
 
-/** One minute of one domain while it is being counted (one record: the whole minute, a partial, or a correction). */
+/**
+ * One record of one minute and domain while it is being counted: a partial (counters, low
+ * dimensions, histograms, peaks: what came since the minute's record before), or the minute's
+ * closing record (`final`), which also carries the minute's sketches (minute-sketches.ts), or a
+ * correction (a final record of its own sketches).
+ */
 export class DomainMinute {
   readonly counters = new Array<number>(ROLLUP_COUNTERS.length).fill(0);
   /** Per LOW_DIM_NAMES, in its order: value → DIM_COUNTERS. */
   readonly low: Map<string, number[]>[] = LOW_DIM_NAMES.map(() => new Map());
-  readonly top: Record<(typeof HIGH_DIM_NAMES)[number] | 'ipBlacklisted' | 'ipWaf', HeavyHitters>;
-  readonly ips = new HyperLogLog();
-  blockedIps: HyperLogLog | null = null;
-  blacklistedIps: HyperLogLog | null = null;
   readonly requestMs = new Histogram();
   readonly upstreamMs = new Histogram();
-  readonly collapsed = new Map<string, CollapsedBlocks>();
+  /** The minute's closing record or a correction: it ships the sketches. */
+  final = false;
 
   constructor(
     readonly minute: number,
     readonly domainId: number,
     readonly late: boolean,
-    k: number,
-    readonly values: MinuteValues,
+    /** The minute's sketches, across its records (a correction's its own). */
+    readonly sketches: MinuteSketches,
     /** The minute's seconds, across its records. */
     readonly seconds: MinuteSeconds = new MinuteSeconds(),
-  ) {
-    this.top = {
-      url: new HeavyHitters(k, AUX, undefined, values.url),
-      referer: new HeavyHitters(k, AUX, undefined, values.referer),
-      userAgent: new HeavyHitters(k, AUX, undefined, values.userAgent),
-      ip: new HeavyHitters(k, AUX, undefined, values.ip),
-      ipBlacklisted: new HeavyHitters(k, AUX, undefined, values.ip),
-      ipWaf: new HeavyHitters(k, AUX, undefined, values.ip),
-    };
+  ) {}
+
+  /** The blocked requests collapsed for the logs this record ships (a final record's). */
+  get collapsed(): Iterable<CollapsedBlocks> {
+    return this.final ? this.sketches.collapsed.values() : [];
   }
 
   /** The record (taken once: its peaks are what the minute's busiest second grew by since its records before). */
@@ -110,7 +83,6 @@ export class DomainMinute {
           .map(([value, c]) => [value, ...c]),
       ]),
     ) as AggregateMinute['low'];
-    const top = this.top;
     const [peakRequests, peakBytesOut] = this.seconds.takePeaks();
     return {
       minute: this.minute,
@@ -118,17 +90,7 @@ export class DomainMinute {
       late: this.late,
       counters: [...this.counters] as AggregateMinute['counters'],
       low,
-      top: {
-        url: top.url.toJSON(),
-        referer: top.referer.toJSON(),
-        userAgent: top.userAgent.toJSON(),
-        ip: top.ip.toJSON(),
-        ...(top.ipBlacklisted.n > 0 ? { ipBlacklisted: top.ipBlacklisted.toJSON() } : {}),
-        ...(top.ipWaf.n > 0 ? { ipWaf: top.ipWaf.toJSON() } : {}),
-      } as AggregateMinute['top'],
-      ips: this.ips.toJSON(),
-      ...(this.blockedIps ? { blockedIps: this.blockedIps.toJSON() } : {}),
-      ...(this.blacklistedIps ? { blacklistedIps: this.blacklistedIps.toJSON() } : {}),
+      ...(this.final ? this.sketches.toRecord() : {}),
       requestMs: this.requestMs.toJSON(),
       ...(this.upstreamMs.count > 0 ? { upstreamMs: this.upstreamMs.toJSON() } : {}),
       peakRequests,

@@ -1,4 +1,5 @@
 export * from './aggregate-batches.js';
+export * from './compact-batch.js';
 export * from './event-counters.js';
 export * from './hash.js';
 export * from './heavy-hitters.js';

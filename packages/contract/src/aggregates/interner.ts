@@ -1,3 +1,5 @@
+import { hash52 } from './hyperloglog.js';
+
 /**
  * Strings as small integers, for the summaries of one minute (minute-aggregator.ts): each value is
  * hashed by the engine once per request (one Map lookup), and the summaries of every domain of
@@ -25,5 +27,24 @@ export class Interner {
 
   get size(): number {
     return this.values.length;
+  }
+}
+
+/** The values of one minute's requests as ids, shared by its domains' summaries (interner.ts). */
+export class MinuteValues {
+  readonly url = new Interner();
+  readonly referer = new Interner();
+  readonly userAgent = new Interner();
+  readonly ip = new Interner();
+  /** Address id → its 52-bit hash (hashed once a minute). */
+  private readonly ipHashes: number[] = [];
+
+  ipHash(id: number): number {
+    let h = this.ipHashes[id];
+    if (h === undefined) {
+      h = hash52(this.ip.values[id] as string);
+      this.ipHashes[id] = h;
+    }
+    return h;
   }
 }

@@ -2,7 +2,7 @@ import type { RefusalTally } from '../edge/refusal-tally.js';
 import type { AggregateMinute, CollapsedBlocks } from '../routes/analytics-aggregates.js';
 import { AGGREGATE_TOP_K } from '../routes/analytics-aggregates.js';
 import type { EdgeEvent } from '../routes/analytics-events.js';
-import { addLow, collapseKey, DomainMinute, MinuteSeconds, MinuteValues, statusText } from './domain-minute.js';
+import { AUX, addLow, DomainMinute, MinuteSeconds, statusText } from './domain-minute.js';
 import {
   addCounters,
   type CountedRequest,
@@ -12,6 +12,8 @@ import {
   pathPart,
 } from './event-counters.js';
 import { HyperLogLog } from './hyperloglog.js';
+import { MinuteValues } from './interner.js';
+import { collapseKey, MinuteSketches, tallySample } from './minute-sketches.js';
 
 /**
  * Turns a node's request events, in the order its access log has them, into minute aggregates
@@ -27,12 +29,14 @@ import { HyperLogLog } from './hyperloglog.js';
  * control plane sums with the rest like any partial row.
  *
  * Partial minutes (`partialMs`): so that a request shows in the statistics well before its minute
- * closes, every `partialMs` of log time the open minutes are cut as they are (`partialDue`, taken
- * by `take`) and counted again from nothing: later partials and the close carry only what came
- * since, so every counter, histogram and low dimension of a minute is the sum of its records, its
- * address sketches their union (register max), its heavy hitters their sum within the summed floors
- * of the records (heavy-hitters.ts), its collapsed blocks one per record (the log search merges
- * them). Per-second peaks are the exception a sum would break: the minute's seconds are kept
+ * closes, every `partialMs` of log time the open minutes' counters are cut as they are
+ * (`partialDue`, taken by `take`) and counted again from nothing: later partials and the close
+ * carry only what came since, so every counter, histogram and low dimension of a minute is the sum
+ * of its records. The minute's sketches (heavy hitters, address sketches, collapsed blocks:
+ * minute-sketches.ts) are kept across its partials and shipped once, with its closing record (a
+ * domain whose last request came before the last partial gets a closing record of zero counters
+ * carrying them). After a restart, the lines whose counters a partial shipped are counted into the
+ * sketches alone (`addSketchesOnly`). Per-second peaks are the exception a sum would break: the minute's seconds are kept
  * across its records (MinuteSeconds) and each record carries what the busiest second grew by, so
  * the records' peaks sum to the minute's busiest second (corrections too, while their minute's
  * seconds are kept: SECONDS_KEPT_MS). Nothing here reads a clock: the same events give the same
@@ -60,8 +64,38 @@ export const DEFAULT_PARTIAL_MS = 15_000;
 const SECONDS_KEPT_MS = 10 * 60_000;
 const MINUTE = 60_000;
 const UNKNOWN = { country: '', city: 0 };
-/** The id of a sample made of a tally alone (no logged request yet): a logged request replaces it. */
-const TALLY_SAMPLE_ID = 'tally';
+
+/** Sketches by minute and domain, and each minute's interned values (shared by its domains' summaries). */
+class SketchTable {
+  private readonly minutes = new Map<number, { values: MinuteValues; domains: Map<number, MinuteSketches> }>();
+
+  constructor(private readonly k: number) {}
+
+  get(minute: number, domainId: number): MinuteSketches {
+    let at = this.minutes.get(minute);
+    if (at === undefined) {
+      at = { values: new MinuteValues(), domains: new Map() };
+      this.minutes.set(minute, at);
+    }
+    let s = at.domains.get(domainId);
+    if (s === undefined) {
+      s = new MinuteSketches(minute, domainId, this.k, AUX, at.values);
+      at.domains.set(domainId, s);
+    }
+    return s;
+  }
+
+  /** The minutes before `bound` (all: Infinity), forgotten here. */
+  takeBefore(bound: number): MinuteSketches[] {
+    const out: MinuteSketches[] = [];
+    for (const [minute, at] of this.minutes) {
+      if (minute >= bound) continue;
+      out.push(...at.domains.values());
+      this.minutes.delete(minute);
+    }
+    return out;
+  }
+}
 
 /** Finished minutes: their records and their collapsed blocks. */
 export interface TakenAggregates {
@@ -81,8 +115,10 @@ export class MinuteAggregator {
   private readonly seconds = new Map<number, Map<number, MinuteSeconds>>();
   /** The log time at which the open minutes are next cut as partials (0: not yet set). */
   private nextPartial = 0;
-  /** Minutes still open, by minute then domain. */
+  /** Minutes still open, by minute then domain (their records since the last partial). */
   private readonly open = new Map<number, Map<number, DomainMinute>>();
+  /** The open minutes' sketches, across their partials. */
+  private readonly sketches: SketchTable;
   /** Corrections of closed minutes, by minute then domain. */
   private readonly late = new Map<number, Map<number, DomainMinute>>();
   /** Closed minutes not taken yet. */
@@ -111,6 +147,7 @@ export class MinuteAggregator {
     this.locate = options.locate ?? (() => UNKNOWN);
     this.collapseMax = options.collapseMax ?? DEFAULT_COLLAPSE_MAX;
     this.partialMs = options.partialMs ?? 0;
+    this.sketches = new SketchTable(this.k);
   }
 
   /** Counts one event. */
@@ -132,18 +169,35 @@ export class MinuteAggregator {
     }
     let m = domains.get(domainId);
     if (m === undefined) {
-      const first = domains.values().next().value;
-      m = new DomainMinute(
-        minute,
-        domainId,
-        isLate,
-        this.k,
-        first?.values ?? new MinuteValues(),
-        this.secondsOf(minute, domainId),
-      );
+      // A correction has sketches of its own (the minute's went with its close), its values shared with the minute's other corrections.
+      const sketches = isLate
+        ? new MinuteSketches(
+            minute,
+            domainId,
+            this.k,
+            AUX,
+            domains.values().next().value?.sketches.values ?? new MinuteValues(),
+          )
+        : this.sketches.get(minute, domainId);
+      m = new DomainMinute(minute, domainId, isLate, sketches, this.secondsOf(minute, domainId));
+      m.final = isLate;
       domains.set(domainId, m);
     }
     return m;
+  }
+
+  /**
+   * Counts one event into its minute's sketches alone: a line read again after a restart whose
+   * counters a partial already shipped (aggregate-feed.ts). Nothing for a minute already closed
+   * (its close shipped them).
+   */
+  addSketchesOnly(e: EdgeEvent): void {
+    const minute = e.time - (e.time % MINUTE);
+    if (minute < this.closedBefore) return;
+    const counted = eventFlagsInto(this.counted, e.cacheStatus, e.fwKind, e.fwAction);
+    this.dimOf(counted, 1, e.bytesOut);
+    this.countSketches(this.sketches.get(minute, e.domainId), e, 1, counted, e.bytesIn, e.bytesOut, e.time);
+    if (e.time > this.watermark) this.advance(e.time);
   }
 
   /** The seconds of `domainId` at `minute`, made if new. */
@@ -173,33 +227,8 @@ export class MinuteAggregator {
    */
   addRefusals(t: RefusalTally): void {
     const m = this.domainMinute(t.minute, t.domainId);
-    const logged = m.collapsed.get(collapseKey(t.ip, t.fwKind, t.fwRule, t.fwAction));
-    const sample: EdgeEvent = logged?.sample ?? {
-      id: TALLY_SAMPLE_ID,
-      time: t.last,
-      domainId: t.domainId,
-      ip: t.ip,
-      method: '',
-      scheme: 'http',
-      httpVersion: '',
-      host: '',
-      path: '',
-      status: t.status,
-      bytesIn: 0,
-      bytesOut: 0,
-      requestMs: 0,
-      upstreamMs: -1,
-      upstreamStatus: 0,
-      cacheStatus: '',
-      userAgent: '',
-      referer: '',
-      fwKind: t.fwKind,
-      fwRule: t.fwRule,
-      fwAction: t.fwAction,
-      wafPart: '',
-      wafExcerpt: '',
-      wafName: '',
-    };
+    const logged = m.sketches.collapsed.get(collapseKey(t.ip, t.fwKind, t.fwRule, t.fwAction));
+    const sample = logged?.sample ?? tallySample(t);
     const time = Math.min(Math.max(t.last, t.minute), t.minute + MINUTE - 1);
     this.count(m, sample, t.count, t.status, t.bytesIn, t.bytesOut, time);
   }
@@ -224,13 +253,7 @@ export class MinuteAggregator {
     counted.upstreamMs = e.upstreamMs;
     counted.upstreamStatus = e.upstreamStatus;
     addCounters(m.counters, counted, n);
-    // The dimension rows' counters of these requests (DIM_COUNTERS), reused: the sums copy them.
-    const dim = this.dim;
-    dim[0] = n;
-    dim[1] = bytesOut;
-    dim[2] = counted.blocked * n;
-    dim[3] = counted.blacklisted * n;
-    dim[4] = counted.waf * n;
+    const dim = this.dimOf(counted, n, bytesOut);
     const where = this.locate(e.ip);
     const path = pathPart(e.path);
     const low = m.low;
@@ -241,26 +264,7 @@ export class MinuteAggregator {
     addLow(low[4]!, where.country, dim);
     addLow(low[5]!, where.city > 0 ? String(where.city) : '', dim);
     addLow(low[6]!, fileTypeOf(path), dim);
-    const top = m.top;
-    const values = m.values;
-    const ip = values.ip.id(e.ip);
-    top.url.addId(values.url.id(path), n, dim);
-    top.referer.addId(values.referer.id(e.referer), n, dim);
-    top.userAgent.addId(values.userAgent.id(e.userAgent), n, dim);
-    top.ip.addId(ip, n, dim);
-    const address = values.ipHash(ip);
-    m.ips.addHash(address);
-    if (counted.blocked) {
-      if (m.blockedIps === null) m.blockedIps = new HyperLogLog();
-      m.blockedIps.addHash(address);
-      this.collapse(m, e, n, bytesIn, bytesOut, time);
-    }
-    if (counted.blacklisted) {
-      if (m.blacklistedIps === null) m.blacklistedIps = new HyperLogLog();
-      m.blacklistedIps.addHash(address);
-      top.ipBlacklisted.addId(ip, n, dim);
-    }
-    if (counted.waf) top.ipWaf.addId(ip, n, dim);
+    this.countSketches(m.sketches, e, n, counted, bytesIn, bytesOut, time);
     m.requestMs.add(e.requestMs, n);
     if (e.upstreamMs >= 0) m.upstreamMs.add(e.upstreamMs, n);
     const second = Math.floor((time - m.minute) / 1000);
@@ -268,46 +272,48 @@ export class MinuteAggregator {
     m.seconds.bytes[second]! += bytesOut;
   }
 
-  /** Blocked requests into their collapsed record (or the minute's overflow record of their decision). */
-  private collapse(m: DomainMinute, e: EdgeEvent, n: number, bytesIn: number, bytesOut: number, time: number): void {
-    let key = collapseKey(e.ip, e.fwKind, e.fwRule, e.fwAction);
-    let record = m.collapsed.get(key);
-    if (record === undefined && m.collapsed.size >= this.collapseMax) {
-      key = collapseKey('', e.fwKind, e.fwRule, e.fwAction);
-      record = m.collapsed.get(key);
+  /** The dimension rows' counters of `n` requests (DIM_COUNTERS), in a reused array: the sums copy them. */
+  private dimOf(counted: CountedRequest, n: number, bytesOut: number): number[] {
+    const dim = this.dim;
+    dim[0] = n;
+    dim[1] = bytesOut;
+    dim[2] = counted.blocked * n;
+    dim[3] = counted.blacklisted * n;
+    dim[4] = counted.waf * n;
+    return dim;
+  }
+
+  /** `n` requests like `e` into the minute's sketches (after dimOf). */
+  private countSketches(
+    s: MinuteSketches,
+    e: EdgeEvent,
+    n: number,
+    counted: CountedRequest,
+    bytesIn: number,
+    bytesOut: number,
+    time: number,
+  ): void {
+    const dim = this.dim;
+    const top = s.top;
+    const values = s.values;
+    const ip = values.ip.id(e.ip);
+    top.url.addId(values.url.id(pathPart(e.path)), n, dim);
+    top.referer.addId(values.referer.id(e.referer), n, dim);
+    top.userAgent.addId(values.userAgent.id(e.userAgent), n, dim);
+    top.ip.addId(ip, n, dim);
+    const address = values.ipHash(ip);
+    s.ips.addHash(address);
+    if (counted.blocked) {
+      if (s.blockedIps === null) s.blockedIps = new HyperLogLog();
+      s.blockedIps.addHash(address);
+      s.collapse(e, n, bytesIn, bytesOut, time, this.collapseMax);
     }
-    if (record === undefined) {
-      const ip = key.startsWith('|') ? '' : e.ip;
-      m.collapsed.set(key, {
-        minute: m.minute,
-        domainId: m.domainId,
-        ip,
-        fwKind: e.fwKind,
-        fwRule: e.fwRule,
-        fwAction: e.fwAction,
-        count: n,
-        first: time,
-        last: time,
-        bytesIn,
-        bytesOut,
-        sample: e,
-      });
-      return;
+    if (counted.blacklisted) {
+      if (s.blacklistedIps === null) s.blacklistedIps = new HyperLogLog();
+      s.blacklistedIps.addHash(address);
+      top.ipBlacklisted.addId(ip, n, dim);
     }
-    record.count += n;
-    // nginx flushes its log a second apart while tallies are drained at once: the logged first
-    // request may come after its tally, and becomes the sample (its id is the one its page showed).
-    if (
-      record.sample.id === TALLY_SAMPLE_ID &&
-      e.id !== TALLY_SAMPLE_ID &&
-      key === collapseKey(e.ip, e.fwKind, e.fwRule, e.fwAction)
-    ) {
-      record.sample = e;
-    }
-    if (time < record.first) record.first = time;
-    if (time > record.last) record.last = time;
-    record.bytesIn += bytesIn;
-    record.bytesOut += bytesOut;
+    if (counted.waf) top.ipWaf.addId(ip, n, dim);
   }
 
   /** Moves the log's time to `time` (unix ms) if later, closing the minutes it has passed by the grace. */
@@ -318,13 +324,7 @@ export class MinuteAggregator {
     const bound = closeBefore - (closeBefore % MINUTE);
     if (bound <= this.closedBefore) return;
     this.closedBefore = bound;
-    let closed = false;
-    for (const minute of [...this.open.keys()].sort((a, b) => a - b)) {
-      if (minute >= bound) continue;
-      this.done.push(...(this.open.get(minute) as Map<number, DomainMinute>).values());
-      this.open.delete(minute);
-      closed = true;
-    }
+    const closed = this.closeBefore(bound);
     for (const minute of this.seconds.keys()) if (minute < bound - SECONDS_KEPT_MS) this.seconds.delete(minute);
     // A close ships the closing minutes' last part: the next partial is an interval after it.
     if (closed && this.partialMs > 0) this.nextPartial = this.watermark + this.partialMs;
@@ -335,10 +335,27 @@ export class MinuteAggregator {
     return this.partialMs > 0 && this.open.size > 0 && this.watermark >= this.nextPartial;
   }
 
+  /**
+   * Closes the open minutes before `bound`: each domain's record since the last partial, or one of
+   * zero counters where none is open (its requests all went with partials), made final to ship
+   * the minute's sketches. Whether any closed.
+   */
+  private closeBefore(bound: number): boolean {
+    const closing = this.sketches.takeBefore(bound);
+    for (const s of closing) {
+      const domains = this.open.get(s.minute);
+      let m = domains?.get(s.domainId);
+      if (m === undefined) m = new DomainMinute(s.minute, s.domainId, false, s, this.secondsOf(s.minute, s.domainId));
+      m.final = true;
+      this.done.push(m);
+    }
+    for (const minute of this.open.keys()) if (minute < bound) this.open.delete(minute);
+    return closing.length > 0;
+  }
+
   /** Closes every minute (the agent stopping): what is open is taken with the rest. */
   closeAll(): void {
-    for (const domains of this.open.values()) this.done.push(...domains.values());
-    this.open.clear();
+    this.closeBefore(Number.POSITIVE_INFINITY);
     const last = Math.max(this.closedBefore, this.watermark - (this.watermark % MINUTE) + MINUTE);
     this.closedBefore = last;
   }
@@ -373,7 +390,7 @@ export class MinuteAggregator {
     this.late.clear();
     finished.sort((a, b) => a.minute - b.minute || a.domainId - b.domainId || Number(a.late) - Number(b.late));
     const collapsed: CollapsedBlocks[] = [];
-    for (const m of finished) collapsed.push(...m.collapsed.values());
+    for (const m of finished) collapsed.push(...m.collapsed);
     return { minutes: finished.map((m) => m.toRecord()), collapsed, closedThrough: this.closedBefore };
   }
 }

@@ -37,6 +37,9 @@ type Merged = {
   ips: HyperLogLog;
   peaks: [number, number];
   collapsed: Map<string, number>;
+  /** The records carrying the minute's sketches, and their top lists. */
+  sketched: number;
+  top: string[];
 };
 
 /** Per minute and domain, the records merged as the control plane merges them. */
@@ -54,6 +57,8 @@ function merge(taken: readonly TakenAggregates[]): Map<string, Merged> {
         ips: new HyperLogLog(),
         peaks: [0, 0],
         collapsed: new Map(),
+        sketched: 0,
+        top: [],
       };
       out.set(key, at);
     }
@@ -76,7 +81,11 @@ function merge(taken: readonly TakenAggregates[]): Map<string, Merged> {
         }
       }
       at.requestMs.merge(Histogram.from(m.requestMs));
-      at.ips.merge(HyperLogLog.from(m.ips) as HyperLogLog);
+      if (m.ips) at.ips.merge(HyperLogLog.from(m.ips) as HyperLogLog);
+      if (m.top) {
+        at.sketched++;
+        at.top.push(JSON.stringify(m.top), JSON.stringify([m.blockedIps, m.blacklistedIps]));
+      }
       at.peaks[0] += m.peakRequests;
       at.peaks[1] += m.peakBytesOut;
     }
@@ -130,7 +139,7 @@ describe('partial minutes', () => {
     expect(whole.take().minutes).toEqual([]);
   });
 
-  it("keeps every merged quantity's meaning over a minute's records (sums, union, peaks, collapsed blocks)", () => {
+  it("keeps every merged quantity's meaning over a minute's records (sums, peaks); its sketches go once, whole", () => {
     const events = generateTraffic({
       seed: 61,
       start: T0 + 300,
@@ -154,7 +163,57 @@ describe('partial minutes', () => {
       expect(p.ips.toJSON(), key).toEqual(w.ips.toJSON());
       expect(p.peaks, key).toEqual(w.peaks);
       expect(p.collapsed, key).toEqual(w.collapsed);
+      // Heavy hitters, address sketches and collapsed blocks: once per minute and domain, the same as the whole minute's.
+      expect(p.sketched, key).toBe(1);
+      expect(p.top, key).toEqual(w.top);
     }
+    // A partial carries neither heavy hitters nor address sketches nor collapsed blocks.
+    const partials = parts.flatMap((t) => t.minutes).filter((m) => m.top === undefined);
+    expect(partials.length).toBeGreaterThan(0);
+    expect(partials.every((m) => m.ips === undefined && m.blockedIps === undefined)).toBe(true);
+    expect(parts.reduce((n, t) => n + t.collapsed.length, 0)).toBe(
+      [...partial.values()].reduce((n, m) => n + m.collapsed.size, 0),
+    );
+  });
+
+  it("ships a domain's sketches at its minute's close even when all its requests went with partials", () => {
+    const a = new MinuteAggregator({ partialMs: 15_000, graceMs: 5000 });
+    a.add(event(T0 + 1000, { domainId: 7, ip: '198.51.100.1' }));
+    a.add(event(T0 + 16_000, { domainId: 8 }));
+    const partial = a.take();
+    expect(partial.minutes.map((m) => [m.domainId, m.counters[0], m.top === undefined])).toEqual([
+      [7, 1, true],
+      [8, 1, true],
+    ]);
+    a.add(event(T0 + 65_000, { domainId: 8 }));
+    const closed = a.take().minutes.filter((m) => m.minute === T0);
+    expect(closed.map((m) => [m.domainId, m.counters[0], m.top?.ip.entries.map((e) => e[0])])).toEqual([
+      [7, 0, ['198.51.100.1']],
+      [8, 0, [event(0).ip]],
+    ]);
+    // A correction carries its own sketches.
+    a.add(event(T0 + 30_000, { domainId: 7, ip: '198.51.100.2' }));
+    const late = a.take(true).minutes.filter((m) => m.late);
+    expect(late.map((m) => [m.domainId, m.counters[0], m.top?.ip.entries.map((e) => e[0])])).toEqual([
+      [7, 1, ['198.51.100.2']],
+    ]);
+  });
+
+  it('counts lines read again after a restart into the sketches alone', () => {
+    const events = generateTraffic({ seed: 5, start: T0, seconds: 60, rps: 30, domains: 3, jitterMs: 0 });
+    const whole = new MinuteAggregator({ graceMs: 5000 });
+    for (const e of events) whole.add(e);
+    whole.closeAll();
+    const expected = whole.take().minutes.map((m) => JSON.stringify(m.top));
+    // A partial shipped the first half's counters, then the agent died: the restarted one reads the minute again.
+    const half = events.length >> 1;
+    const restarted = new MinuteAggregator({ graceMs: 5000 });
+    for (const e of events.slice(0, half)) restarted.addSketchesOnly(e);
+    for (const e of events.slice(half)) restarted.add(e);
+    restarted.closeAll();
+    const got = restarted.take().minutes;
+    expect(got.map((m) => JSON.stringify(m.top))).toEqual(expected);
+    expect(got.reduce((n, m) => n + m.counters[0], 0)).toBe(events.length - half);
   });
 
   it('sums the peaks of a second split across records to that second, not to the records’ own busiest seconds', () => {

@@ -116,7 +116,7 @@ describe('isAggregateBatch', () => {
     // A small batch holding every optional part: a blocked minute record's and a collapsed record's.
     const [whole] = batches(2, 60, 3);
     const minute =
-      whole?.minutes.find((m) => m.top.ipBlacklisted && m.top.ipWaf && m.blockedIps && m.upstreamMs) ??
+      whole?.minutes.find((m) => m.top?.ipBlacklisted && m.top.ipWaf && m.blockedIps && m.upstreamMs) ??
       whole?.minutes[0];
     const small = { ...whole, minutes: [minute], collapsed: whole?.collapsed.slice(0, 1) };
     expect(agree(small)).toBe(true);
@@ -135,8 +135,8 @@ describe('isAggregateBatch', () => {
 
   it("refuses what the schema's refinements refuse: heavy hitters beyond their bounds, a minute not whole", () => {
     const [b] = batches(2, 60, 3);
-    const m = b?.minutes[0];
-    if (!b || !m) throw new Error('no minute record');
+    const m = b?.minutes.find((r) => r.top);
+    if (!b || !m?.top) throw new Error('no closing minute record');
     const withTop = (top: object) => ({ ...b, minutes: [{ ...m, top: { ...m.top, url: top } }] });
     const url = m.top.url;
     expect(agree(withTop({ ...url, k: Math.max(1, url.entries.length - 1) }))).toBe(url.entries.length <= 1);

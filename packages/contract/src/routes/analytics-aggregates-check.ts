@@ -106,19 +106,8 @@ function isHistogram(v: unknown): boolean {
 const optional = (o: Obj, key: string, check: (v: unknown) => boolean): boolean =>
   o[key] === undefined || check(o[key]);
 
-const MINUTE_KEYS = [
-  'minute',
-  'domainId',
-  'late',
-  'counters',
-  'low',
-  'top',
-  'ips',
-  'requestMs',
-  'peakRequests',
-  'peakBytesOut',
-];
-const MINUTE_OPTIONAL = ['blockedIps', 'blacklistedIps', 'upstreamMs'];
+const MINUTE_KEYS = ['minute', 'domainId', 'late', 'counters', 'low', 'requestMs', 'peakRequests', 'peakBytesOut'];
+const MINUTE_OPTIONAL = ['top', 'ips', 'blockedIps', 'blacklistedIps', 'upstreamMs'];
 const TOP_KEYS = ['url', 'referer', 'userAgent', 'ip'];
 const TOP_OPTIONAL = ['ipBlacklisted', 'ipWaf'];
 
@@ -132,24 +121,27 @@ function isAggregateMinute(v: unknown): boolean {
   if (!isObject(low) || !hasKeys(low, LOW_KEYS)) return false;
   for (const key of LOW_KEYS) if (!isLowValues(low[key])) return false;
   const top = v.top;
-  if (!isObject(top) || !hasKeys(top, TOP_KEYS, TOP_OPTIONAL)) return false;
-  if (
-    !isHeavyHitters(top.url, EVENT_LIMITS.path) ||
-    !isHeavyHitters(top.referer, EVENT_LIMITS.referer) ||
-    !isHeavyHitters(top.userAgent, EVENT_LIMITS.userAgent) ||
-    !isHeavyHitters(top.ip, 45) ||
-    !optional(top, 'ipBlacklisted', (h) => isHeavyHitters(h, 45)) ||
-    !optional(top, 'ipWaf', (h) => isHeavyHitters(h, 45))
-  )
-    return false;
+  if (top !== undefined && !isTop(top)) return false;
   return (
-    isHyperLogLog(v.ips) &&
+    optional(v, 'ips', isHyperLogLog) &&
     optional(v, 'blockedIps', isHyperLogLog) &&
     optional(v, 'blacklistedIps', isHyperLogLog) &&
     isHistogram(v.requestMs) &&
     optional(v, 'upstreamMs', isHistogram) &&
     isCount(v.peakRequests) &&
     isCount(v.peakBytesOut)
+  );
+}
+
+function isTop(top: unknown): boolean {
+  if (!isObject(top) || !hasKeys(top, TOP_KEYS, TOP_OPTIONAL)) return false;
+  return !(
+    !isHeavyHitters(top.url, EVENT_LIMITS.path) ||
+    !isHeavyHitters(top.referer, EVENT_LIMITS.referer) ||
+    !isHeavyHitters(top.userAgent, EVENT_LIMITS.userAgent) ||
+    !isHeavyHitters(top.ip, 45) ||
+    !optional(top, 'ipBlacklisted', (h) => isHeavyHitters(h, 45)) ||
+    !optional(top, 'ipWaf', (h) => isHeavyHitters(h, 45))
   );
 }
 

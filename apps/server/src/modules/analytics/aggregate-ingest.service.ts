@@ -1,4 +1,9 @@
-import { type AggregateBatch, LOW_DIM_NAMES } from '@rampart/contract';
+import {
+  type AggregateBatch,
+  decodeAggregateBatch,
+  LOW_DIM_NAMES,
+  type ShippedAggregateBatch,
+} from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { highRowsOf, sketchRowOf } from './aggregate-sketch-rows.js';
@@ -31,7 +36,14 @@ export class AggregateIngestService {
     private readonly clock: Clock,
   ) {}
 
-  async ingest(nodeId: number, batch: AggregateBatch): Promise<IngestResult> {
+  /** A batch as shipped: its compact form (decoded here; the node API checked it) or the object form of older agents. */
+  async ingest(nodeId: number, shipped: ShippedAggregateBatch): Promise<IngestResult> {
+    const batch = 'format' in shipped ? decodeAggregateBatch(shipped) : shipped;
+    if (batch === null) throw new AppError(101003);
+    return this.ingestBatch(nodeId, batch);
+  }
+
+  private async ingestBatch(nodeId: number, batch: AggregateBatch): Promise<IngestResult> {
     const node = await this.repo.nodePlace(nodeId);
     // The authenticator found the node a moment ago; it may have been deleted since.
     if (!node) throw new AppError(101013);

@@ -42,17 +42,20 @@ const highRow = (at: Place, dim: string, value: string, counts: number[], error:
 
 /** Appends a minute record's heavy-hitter rows to `rows` (answered). */
 export function highRowsOf(m: AggregateMinute, at: Place, rows: AggregateHighRow[] = []): AggregateHighRow[] {
+  const top = m.top;
+  // A partial record carries no heavy hitters: its minute's closing record does.
+  if (top === undefined) return rows;
   for (const dim of HIGH_SUMMARIES) {
-    for (const e of m.top[dim].entries) rows.push(highRow(at, dim, e[0] as string, countsOf(e), e[2] as number));
+    for (const e of top[dim].entries) rows.push(highRow(at, dim, e[0] as string, countsOf(e), e[2] as number));
   }
   const ips = new Map<string, { counts: number[]; error: number }>();
-  for (const e of m.top.ip.entries) {
+  for (const e of top.ip.entries) {
     const c = countsOf(e);
     ips.set(e[0] as string, { counts: [c[0]!, c[1]!, c[2]!, 0, 0], error: e[2] as number });
   }
   const decided = [
-    [m.top.ipBlacklisted, 3],
-    [m.top.ipWaf, 4],
+    [top.ipBlacklisted, 3],
+    [top.ipWaf, 4],
   ] as const;
   const listed = new Set(ips.keys());
   for (const [summary, column] of decided) {
