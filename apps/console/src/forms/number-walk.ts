@@ -153,10 +153,14 @@ export const NUMBER_FORMS: readonly NumberForm[] = [
     form: 'account',
     source: 'pages/account/accounts/AccountFormModal.tsx',
     route: accountRoutes.createAccount,
-    boxes: [
-      { label: 'accounts:maxLogExportTimes', field: 'maxLogExportTimes' },
-      { label: 'accounts:zoneLimit', field: 'zoneLimit' },
-    ],
+    boxes: [{ label: 'accounts:maxLogExportTimes', field: 'maxLogExportTimes' }],
+  },
+  {
+    // The same dialog in the platform console, creating an operator.
+    form: 'operator account',
+    source: 'pages/account/accounts/AccountFormModal.tsx',
+    route: accountRoutes.createAccount,
+    boxes: [{ label: 'accounts:zoneLimit', field: 'zoneLimit' }],
   },
   {
     form: 'api token',
