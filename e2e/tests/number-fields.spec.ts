@@ -142,6 +142,25 @@ const OPENERS: Record<string, { tier: Tier; open: Opener; submit?: string; modal
     },
     modal: true,
   },
+  'cache rule': {
+    tier: 'user',
+    open: async (page, { siteId }) => {
+      await sitePage(page, siteId, 'Cache');
+      await page.getByRole('button', { name: 'Add cache rule' }).click();
+      return formIn(page.getByRole('dialog'), FORM('cache rule'));
+    },
+    modal: true,
+  },
+  'compression defaults': {
+    tier: 'user',
+    open: async (page, { siteId }) => {
+      await sitePage(page, siteId, 'Site settings');
+      const form = formOf(page, FORM('compression defaults'));
+      // The minimum length is open while compression is on.
+      await form.getByLabel('Compress responses (gzip)').check();
+      return form;
+    },
+  },
   'domain upstreams': {
     tier: 'user',
     open: async (page, { siteId }) => {
@@ -152,6 +171,12 @@ const OPENERS: Record<string, { tier: Tier; open: Opener; submit?: string; modal
     modal: true,
   },
 };
+
+/** A tab of the customer's site page. */
+async function sitePage(page: Page, siteId: number, tab: string): Promise<void> {
+  await openInConsole(page, `/user/sitesManagement/sitesSetting/${siteId}`);
+  await chooseTab(page.getByRole('tab', { name: tab }));
+}
 
 /** A form in the dialog a list page's button opens. */
 async function inDialog(page: Page, path: string, button: string, form: NumberForm): Promise<Locator> {

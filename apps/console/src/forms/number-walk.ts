@@ -312,8 +312,8 @@ export const NUMBER_FORMS: readonly NumberForm[] = [
   {
     form: 'cache rule',
     source: 'pages/user/site-setting/cache/CacheRuleFormModal.tsx',
-    route: siteCacheRoutes.updateCacheRule,
-    boxes: [{ label: 'cache:priority', field: 'priority' }],
+    route: siteCacheRoutes.addCacheRules,
+    boxes: [{ label: 'cache:priority', field: 'data.priority' }],
   },
   {
     form: 'rate limit',
