@@ -161,6 +161,21 @@ const OPENERS: Record<string, { tier: Tier; open: Opener; submit?: string; modal
       return form;
     },
   },
+  'interval limit': {
+    tier: 'user',
+    open: (page, { siteId }) => firewallDialog(page, siteId, 'Interval frequency limit', FORM('interval limit')),
+    modal: true,
+  },
+  'second limit': {
+    tier: 'user',
+    open: (page, { siteId }) => firewallDialog(page, siteId, 'Per-second frequency limit', FORM('second limit')),
+    modal: true,
+  },
+  'anti cc': {
+    tier: 'user',
+    open: (page, { siteId }) => firewallDialog(page, siteId, 'Anti-CC', FORM('anti cc')),
+    modal: true,
+  },
   'domain upstreams': {
     tier: 'user',
     open: async (page, { siteId }) => {
@@ -176,6 +191,16 @@ const OPENERS: Record<string, { tier: Tier; open: Opener; submit?: string; modal
 async function sitePage(page: Page, siteId: number, tab: string): Promise<void> {
   await openInConsole(page, `/user/sitesManagement/sitesSetting/${siteId}`);
   await chooseTab(page.getByRole('tab', { name: tab }));
+}
+
+/** The dialog creating a rule of one kind of the site's firewall (chosen in the tab's kind switch). */
+async function firewallDialog(page: Page, siteId: number, kind: string, form: NumberForm): Promise<Locator> {
+  await sitePage(page, siteId, 'Firewall');
+  const choice = page.locator('.ant-segmented-item', { hasText: kind });
+  await choice.click();
+  await expect(choice).toHaveClass(/ant-segmented-item-selected/);
+  await page.getByRole('button', { name: 'Create' }).click();
+  return formIn(page.getByRole('dialog'), form);
 }
 
 /** A form in the dialog a list page's button opens. */
