@@ -128,7 +128,7 @@ describe("a zone's challenge work", () => {
       ['25', 'Must be at most 24'],
       ['15', 'Must be at least 16'],
       ['', 'This field is required'],
-    ]) {
+    ] as const) {
       typeInto(work, 'Proof of work (bits)', bad);
       clickButton('Save', work);
       expect(await within(work).findByText(refusal)).toBeTruthy();
