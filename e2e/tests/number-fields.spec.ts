@@ -176,6 +176,15 @@ const OPENERS: Record<string, { tier: Tier; open: Opener; submit?: string; modal
     open: (page, { siteId }) => firewallDialog(page, siteId, 'Anti-CC', FORM('anti cc')),
     modal: true,
   },
+  'auth rule': {
+    tier: 'user',
+    open: async (page, { siteId }) => {
+      await sitePage(page, siteId, 'Auth groups');
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      return formIn(page.getByRole('dialog'), FORM('auth rule'));
+    },
+    modal: true,
+  },
   'domain upstreams': {
     tier: 'user',
     open: async (page, { siteId }) => {
