@@ -1,6 +1,7 @@
 import type { FormRule } from 'antd';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { currentLocale } from '../i18n/i18n';
+import { fieldAt } from './number-bounds';
 import { issueKey, validationText } from './validation-text';
 
 /**
@@ -67,4 +68,16 @@ export function valueRules(schema: z.ZodType): FormRule[] {
       },
     },
   ];
+}
+
+/**
+ * The rules of a number box that fills the field at `path` of a route's body (number-bounds.ts
+ * `fieldAt`: `value.workerConnections`, `conditions.count`): the contract's own field, so its
+ * bounds refuse what was typed before anything is sent. An empty box is a field left out (its
+ * default, or `required` where it has none).
+ */
+export function numberFieldRules(body: z.ZodType, path: string): FormRule[] {
+  const field = fieldAt(body, path);
+  if (!field) throw new Error(`the contract's body has no field ${path}`);
+  return valueRules(z.preprocess((value) => (value === '' || value === null ? undefined : value), field));
 }

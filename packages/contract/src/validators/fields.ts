@@ -110,6 +110,10 @@ export function validateBatchName(text: string): ValidationResult {
   return OK;
 }
 
+/** The range of a TCP/UDP port. */
+export const PORT_MIN = 1;
+export const PORT_MAX = 65535;
+
 /**
  * A TCP/UDP port: required, decimal digits without a leading zero (wrongFormat), 1–65535
  * (invalidPort). Numbers are accepted too, as JSON bodies carry them.
@@ -117,10 +121,10 @@ export function validateBatchName(text: string): ValidationResult {
 export function validatePort(s: string | number): ValidationResult {
   if (typeof s === 'number') {
     if (!Number.isInteger(s)) return WRONG_FORMAT;
-    return s >= 1 && s <= 65535 ? OK : { ok: false, key: 'invalidPort' };
+    return s >= PORT_MIN && s <= PORT_MAX ? OK : { ok: false, key: 'invalidPort' };
   }
   if (isBlank(s)) return REQUIRED;
   if (!/^(?:0|[1-9]\d*)$/.test(s)) return WRONG_FORMAT;
   const port = Number(s);
-  return port >= 1 && port <= 65535 ? OK : { ok: false, key: 'invalidPort' };
+  return port >= PORT_MIN && port <= PORT_MAX ? OK : { ok: false, key: 'invalidPort' };
 }

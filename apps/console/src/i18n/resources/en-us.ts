@@ -230,14 +230,12 @@ export const enUS = {
       tlsLimitCount: 'TLS handshakes per minute',
       tlsLimitCountHelp:
         'How many full TLS handshakes one client IP may make with a node in 60 seconds (resumed sessions do not count). Further handshakes are refused until the minute is over. 0 = off.',
-      range: 'Enter a whole number from 0 to 100000',
       save: 'Save',
     },
     challengeWork: {
       title: 'Challenge work',
       bits: 'Proof of work (bits)',
       help: 'How much work the shield, click-to-verify and slider pages make a visitor’s browser do before they pass: each bit doubles it. 21 (the default) costs a current browser about a second; 16 a few hundredths; 24 several seconds. The work is bound to the visitor’s address, the site and five minutes, so a solved page cannot be reused elsewhere.',
-      range: 'Enter a whole number from 16 to 24',
       save: 'Save',
     },
     resource: {
@@ -259,7 +257,6 @@ export const enUS = {
       portType: 'Type',
       types: { http: 'HTTP', https: 'HTTPS' },
       add: 'Add port',
-      portRequired: 'Enter a port',
       changeType: 'Change type',
       done: 'Done',
       deleteConfirm: 'Stop listening on port {{port}}?',

@@ -224,14 +224,12 @@ export const zhCN: LocaleResources = {
       tlsLimitCount: '每分钟 TLS 握手次数',
       tlsLimitCountHelp:
         '一个客户端 IP 在 60 秒内可与一个节点完成的完整 TLS 握手次数（会话复用不计）。超出后，握手会被拒绝，直到这一分钟结束。0 表示关闭。',
-      range: '请输入 0 到 100000 之间的整数',
       save: '保存',
     },
     challengeWork: {
       title: '验证工作量',
       bits: '工作量证明（位）',
       help: '五秒盾、点击验证和滑块页面让访客浏览器在通过前完成的计算量：每增加 1 位，计算量翻倍。默认值 21 在当前浏览器上约需 1 秒；16 只需几十毫秒；24 需数秒。计算结果绑定访客地址、站点和五分钟有效期，无法在别处重复使用。',
-      range: '请输入 16 到 24 之间的整数',
       save: '保存',
     },
     resource: {
@@ -253,7 +251,6 @@ export const zhCN: LocaleResources = {
       portType: '类型',
       types: { http: 'HTTP', https: 'HTTPS' },
       add: '添加端口',
-      portRequired: '请输入端口',
       changeType: '更改类型',
       done: '完成',
       deleteConfirm: '停止监听端口 {{port}}？',

@@ -224,14 +224,12 @@ export const zhTW: LocaleResources = {
       tlsLimitCount: '每分鐘 TLS 交握次數',
       tlsLimitCountHelp:
         '一個用戶端 IP 在 60 秒內可與一個節點完成的完整 TLS 交握次數（工作階段續用不計）。超出後，交握會被拒絕，直到這一分鐘結束。0 表示關閉。',
-      range: '請輸入 0 到 100000 之間的整數',
       save: '儲存',
     },
     challengeWork: {
       title: '驗證工作量',
       bits: '工作量證明（位元）',
       help: '五秒盾、點擊驗證和滑桿頁面讓訪客瀏覽器在通過前完成的計算量：每增加 1 位元，計算量加倍。預設值 21 在目前的瀏覽器上約需 1 秒；16 只需幾十毫秒；24 需數秒。計算結果綁定訪客位址、網站和五分鐘有效期，無法在別處重複使用。',
-      range: '請輸入 16 到 24 之間的整數',
       save: '儲存',
     },
     resource: {
@@ -253,7 +251,6 @@ export const zhTW: LocaleResources = {
       portType: '類型',
       types: { http: 'HTTP', https: 'HTTPS' },
       add: '新增連接埠',
-      portRequired: '請輸入連接埠',
       changeType: '變更類型',
       done: '完成',
       deleteConfirm: '停止監聽連接埠 {{port}}？',

@@ -98,7 +98,11 @@ describe("a zone's limits per client IP", () => {
     // An empty input is refused before any call.
     typeInto(tls, 'TLS handshakes per minute', '');
     clickButton('Save', tls);
-    expect(await within(tls).findByText('Enter a whole number from 0 to 100000')).toBeTruthy();
+    expect(await within(tls).findByText('This field is required')).toBeTruthy();
+    // Above the contract's bound: refused under the field, nothing sent.
+    typeInto(tls, 'TLS handshakes per minute', '100001');
+    clickButton('Save', tls);
+    expect(await within(tls).findByText('Must be at most 100000')).toBeTruthy();
     expect(api.sent(setZoneTlsLimitCount, { zoneID: 1 })).toHaveLength(0);
 
     typeInto(tls, 'TLS handshakes per minute', '500');
@@ -118,10 +122,14 @@ describe("a zone's challenge work", () => {
     );
     expect(within(work).getByText(/each bit doubles it/)).toBeTruthy();
 
-    for (const bad of ['25', '15', '']) {
+    for (const [bad, refusal] of [
+      ['25', 'Must be at most 24'],
+      ['15', 'Must be at least 16'],
+      ['', 'This field is required'],
+    ] as const) {
       typeInto(work, 'Proof of work (bits)', bad);
       clickButton('Save', work);
-      expect(await within(work).findByText('Enter a whole number from 16 to 24')).toBeTruthy();
+      expect(await within(work).findByText(refusal)).toBeTruthy();
     }
     expect(api.sent(setZoneChallengeWorkBits, { zoneID: 1 })).toHaveLength(0);
 

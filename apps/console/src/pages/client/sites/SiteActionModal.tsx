@@ -9,6 +9,7 @@ import { FormModal } from '../../../components/FormModal';
 import { AccountPicker } from '../../../features/accounts/AccountPicker';
 import { entryListRules } from '../../../forms/line-rules';
 import { NumberInput } from '../../../forms/NumberInput';
+import { numberFieldRules } from '../../../forms/zod-rules';
 import { i18n } from '../../../i18n/i18n';
 import { callAuthed } from '../../../session';
 
@@ -71,6 +72,9 @@ function initialValues(action: FormAction, first: OperatorSite | undefined): Act
 }
 
 const required = [{ required: true }];
+/** A site's limit: the contract's field of `limitations`, so 100001 or 1.5 is refused, not sent. */
+const limitRules = (field: 'maxDomains' | 'maxPorts') =>
+  numberFieldRules(clientSiteRoutes.setSitesLimitations.request.body, `limitations.${field}`);
 
 /** A change to the chosen sites made through a small form (product, customer, expiry, backup, tags, limits). */
 export function SiteActionModal(props: { action: FormAction | null; sites: OperatorSite[]; onClose: () => void }) {
@@ -141,12 +145,17 @@ export function SiteActionModal(props: { action: FormAction | null; sites: Opera
       )}
       {action === 'clearCache' && <p>{t('cacheTasks:clearSitesConfirm', { count: sites.length })}</p>}
       {action === 'limitations' && (
-        <Form.Item name="maxDomains" label={t('maxDomains')} extra={t('hints.maxDomains')} rules={required}>
+        <Form.Item
+          name="maxDomains"
+          label={t('maxDomains')}
+          extra={t('hints.maxDomains')}
+          rules={limitRules('maxDomains')}
+        >
           <NumberInput style={{ width: '100%' }} />
         </Form.Item>
       )}
       {action === 'limitations' && (
-        <Form.Item name="maxPorts" label={t('maxPorts')} extra={t('hints.maxPorts')} rules={required}>
+        <Form.Item name="maxPorts" label={t('maxPorts')} extra={t('hints.maxPorts')} rules={limitRules('maxPorts')}>
           <NumberInput style={{ width: '100%' }} />
         </Form.Item>
       )}

@@ -1,9 +1,10 @@
-import { NGINX_TUNING_DEFAULTS, type NginxTuning } from '@rampart/contract';
+import { NGINX_TUNING_DEFAULTS, type NginxTuning, ZONE_NGINX_SECTION_ROUTES } from '@rampart/contract';
 import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCallsMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { NumberInput } from '../../../forms/NumberInput';
+import { numberFieldRules } from '../../../forms/zod-rules';
 import { type NginxScope, nginxReads, resetSection, saveSection } from './nginx-section-calls';
 import { SaveResetButtons } from './SaveResetButtons';
 
@@ -62,7 +63,14 @@ export function NginxNumbersForm({
       aria-label={t(`nginx.sections.${section}`)}
     >
       {keys.map((key) => (
-        <Form.Item key={key} name={key} label={t(`nginx.fields.${key}`)} style={{ marginBottom: 8 }}>
+        <Form.Item
+          key={key}
+          name={key}
+          label={t(`nginx.fields.${key}`)}
+          // The zone's and the operator's section take the same value.
+          rules={numberFieldRules(ZONE_NGINX_SECTION_ROUTES[section].put.request.body, `value.${key}`)}
+          style={{ marginBottom: 8 }}
+        >
           <NumberInput
             aria-label={t(`nginx.fields.${key}`)}
             placeholder={String(defaults[key])}

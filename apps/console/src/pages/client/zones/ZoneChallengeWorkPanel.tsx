@@ -1,4 +1,4 @@
-import { CHALLENGE_WORK_BITS_MAX, CHALLENGE_WORK_BITS_MIN, type ZoneSettings, zoneRoutes } from '@rampart/contract';
+import { type ZoneSettings, zoneRoutes } from '@rampart/contract';
 import { Button, Form, Space, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { NumberInput } from '../../../forms/NumberInput';
+import { numberFieldRules } from '../../../forms/zod-rules';
 
 /**
  * The proof of work the zone's shield, click-to-verify and slider pages ask (docs/decisions
@@ -41,15 +42,7 @@ export function ZoneChallengeWorkPanel({ zoneId, current }: { zoneId: number; cu
             <Form.Item
               name="bits"
               noStyle
-              rules={[
-                {
-                  required: true,
-                  type: 'integer',
-                  min: CHALLENGE_WORK_BITS_MIN,
-                  max: CHALLENGE_WORK_BITS_MAX,
-                  message: t('challengeWork.range'),
-                },
-              ]}
+              rules={numberFieldRules(zoneRoutes.setZoneChallengeWorkBits.request.body, 'bits')}
             >
               <NumberInput aria-label={label} style={{ width: 160 }} />
             </Form.Item>

@@ -1,4 +1,4 @@
-import { ZONE_LIMIT_MAX, type ZoneSettings, zoneRoutes } from '@rampart/contract';
+import { type ZoneSettings, zoneRoutes } from '@rampart/contract';
 import { Button, Form, Space, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { NumberInput } from '../../../forms/NumberInput';
+import { numberFieldRules } from '../../../forms/zod-rules';
 
 type LimitKey = 'invalidDomainLimitCount' | 'tlsLimitCount';
 const ROUTES = {
@@ -51,11 +52,7 @@ function LimitForm({ zoneId, field, value }: { zoneId: number; field: LimitKey; 
     >
       <Form.Item label={label} extra={t(`limits.${field}Help`)} style={{ marginBottom: 16 }}>
         <Space.Compact>
-          <Form.Item
-            name="count"
-            noStyle
-            rules={[{ required: true, type: 'integer', min: 0, max: ZONE_LIMIT_MAX, message: t('limits.range') }]}
-          >
+          <Form.Item name="count" noStyle rules={numberFieldRules(ROUTES[field].request.body, 'count')}>
             <NumberInput aria-label={label} style={{ width: 160 }} />
           </Form.Item>
           <Button type="primary" htmlType="submit" loading={save.isPending}>

@@ -9,6 +9,7 @@ import { createdText, toastText } from '../../../app/toast';
 import { FitTable } from '../../../components/FitTable';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { NumberInput } from '../../../forms/NumberInput';
+import { numberFieldRules } from '../../../forms/zod-rules';
 import { ZoneReservedPortsPanel } from './ZoneReservedPortsPanel';
 
 interface PortValues {
@@ -57,7 +58,11 @@ export function ZonePortsPanel({ zoneId }: { zoneId: number }) {
         onFinish={(values) => add.mutate(values)}
         style={{ marginBottom: 16 }}
       >
-        <Form.Item name="port" label={t('ports.port')} rules={[{ required: true, message: t('ports.portRequired') }]}>
+        <Form.Item
+          name="port"
+          label={t('ports.port')}
+          rules={numberFieldRules(zoneSettingRoutes.createZonePorts.request.body, 'ports.port')}
+        >
           <NumberInput aria-label={t('ports.port')} />
         </Form.Item>
         <Form.Item name="portType" label={t('ports.portType')}>

@@ -7,6 +7,7 @@ import { routeQuery } from '../../../../app/route-query';
 import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
 import { NumberInput } from '../../../../forms/NumberInput';
+import { numberFieldRules } from '../../../../forms/zod-rules';
 
 type Values = Pick<AuthRule, 'name' | 'groupID' | 'match' | 'path' | 'domainIDs' | 'priority' | 'enabled'>;
 const NEW_RULE: Values = {
@@ -95,7 +96,12 @@ export function AuthRuleFormModal(props: { siteId: number; rule: AuthRule | 'new
         />
       </Form.Item>
       <Space align="start" wrap>
-        <Form.Item name="priority" label={t('rule.priority')} tooltip={t('rule.priorityHint')}>
+        <Form.Item
+          name="priority"
+          label={t('rule.priority')}
+          tooltip={t('rule.priorityHint')}
+          rules={numberFieldRules(authGroupRoutes.createRule.request.body, 'priority')}
+        >
           <NumberInput />
         </Form.Item>
         <Form.Item name="enabled" label={t('rule.enabled')} valuePropName="checked">

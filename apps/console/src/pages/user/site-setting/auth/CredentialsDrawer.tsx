@@ -21,6 +21,7 @@ import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { NumberInput } from '../../../../forms/NumberInput';
 import { useFieldValue } from '../../../../forms/use-field-value';
+import { numberFieldRules } from '../../../../forms/zod-rules';
 
 const PAGE_SIZE = 20;
 type Row = {
@@ -117,7 +118,7 @@ function CredentialFields({ kind, editing }: { kind: AuthKind; editing: boolean 
       <Form.Item name="audience" label={t('jwt.audience')}>
         <Input />
       </Form.Item>
-      <Form.Item name="leeway" label={t('jwt.leeway')}>
+      <Form.Item name="leeway" label={t('jwt.leeway')} rules={numberFieldRules(c.createJwtAuth.request.body, 'leeway')}>
         <NumberInput />
       </Form.Item>
       <Form.Item name="requireExp" valuePropName="checked">

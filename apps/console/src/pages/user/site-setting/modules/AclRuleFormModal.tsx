@@ -18,6 +18,7 @@ import { entryListRules } from '../../../../forms/line-rules';
 import { NumberInput } from '../../../../forms/NumberInput';
 import type { FieldNameOf } from '../../../../forms/server-errors';
 import { useFieldValue } from '../../../../forms/use-field-value';
+import { numberFieldRules } from '../../../../forms/zod-rules';
 import { i18n } from '../../../../i18n/i18n';
 import { type ModuleItemFormProps, useModuleItemForm } from './use-module-items';
 
@@ -124,10 +125,16 @@ function ConditionFields({ index, onRemove }: { index: number; onRemove?: () => 
         )}
         {field === 'frequency' && (
           <>
-            <Form.Item name={[index, 'count']}>
+            <Form.Item
+              name={[index, 'count']}
+              rules={numberFieldRules(luaAclRoutes.addRule.request.body, 'conditions.count')}
+            >
               <NumberInput addonAfter={t('acl.condition.times')} aria-label={row('count')} />
             </Form.Item>
-            <Form.Item name={[index, 'seconds']}>
+            <Form.Item
+              name={[index, 'seconds']}
+              rules={numberFieldRules(luaAclRoutes.addRule.request.body, 'conditions.seconds')}
+            >
               <NumberInput addonAfter={t('acl.condition.seconds')} aria-label={row('seconds')} />
             </Form.Item>
           </>
@@ -174,7 +181,12 @@ export function AclRuleFormModal(props: ModuleItemFormProps<LuaAclRule>) {
         <Form.Item name="name" label={t('acl.name')} required>
           <Input autoFocus style={{ width: 260 }} />
         </Form.Item>
-        <Form.Item name="priority" label={t('acl.priority')} tooltip={t('acl.priorityHint')}>
+        <Form.Item
+          name="priority"
+          label={t('acl.priority')}
+          tooltip={t('acl.priorityHint')}
+          rules={numberFieldRules(luaAclRoutes.addRule.request.body, 'priority')}
+        >
           <NumberInput />
         </Form.Item>
         <Form.Item name="enabled" label={t('acl.enabled')} valuePropName="checked">

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { entryListRules } from '../../../../forms/line-rules';
 import { NumberInput } from '../../../../forms/NumberInput';
+import { numberFieldRules } from '../../../../forms/zod-rules';
 import { i18n } from '../../../../i18n/i18n';
 import { WAF_DEFAULTS, type WafExclusionValues, WafFields, wafExclusionBody } from './WafFields';
 
@@ -105,7 +106,7 @@ export function ModuleFields({ type }: { type: SiteModuleType }) {
           <Form.Item name="credentials" label={t('cors.credentials')} valuePropName="checked">
             <Switch />
           </Form.Item>
-          <Form.Item name="maxAge" label={t('cors.maxAge')}>
+          <Form.Item name="maxAge" label={t('cors.maxAge')} rules={numberFieldRules(corsSettingsSchema, 'maxAge')}>
             <NumberInput />
           </Form.Item>
         </>
