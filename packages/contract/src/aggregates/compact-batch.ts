@@ -1,9 +1,9 @@
 import { AGGREGATE_BATCH_COLLAPSED_MAX, AGGREGATE_BATCH_MINUTES_MAX } from '../routes/analytics-aggregates-limits.js';
 import type { AggregateBatch, AggregateMinute, CollapsedBlocks } from '../routes/analytics-aggregates-schema.js';
 import type { EdgeEvent } from '../routes/analytics-events.js';
+import { StringTable } from './compact-strings.js';
 import { LOW_DIM_NAMES } from './event-counters.js';
 import type { HyperLogLogData } from './hyperloglog.js';
-import { Interner } from './interner.js';
 
 /**
  * The aggregate batch's compact form, what an agent ships (routes/analytics-aggregates.ts): the
@@ -26,17 +26,21 @@ import { Interner } from './interner.js';
  *
  * A collapsed record: minute, domainId, ip, fwKind, fwRule, fwAction, count, first, last, bytesIn,
  * bytesOut, then its sample's SAMPLE_FIELDS; first, last and the sample's time as milliseconds
- * from the minute.
+ * from the minute. From format 3, a mask comes before the sample: bit i set, the sample's
+ * SAMPLE_FROM_RECORD[i] equals the record's (time: its first) and is left out, restored on decode.
+ * Format 2 (no mask) is still read, for agents of the release before.
  *
  * Decoding checks every index and number as it reads (an array too short, a string index out of
  * range, a number not a safe integer: not a batch); the decoded batch is then checked as the
  * object form is (isAggregateBatch, analytics-aggregates-check.ts).
  */
 
-export const COMPACT_BATCH_FORMAT = 2;
+export const COMPACT_BATCH_FORMAT = 3;
+/** The format before, still read (its collapsed records carry every sample field). */
+export const COMPACT_BATCH_FORMAT_BEFORE = 2;
 
 export interface CompactAggregateBatch {
-  format: typeof COMPACT_BATCH_FORMAT;
+  format: typeof COMPACT_BATCH_FORMAT | typeof COMPACT_BATCH_FORMAT_BEFORE;
   batchId: string;
   dropped: number;
   closedThrough: number;
@@ -74,37 +78,24 @@ const SAMPLE_FIELDS = [
   ['wafName', 's'],
 ] as const satisfies readonly (readonly [keyof EdgeEvent, 's' | 'n'])[];
 
+/**
+ * The sample's fields that may repeat one of its record's (the record's key): its time the record's
+ * first, its bytes the record's when it counts one request.
+ */
+const SAMPLE_FROM_RECORD = [
+  ['domainId', 'domainId'],
+  ['ip', 'ip'],
+  ['fwKind', 'fwKind'],
+  ['fwRule', 'fwRule'],
+  ['fwAction', 'fwAction'],
+  ['time', 'first'],
+  ['bytesIn', 'bytesIn'],
+  ['bytesOut', 'bytesOut'],
+] as const satisfies readonly (readonly [keyof EdgeEvent, keyof CollapsedBlocks])[];
+const MASK_ALL = (1 << SAMPLE_FROM_RECORD.length) - 1;
+
 type HeavyHittersJson = NonNullable<AggregateMinute['top']>['url'];
 type HistogramJson = AggregateMinute['requestMs'];
-
-/**
- * Strings as indexes, the most used first (fewer digits for the values every record repeats):
- * `ref` gives a placeholder id and notes where it was put; `finish` renumbers by use.
- */
-class StringTable {
-  private readonly interner = new Interner();
-  private readonly uses: number[] = [];
-  private readonly places: { row: number[]; at: number }[] = [];
-
-  ref(row: number[], value: string): void {
-    const id = this.interner.id(value);
-    this.uses[id] = (this.uses[id] ?? 0) + 1;
-    this.places.push({ row, at: row.length });
-    row.push(id);
-  }
-
-  /** The strings, most used first; every ref renumbered (a negative one, -id - 1, stays negative). */
-  finish(): string[] {
-    const order = this.interner.values.map((_, i) => i).sort((a, b) => this.uses[b]! - this.uses[a]! || a - b);
-    const rank = new Array<number>(order.length);
-    for (const [r, id] of order.entries()) rank[id] = r;
-    for (const { row, at } of this.places) {
-      const v = row[at]!;
-      row[at] = v >= 0 ? rank[v]! : -rank[-v - 1]! - 1;
-    }
-    return order.map((id) => this.interner.values[id]!);
-  }
-}
 
 /** The compact form of a batch (the agent's, before gzip). */
 export function encodeAggregateBatch(batch: AggregateBatch): CompactAggregateBatch {
@@ -173,7 +164,18 @@ export function encodeAggregateBatch(batch: AggregateBatch): CompactAggregateBat
     strings.ref(out, c.fwAction);
     out.push(c.count, c.first - c.minute, c.last - c.minute, c.bytesIn, c.bytesOut);
     const sample = c.sample as Record<string, unknown>;
+    const record = c as unknown as Record<string, unknown>;
+    let mask = 0;
+    const omitted = new Set<string>();
+    for (const [i, [key, from]] of SAMPLE_FROM_RECORD.entries()) {
+      if (sample[key] === record[from]) {
+        mask |= 1 << i;
+        omitted.add(key);
+      }
+    }
+    out.push(mask);
     for (const [key, kind] of SAMPLE_FIELDS) {
+      if (omitted.has(key)) continue;
       if (kind === 's') strings.ref(out, sample[key] as string);
       else out.push(key === 'time' ? (sample[key] as number) - c.minute : (sample[key] as number));
     }
@@ -309,7 +311,7 @@ function decodeMinute(r: Reader): AggregateMinute {
   return m as AggregateMinute;
 }
 
-function decodeCollapsed(r: Reader): CollapsedBlocks {
+function decodeCollapsed(r: Reader, format: number): CollapsedBlocks {
   const c: Record<string, unknown> = {
     minute: r.num(),
     domainId: r.num(),
@@ -326,9 +328,16 @@ function decodeCollapsed(r: Reader): CollapsedBlocks {
   const minute = c.minute as number;
   c.first = (c.first as number) + minute;
   c.last = (c.last as number) + minute;
+  const mask = format === COMPACT_BATCH_FORMAT_BEFORE ? 0 : r.num();
+  if (mask < 0 || mask > MASK_ALL) throw BAD;
+  const restored = new Map<string, unknown>();
+  for (const [i, [key, from]] of SAMPLE_FROM_RECORD.entries()) if (mask & (1 << i)) restored.set(key, c[from]);
   const sample: Record<string, unknown> = {};
-  for (const [key, kind] of SAMPLE_FIELDS) sample[key] = kind === 's' ? r.str() : r.num();
-  sample.time = (sample.time as number) + minute;
+  for (const [key, kind] of SAMPLE_FIELDS) {
+    if (restored.has(key)) sample[key] = restored.get(key);
+    else if (key === 'time') sample.time = r.num() + minute;
+    else sample[key] = kind === 's' ? r.str() : r.num();
+  }
   if (!r.done) throw BAD;
   c.sample = sample;
   return c as CollapsedBlocks;
@@ -361,7 +370,8 @@ function decodeFresh(v: Record<string, unknown>): AggregateBatch | null {
   for (const key in v) if (Object.hasOwn(v, key)) keys++;
   if (keys !== COMPACT_KEYS.length || !COMPACT_KEYS.every((k) => Object.hasOwn(v, k))) return null;
   const { format, batchId, dropped, closedThrough, strings, minutes, collapsed } = v;
-  if (format !== COMPACT_BATCH_FORMAT || !Array.isArray(strings) || !Array.isArray(minutes)) return null;
+  if (format !== COMPACT_BATCH_FORMAT && format !== COMPACT_BATCH_FORMAT_BEFORE) return null;
+  if (!Array.isArray(strings) || !Array.isArray(minutes)) return null;
   if (!Array.isArray(collapsed)) return null;
   if (minutes.length > AGGREGATE_BATCH_MINUTES_MAX || collapsed.length > AGGREGATE_BATCH_COLLAPSED_MAX) return null;
   const rows = (list: unknown[], decode: (r: Reader) => unknown) =>
@@ -374,7 +384,7 @@ function decodeFresh(v: Record<string, unknown>): AggregateBatch | null {
     dropped,
     closedThrough,
     minutes: rows(minutes, decodeMinute),
-    collapsed: rows(collapsed, decodeCollapsed),
+    collapsed: rows(collapsed, (r) => decodeCollapsed(r, format)),
   } as AggregateBatch;
 }
 

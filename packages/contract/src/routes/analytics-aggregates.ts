@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   COMPACT_BATCH_FORMAT,
+  COMPACT_BATCH_FORMAT_BEFORE,
   type CompactAggregateBatch,
   isCompactAggregateBatch,
 } from '../aggregates/compact-batch.js';
@@ -48,7 +49,7 @@ export {
  */
 export const compactAggregateBatchSchema = z
   .strictObject({
-    format: z.literal(COMPACT_BATCH_FORMAT),
+    format: z.union([z.literal(COMPACT_BATCH_FORMAT), z.literal(COMPACT_BATCH_FORMAT_BEFORE)]),
     batchId: edgeEventBatchSchema.shape.batchId,
     dropped: count,
     closedThrough: unixMs,
