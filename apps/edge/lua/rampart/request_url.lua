@@ -34,6 +34,9 @@ local _M = {}
 pcall(ffi.cdef, [[
   int memcmp(const void *s1, const void *s2, size_t n);
 ]])
+pcall(ffi.cdef, [[
+  void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);
+]])
 
 local value = ffi.new("unsigned char *[1]")
 local value_len = ffi.new("size_t[1]")
@@ -100,6 +103,12 @@ local function reader(name)
   function self.starts(s)
     local n = #s
     return len >= n and (type(ptr) == "string" and ptr:sub(1, n) == s or C.memcmp(ptr, s, n) == 0)
+  end
+  -- Whether the value read holds `s` anywhere (as string.find(value, s, 1, true); "" is in every value).
+  function self.contains(s)
+    local n = #s
+    if n == 0 then return true end
+    return len >= n and C.memmem(ptr, len, s, n) ~= nil
   end
   -- The value read: a pointer into nginx's memory (a Lua string, "", when none was found).
   function self.pointer()
