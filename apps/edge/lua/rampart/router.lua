@@ -49,7 +49,8 @@ local cached_location
 -- once) tells two workers with one pid apart. Instead of $request_id, whose per-request call into
 -- OpenSSL's RNG cost ~13% of the edge's CPU per request, and of an nginx-side
 -- "$pid-$connection-..." whose number formatting cost ~2,500 instructions (bench/README.md).
-local id_prefix, serial = nil, 0
+-- Written from a C buffer (rampart.request_id): no Lua string per request.
+local request_id = require "rampart.request_id"
 
 -- ACME HTTP-01 challenges (docs/decisions.md "Automatic certificates"): whether the generation
 -- holds any is read once per worker and generation, so a node without one pays a number compare.
@@ -220,12 +221,7 @@ function _M.route()
 end
 
 decide = function(var)
-  if id_prefix == nil then
-    id_prefix = (var.rampart_node or "edge") .. "-" .. ngx.worker.pid() .. "-"
-      .. string.format("%x", math.floor(ngx.now())) .. "-"
-  end
-  serial = serial + 1
-  var.rampart_request_id = id_prefix .. serial
+  request_id.next(var)
   local domain, gen = store.lookup(var.host) -- nginx lower-cases the host and strips the port
   if gen == nil then return "503" end
   -- An ACME challenge is answered before anything else of the host: zone limits, firewall, redirects.
@@ -235,6 +231,7 @@ decide = function(var)
   if limits.http and limits.refuse(var, domain) then return "444" end
   if domain == nil then return "404" end
 
+  store.request_routed(domain)
   var.rampart_domain_id = domain._id
   if not domain.enabled then return "403" end
   -- The site firewall and the domain's Lua ACL (rampart.firewall, rampart.acl): two field checks
