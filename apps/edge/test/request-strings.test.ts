@@ -64,6 +64,87 @@ const aclTest = (dir: string) => `
   ngx.print(hits, " ", tried, "\\n", table.concat(out, "\\n"))
 `;
 
+/**
+ * The cache rules' test of the path and the cache key (rampart.router), as the string version
+ * answered (the path as a Lua string, set lookups, paths.extension and in_directory, the key joined
+ * in Lua), compared with the in-place answers and the key nginx holds in $rampart_cache_key.
+ */
+const cacheTest = () => `
+  local out, hits, tried = {}, 0, 0
+  local ok, err = pcall(function()
+    local router, paths = require "rampart.router", require "rampart.paths"
+    local request_url = require "rampart.request_url"
+    local var = ngx.var
+    local u = var.uri
+    local function old_matches(rule, uri)
+      if rule.scope == "all" then return true end
+      if rule.scope == "path" then
+        for _, v in ipairs(rule.values) do if ngx.unescape_uri(v) == uri then return true end end
+        return false
+      end
+      if rule.scope == "suffix" then
+        local ext = paths.extension(uri)
+        for _, v in ipairs(rule.values) do if ext == v then return true end end
+        return false
+      end
+      for _, v in ipairs(rule.values) do if paths.in_directory(paths.directory(v), uri) then return true end end
+      return false
+    end
+    local function old_args(args, token_auth)
+      if not args then return nil end
+      if not token_auth or (not args:find("token=", 1, true) and not args:find("timestamp=", 1, true)) then return args end
+      local kept = {}
+      for pair in args:gmatch("[^&]+") do
+        local name = pair:match("^[^=]*")
+        if name ~= "token" and name ~= "timestamp" then kept[#kept + 1] = pair end
+      end
+      return table.concat(kept, "&")
+    end
+    local ext = paths.extension(u)
+    local n = #u
+    local values = {
+      path = { u, u:sub(1, -2), u .. "x", u:sub(1, math.floor(n / 2)), "/cache-test/a%2Fb", "/cache-test/a/b" },
+      suffix = { ext or "zz", "html", "jpg", "css", (ext or "zz"):upper() },
+      directory = { u, u .. "/", u:sub(1, math.floor(n / 2)), "/cache-test", "/cache-test/", "/cache-tes", "/" },
+    }
+    local uri = request_url.uri
+    for scope, list in pairs(values) do
+      for k = 1, #list do
+        local raw = { scope = scope, values = { list[k], list[#list - k + 1] }, ttl = 60, respectOrigin = true,
+          queryString = k % 2 == 0 and "include" or "ignore" }
+        local rule = router.compile_rule(raw)
+        local want, got = old_matches(raw, u), router.rule_matches(rule, uri, uri.read())
+        tried = tried + 1
+        if want ~= got then out[#out + 1] = scope .. " " .. string.format("%q", list[k]:sub(1, 60)) .. ": " .. tostring(want) .. ", in place " .. tostring(got) end
+        if want then hits = hits + 1 end
+        -- the key of the rule, for a domain with and without token auth
+        for _, token_auth in ipairs({ false, true }) do
+          local domain = { _cache = { key_prefix = "7:3|", rules = { rule } }, origin = { scheme = "http" },
+            tokenAuthId = token_auth and 1 or nil }
+          var.rampart_cache_key = "-"
+          local location = router.cached_location(domain, 1, var)
+          local key = var.rampart_cache_key
+          if want then
+            local path = u
+            if raw.queryString == "include" then
+              local args = old_args(var.args, token_auth)
+              if args and args ~= "" then path = u .. "?" .. args end
+            end
+            local old_key = "7:3|" .. var.host .. path
+            if location ~= rule.location or key ~= old_key then
+              out[#out + 1] = "key " .. tostring(location) .. " " .. string.format("%q", key:sub(1, 80)) .. ", was " .. string.format("%q", old_key:sub(1, 80))
+            end
+          elseif location ~= nil or key ~= "-" then
+            out[#out + 1] = "no rule matched, yet " .. tostring(location)
+          end
+        end
+      end
+    end
+  end)
+  if not ok then out[#out + 1] = "error: " .. tostring(err) end
+  ngx.print(hits, " ", tried, "\\n", table.concat(out, "\\n"))
+`;
+
 let edge: Edge;
 let origin: Origin;
 let dir: string;
@@ -73,11 +154,15 @@ beforeAll(async () => {
   await chmod(dir, 0o755);
   await writeFile(path.join(dir, 'patterns.json'), JSON.stringify(PATTERNS), { mode: 0o644 });
   await writeFile(path.join(dir, 'acl.lua'), aclTest(dir), { mode: 0o644 });
+  await writeFile(path.join(dir, 'cache.lua'), cacheTest(), { mode: 0o644 });
   origin = await startOrigin('origin');
   edge = await startEdge(
     { workerProcesses: 1 },
     {
-      serverSnippet: `location /acl-test/ { access_log off; content_by_lua_block { dofile("${dir}/acl.lua") } }`,
+      serverSnippet: [
+        `location /acl-test/ { access_log off; content_by_lua_block { dofile("${dir}/acl.lua") } }`,
+        `location /cache-test/ { access_log off; content_by_lua_block { dofile("${dir}/cache.lua") } }`,
+      ].join('\n'),
     },
   );
   await edge.push(document('request-strings-1', [domain(1, 'strings.example', [upstream(origin.port)])]));
@@ -143,4 +228,29 @@ it("matches the ACL's string conditions in place as on the values read as string
   // Both answers occur: some conditions hold, most do not.
   expect(hits).toBeGreaterThan(60);
   expect(hits).toBeLessThan(tried / 2);
+}, 120_000);
+
+it("tests the cache rules' paths in place and writes the cache key nginx keeps as the string version did", async () => {
+  const endings = ['', '.html', '.HTML', '.a.b.jpg', '.', '/.htaccess', '/x.css/', `.${'j'.repeat(300)}`];
+  const queries = ['', '?', '?a=1&b=2', '?token=abc&a=1&timestamp=9', '?token=x', `?q=${'z'.repeat(500)}`];
+  const problems: string[] = [];
+  let hits = 0;
+  let tried = 0;
+  for (const [i, p] of values(48, 11).entries()) {
+    const target = `/cache-test/${p}${endings[i % endings.length]}${queries[i % queries.length]}`;
+    const reply = await sendFrom('127.0.0.1', edge.httpPort, 'strings.example', { path: target });
+    if (reply === 'closed' || reply.status !== 200) {
+      problems.push(`${target.slice(0, 60)}: ${reply === 'closed' ? 'closed' : reply.status}`);
+      continue;
+    }
+    const [counts, ...lines] = reply.body.split('\n');
+    const [h, t] = (counts ?? '').split(' ').map(Number);
+    hits += h ?? 0;
+    tried += t ?? 0;
+    for (const line of lines) if (line) problems.push(`${target.slice(0, 60)}: ${line}`);
+  }
+  expect(problems).toEqual([]);
+  // Both answers occur: some rules match the path, others do not.
+  expect(hits).toBeGreaterThan(48);
+  expect(hits).toBeLessThan(tried);
 }, 120_000);
