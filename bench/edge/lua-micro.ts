@@ -48,6 +48,11 @@ ${process.env.MICRO_JIT_LOG ? `require("jit.v").start(${JSON.stringify(process.e
   time("deny_page_var", function() var.rampart_page = pages.body(4030) end)
   if pages.parts then time("deny_parts_var", function() var.rampart_page, var.rampart_page_id, var.rampart_page_end = pages.parts(4030) end) end
   time("escalate_note", function() return escalate.note(var, "4030") end)
+  -- every refusal past the escalation threshold (1 here): an escalated address, or one the
+  -- site's whitelist spares (the bench firewall's range holds wrk's address)
+  escalate.configure({ escalationRefusals = 1, escalationSeconds = 600 })
+  time("escalate_past_threshold", function() return escalate.note(var, "4030") end)
+  escalate.configure({})
   -- a challenge page with its own token and nonce (the Lua side: ngx.print sends what it returns)
   local html, serial = require "rampart.challenge_pages", 0
   time("challenge_page", function()

@@ -19,15 +19,19 @@
 --
 -- Cost: a domain without an ACL pays one field check in route(). Each module is compiled once per
 -- worker and generation (memoized on the domain entry); per request, per rule tried: a variable
--- read and a comparison per condition until one fails.
+-- read and a comparison per condition until one fails. String fields (Referer, Cookie, path, URI,
+-- User-Agent, a header) are compared and matched in nginx's memory (rampart.request_url): a client
+-- that sends long values made to share one LuaJIT string bucket cannot slow the check down
+-- (docs/decisions/0123-edge-request-strings-in-place.md).
 local compiled_modules = require "rampart.compiled_modules"
 local ip_ranges = require "rampart.ip_ranges"
 local geo = require "rampart.firewall_geo"
 local blocklist = require "rampart.blocklist"
+local request_url = require "rampart.request_url"
 
 local _M = {}
 
-local re_find, find, sub, lower, gsub = ngx.re.find, string.find, string.sub, string.lower, string.gsub
+local lower, gsub = string.lower, string.gsub
 local contains = ip_ranges.contains
 local dict = ngx.shared.rampart_firewall
 local warned = false
@@ -61,7 +65,7 @@ local function compile_condition(c, rule_id)
   end
   -- $http_<name>: nginx's variable for a request header, "-" read as "_" (names hold no "_").
   local variable = f == "header" and "http_" .. gsub(lower(c.name), "-", "_") or VARIABLE[f]
-  return { kind = "string", var = variable, op = c.op, value = c.value, negate = c.negate }
+  return { kind = "string", reader = request_url.reader_of(variable), op = c.op, value = c.value, negate = c.negate }
 end
 
 local function compile(raw)
@@ -92,15 +96,17 @@ function _M.of(domain, gen)
   return acl
 end
 
-local function string_matches(c, var)
-  local s = var[c.var] or ""
+-- A missing value compares as "" (the reader's value when nginx has none).
+local function string_matches(c)
+  local s = c.reader
+  s.read()
   local op, value = c.op, c.value
-  if op == "exact" then return s == value end
-  if op == "prefix" then return sub(s, 1, #value) == value end
-  if op == "contains" then return find(s, value, 1, true) ~= nil end
-  local from, _, err = re_find(s, value, "jo")
+  if op == "exact" then return s.equals(value) end
+  if op == "prefix" then return s.starts(value) end
+  if op == "contains" then return s.contains(value) end
+  local found, err = s.find(value, "jo")
   if err then ngx.log(ngx.WARN, "rampart acl: pattern failed: ", err) end
-  return from ~= nil
+  return found == true
 end
 
 local function counted(c, addr)
@@ -121,11 +127,14 @@ local function counted(c, addr)
   return n <= count
 end
 
+-- For the tests (request-strings.test.ts): a condition compiled and matched as check() does.
+_M.compile_condition, _M.string_matches = compile_condition, string_matches
+
 local function holds(c, gen, var, addr)
   local kind = c.kind
   local hit
   if kind == "string" then
-    hit = string_matches(c, var)
+    hit = string_matches(c)
   elseif kind == "ip" then
     local set = c[#addr]
     hit = set ~= nil and contains(set, addr)

@@ -95,9 +95,11 @@ local function mapped_port(origin)
 end
 
 function _M.balance()
-  -- The router found the domain in this request; the worker's cache has it (no ngx.ctx to build
-  -- per request). A push in between may have retired it: then this request fails like a dead origin.
-  local domain = store.routed(ngx.var.host)
+  -- The router found the domain in this request (no ngx.ctx to build per request): the domain it
+  -- routed when no other request was routed since (rampart.store request_domain), else the
+  -- worker's cache's entry for the host, which a push in between may have retired: then this
+  -- request fails like a dead origin.
+  local domain = store.request_domain()
   if domain == nil then return fail("domain of ", ngx.var.host, " is gone") end
   -- A push in between disabled it: a disabled domain has no origin.
   if domain.origin == nil then return fail("domain ", domain.id, " is disabled") end

@@ -25,8 +25,11 @@
 -- window weighted by how much of it the sliding window still covers; "e!|<address>" (one window)
 -- keeps a crossing from escalating twice while the agent takes it down; "e#|<address>" the number of
 -- escalations remembered for the decay. Cost per refusal: one `incr` (and a `get` once the
--- current window alone is not enough); nothing for a request that is not refused. Runs in
--- set_by_lua (rampart.router): nothing here yields.
+-- current window alone is not enough); nothing for a request that is not refused. Past the
+-- threshold, each worker remembers until when the address's "e!" mark lasts, and each compiled
+-- firewall (per worker and generation) the addresses its whitelist spares, so a flood that
+-- goes on costs a table lookup more, not a host lookup, a whitelist scan and a shared-dict `add`
+-- per refusal. Runs in set_by_lua (rampart.router): nothing here yields.
 local cjson = require "cjson.safe"
 local store = require "rampart.store"
 local challenge = require "rampart.challenge"
@@ -93,19 +96,56 @@ local function whitelisted(fw, addr)
   return false
 end
 
+-- Per worker: address → the time its "e!" mark ends (escalated, by this worker or another).
+-- Emptied when it grows past MARKS_MAX (then each address costs one `add` again).
+local marks, mark_count = {}, 0
+local MARKS_MAX = 10000
+-- Per compiled firewall: at most SPARED_MAX addresses it was asked about (see the top).
+local SPARED_MAX = 1024
+
+local function remember(addr, ends)
+  if type(ends) ~= "number" then return end
+  if mark_count >= MARKS_MAX then marks, mark_count = {}, 0 end
+  if marks[addr] == nil then mark_count = mark_count + 1 end
+  marks[addr] = ends
+end
+
+-- Whether the domain's whitelist spares `addr`, remembered on its compiled firewall (which the
+-- domain entry keeps for its worker and generation).
+local function spared(domain, gen, addr)
+  if firewall == nil then firewall = require "rampart.firewall" end
+  local fw = firewall.of(domain, gen)
+  if not fw then return false end
+  local known = fw.escalation_spared
+  if known == nil then
+    known = { n = 0 }
+    fw.escalation_spared = known
+  end
+  local answer = known[addr]
+  if answer ~= nil then return answer end
+  answer = whitelisted(fw, addr)
+  if known.n < SPARED_MAX then
+    known.n = known.n + 1
+    known[addr] = answer
+  end
+  return answer
+end
+
 local function escalate(var, addr, now)
   if var.rampart_trusted_peer == "1" then return end
-  if firewall == nil then firewall = require "rampart.firewall" end
   local domain, gen = store.lookup(var.host)
   if domain == nil or gen == nil then return end
   local site = domain.firewallId or domain.settingsId or domain.cacheId
   if site == nil then return end
-  if domain.firewallId then
-    local fw = firewall.of(domain, gen)
-    if fw and whitelisted(fw, addr) then return end
+  if domain.firewallId and spared(domain, gen, addr) then return end
+  -- One escalation per crossing: the next refusals of this window are the agent's to stop. The
+  -- mark holds when it ends, for the workers that find it there.
+  local mark = "e!|" .. addr
+  if not dict:add(mark, now + seconds, seconds) then
+    remember(addr, dict:get(mark))
+    return
   end
-  -- One escalation per crossing: the next refusals of this window are the agent's to stop.
-  if not dict:add("e!|" .. addr, true, seconds) then return end
+  remember(addr, now + seconds)
   local n = dict:incr("e#|" .. addr, 1, 0, DECAY_MEMORY_SECONDS) or 1
   local lasts = min(MAX_SECONDS, FIRST_SECONDS * 2 ^ (n - 1))
   local site_text = string.format("%d", site)
@@ -136,6 +176,8 @@ function _M.note(var, route)
     count = count + previous * (1 - (now - window * seconds) / seconds)
     if count < refusals then return end
   end
+  local ends = marks[addr]
+  if ends ~= nil and ends > now then return end
   escalate(var, addr, now)
 end
 

@@ -21,7 +21,7 @@
 -- same phase. Runs in set_by_lua: nothing here yields.
 local ffi = require "ffi"
 local base = require "resty.core.base"
-require "resty.core.var" -- declares ngx_http_lua_ffi_var_get
+require "resty.core.var" -- declares ngx_http_lua_ffi_var_get and ngx_http_lua_ffi_var_set
 local regex = require "resty.core.regex" -- declares ngx_http_lua_ffi_exec_regex
 
 local C = ffi.C
@@ -33,6 +33,9 @@ local _M = {}
 
 pcall(ffi.cdef, [[
   int memcmp(const void *s1, const void *s2, size_t n);
+]])
+pcall(ffi.cdef, [[
+  void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);
 ]])
 
 local value = ffi.new("unsigned char *[1]")
@@ -101,9 +104,19 @@ local function reader(name)
     local n = #s
     return len >= n and (type(ptr) == "string" and ptr:sub(1, n) == s or C.memcmp(ptr, s, n) == 0)
   end
+  -- Whether the value read holds `s` anywhere (as string.find(value, s, 1, true); "" is in every value).
+  function self.contains(s)
+    local n = #s
+    if n == 0 then return true end
+    return len >= n and C.memmem(ptr, len, s, n) ~= nil
+  end
   -- The value read: a pointer into nginx's memory (a Lua string, "", when none was found).
   function self.pointer()
     return ptr
+  end
+  -- The length of the value read (0 when none was found).
+  function self.length()
+    return len
   end
   -- The value read as a Lua string (tests and tools; the hot paths never make it).
   function self.string()
@@ -113,6 +126,58 @@ local function reader(name)
   return self
 end
 _M.reader = reader
+
+-- A writer of the nginx variable `name` from parts: Lua strings (short ones: constants, the host)
+-- and values readers read (in place), joined in a C buffer and copied by nginx into the request,
+-- so the whole never becomes a Lua string. reset(), then add(s) / add_read(reader) in order, then
+-- set(). The buffer grows to the longest value written (a request's path and query: nginx's
+-- header buffers bound them).
+function _M.writer(name)
+  local name_len = #name
+  local scratch = ffi.new("unsigned char[?]", name_len + 256)
+  local errbuf = scratch + name_len
+  local errlen = ffi.new("size_t[1]")
+  local size = 1024
+  local buf = ffi.new("unsigned char[?]", size)
+  local used = 0
+  local function reserve(n)
+    if used + n <= size then return end
+    while size < used + n do size = size * 2 end
+    local bigger = ffi.new("unsigned char[?]", size)
+    ffi.copy(bigger, buf, used)
+    buf = bigger
+  end
+  local self = {}
+  function self.reset()
+    used = 0
+  end
+  function self.add(s)
+    local n = #s
+    reserve(n)
+    ffi.copy(buf + used, s, n)
+    used = used + n
+  end
+  function self.add_read(r)
+    local n = r.length()
+    reserve(n)
+    ffi.copy(buf + used, r.pointer(), n)
+    used = used + n
+  end
+  function self.set()
+    local req = get_request()
+    if req == nil then return nil, "no request" end
+    errlen[0] = 256
+    if C.ngx_http_lua_ffi_var_set(req, name, name_len, scratch, buf, used, errbuf, errlen) ~= 0 then
+      return nil, ffi.string(errbuf, errlen[0])
+    end
+    return true
+  end
+  -- What was added since reset() (tests).
+  function self.string()
+    return ffi.string(buf, used)
+  end
+  return self
+end
 
 -- One reader per variable name for the compiled rules of every generation (rampart.firewall_headers:
 -- $http_<name>); past READERS_MAX names a new one each time.
@@ -138,5 +203,7 @@ _M.user_agent = reader("http_user_agent")
 -- The request's path ($uri), for the firewall's test of the challenge path (equals(path)) and the
 -- auth groups' rules (equals, starts, find).
 _M.uri = reader("uri")
+-- The request's query ($args), for the cache key of a rule that keeps it (rampart.router).
+_M.args = reader("args")
 
 return _M

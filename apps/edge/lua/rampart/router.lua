@@ -39,6 +39,7 @@ local token_auth = require "rampart.token_auth"
 local auth = require "rampart.auth"
 local waf = require "rampart.waf"
 local escalate = require "rampart.escalate"
+local request_url = require "rampart.request_url"
 
 local _M = {}
 local cached_location
@@ -49,11 +50,14 @@ local cached_location
 -- once) tells two workers with one pid apart. Instead of $request_id, whose per-request call into
 -- OpenSSL's RNG cost ~13% of the edge's CPU per request, and of an nginx-side
 -- "$pid-$connection-..." whose number formatting cost ~2,500 instructions (bench/README.md).
-local id_prefix, serial = nil, 0
+-- Written from a C buffer (rampart.request_id): no Lua string per request.
+local request_id = require "rampart.request_id"
 
 -- ACME HTTP-01 challenges (docs/decisions.md "Automatic certificates"): whether the generation
 -- holds any is read once per worker and generation, so a node without one pays a number compare.
 local ACME_PREFIX = "/.well-known/acme-challenge/"
+local ACME_TOKEN_MAX = 128
+local ffi_string = require("ffi").string
 local acme_gen, acme_any = nil, false
 
 -- The key authorization the node holds for the host and this request's challenge path, or nil.
@@ -64,9 +68,12 @@ local function acme_answer(var, gen)
     acme_any = meta ~= nil and meta.acme == true
   end
   if not acme_any then return nil end
-  local uri = var.uri
-  if string.find(uri, ACME_PREFIX, 1, true) ~= 1 then return nil end
-  local answer = store.acme(gen, var.host, uri:sub(#ACME_PREFIX + 1))
+  -- The path is read in place; only a token the node could hold (at most ACME_TOKEN_MAX bytes,
+  -- rampart.validate) becomes a Lua string.
+  local uri = request_url.uri
+  local len = uri.read()
+  if len == nil or len - #ACME_PREFIX > ACME_TOKEN_MAX or not uri.starts(ACME_PREFIX) then return nil end
+  local answer = store.acme(gen, var.host, ffi_string(uri.pointer() + #ACME_PREFIX, len - #ACME_PREFIX))
   return type(answer) == "string" and answer or nil
 end
 
@@ -74,7 +81,9 @@ end
 -- (worker and generation): each rule becomes a test on the request path and the name of the
 -- nginx location that caches with its lifetime (render.ts cacheLocations).
 local unescape = ngx.unescape_uri
-local find, gmatch, match, concat = string.find, string.gmatch, string.match, table.concat
+local gmatch, match, concat = string.gmatch, string.match, table.concat
+-- The cache key, joined in place (rampart.request_url writer): never a Lua string of the path.
+local cache_key = request_url.writer("rampart_cache_key")
 
 local function compile_rule(rule)
   local compiled = {
@@ -87,10 +96,26 @@ local function compile_rule(rule)
     local dirs = {}
     for i, v in ipairs(rule.values) do dirs[i] = paths.directory(v) end
     compiled.dirs = dirs
+  elseif rule.scope == "path" then
+    -- paths by length, each compared in place with the request's
+    local by_length = {}
+    for _, v in ipairs(rule.values) do
+      local path = unescape(v)
+      local list = by_length[#path]
+      if list == nil then
+        list = {}
+        by_length[#path] = list
+      end
+      list[#list + 1] = path
+    end
+    compiled.by_length = by_length
   elseif rule.scope ~= "all" then
-    local set = {}
-    for _, v in ipairs(rule.values) do set[rule.scope == "path" and unescape(v) or v] = true end
-    compiled.set = set
+    local set, longest = {}, 0
+    for _, v in ipairs(rule.values) do
+      set[v] = true
+      if #v > longest then longest = #v end
+    end
+    compiled.set, compiled.longest = set, longest
   end
   return compiled
 end
@@ -108,24 +133,33 @@ function _M.cache_key_prefix(epoch, policy)
   return epoch .. ":" .. policy.generation .. "|"
 end
 
-local function rule_matches(rule, uri)
+-- `uri`: the request's path read in place (rampart.request_url), `len` its length.
+local function rule_matches(rule, uri, len)
   local scope = rule.scope
   if scope == "all" then return true end
-  if scope == "path" then return rule.set[uri] == true end
+  if scope == "path" then
+    local list = rule.by_length[len]
+    if list == nil then return false end
+    for i = 1, #list do
+      if uri.equals(list[i]) then return true end
+    end
+    return false
+  end
   if scope == "suffix" then
-    local ext = paths.extension(uri)
+    local ext = paths.extension_at(uri, len, rule.longest)
     return ext ~= nil and rule.set[ext] == true
   end
-  for _, dir in ipairs(rule.dirs) do
-    if paths.in_directory(dir, uri) then return true end
+  local dirs = rule.dirs
+  for i = 1, #dirs do
+    if paths.in_directory_at(dirs[i], uri) then return true end
   end
   return false
 end
+_M.compile_rule, _M.rule_matches = compile_rule, rule_matches -- for the tests
 
 -- `args` (the raw query) without its `token` and `timestamp` parameters (rampart.token_auth's),
 -- the others in their order.
 local function without_auth_args(args)
-  if not find(args, "token=", 1, true) and not find(args, "timestamp=", 1, true) then return args end
   local kept, n = {}, 0
   for pair in gmatch(args, "[^&]+") do
     local name = match(pair, "^[^=]*")
@@ -150,19 +184,34 @@ cached_location = function(domain, gen, var)
   if not policy then return nil end
   local method = var.request_method
   if method ~= "GET" and method ~= "HEAD" then return nil end
-  local uri = var.uri
+  local uri = request_url.uri
+  local len = uri.read() or 0
   for _, rule in ipairs(policy.rules) do
-    if rule_matches(rule, uri) then
+    if rule_matches(rule, uri, len) then
       if rule.bypass then return nil end
-      local path = uri
+      cache_key.reset()
+      cache_key.add(policy.key_prefix)
+      cache_key.add(var.host)
+      cache_key.add_read(uri)
       if rule.include_query then
-        local args = var.args
         -- A token-auth domain's token and timestamp differ per link, never per content: kept in
         -- the key, every signed link would be a miss of its own.
-        if args and domain.tokenAuthId then args = without_auth_args(args) end
-        if args and args ~= "" then path = uri .. "?" .. args end
+        local args = request_url.args
+        if (args.read() or 0) > 0 then
+          if domain.tokenAuthId and (args.contains("token=") or args.contains("timestamp=")) then
+            local kept = without_auth_args(args.string())
+            if kept ~= "" then
+              cache_key.add("?")
+              cache_key.add(kept)
+            end
+          else
+            cache_key.add("?")
+            cache_key.add_read(args)
+          end
+        end
       end
-      var.rampart_cache_key = policy.key_prefix .. var.host .. path
+      local ok, err = cache_key.set()
+      if not ok then error("rampart_cache_key: " .. err) end
       var.rampart_cache_pass = domain.origin.scheme == "http" and "http://rampart_http" or "https://rampart_https"
       return rule.location
     end
@@ -220,12 +269,7 @@ function _M.route()
 end
 
 decide = function(var)
-  if id_prefix == nil then
-    id_prefix = (var.rampart_node or "edge") .. "-" .. ngx.worker.pid() .. "-"
-      .. string.format("%x", math.floor(ngx.now())) .. "-"
-  end
-  serial = serial + 1
-  var.rampart_request_id = id_prefix .. serial
+  request_id.next(var)
   local domain, gen = store.lookup(var.host) -- nginx lower-cases the host and strips the port
   if gen == nil then return "503" end
   -- An ACME challenge is answered before anything else of the host: zone limits, firewall, redirects.
@@ -235,6 +279,7 @@ decide = function(var)
   if limits.http and limits.refuse(var, domain) then return "444" end
   if domain == nil then return "404" end
 
+  store.request_routed(domain)
   var.rampart_domain_id = domain._id
   if not domain.enabled then return "403" end
   -- The site firewall and the domain's Lua ACL (rampart.firewall, rampart.acl): two field checks

@@ -265,6 +265,23 @@ function _M.routed(host)
   return (_M.lookup(host))
 end
 
+-- The domain the router found for the request it routed last (rampart.router: request_routed), so
+-- the balancer of that request takes it without reading $host again (a Lua string made and looked
+-- up per request). Another request routed in between (a body read, a wait, a retry later) makes the
+-- balancer look its host up again, as routed() does.
+local routed_r, routed_domain = nil, nil
+local get_request = require("resty.core.base").get_request
+
+function _M.request_routed(domain)
+  routed_r, routed_domain = get_request(), domain
+end
+
+function _M.request_domain()
+  local r = get_request()
+  if r ~= nil and r == routed_r then return routed_domain end
+  return _M.routed(ngx.var.host)
+end
+
 local STAR = 42
 local HOST_RE = [[^[a-z0-9_-]+(\.[a-z0-9_-]+)+\z]]
 

@@ -19,7 +19,6 @@ local compiled_modules = require "rampart.compiled_modules"
 local paths = require "rampart.paths"
 local request_url = require "rampart.request_url"
 local md5_hex = require("rampart.auth_crypto").md5_hex
-local ffi_string = require("ffi").string
 
 local _M = {}
 
@@ -56,28 +55,17 @@ end
 
 local compiled_auths = compiled_modules.cache("tokenAuth", compile)
 
--- The extension of the path's last segment, lower-cased, or nil, as paths.extension answers, read
--- in place: one longer than a fileTypes value (TOKEN_AUTH_VALUE_MAX) names no type and stays nil.
+-- One longer than a fileTypes value (TOKEN_AUTH_VALUE_MAX) names no type (paths.extension_at).
 local EXTENSION_MAX = 1024
-local function extension_of(uri, len)
-  local p, j = uri.pointer(), len - 1
-  while j >= 0 do
-    local c = p[j]
-    if c == 46 or c == 47 then break end
-    j = j - 1
-  end
-  if j < 0 or p[j] == 47 or j == len - 1 or len - 1 - j > EXTENSION_MAX then return nil end
-  return lower(ffi_string(p + j + 1, len - 1 - j))
-end
 
 -- `uri`: the request's path read in place (rampart.request_url), `len` its length.
 local function covers(a, uri, len)
   local scope = a.scope
   if scope == "all" then return true end
   if scope == "path" then return uri.equals(a.path) end
-  if scope == "directory" then return uri.equals(a.dir.exact) or uri.starts(a.dir.prefix) end
+  if scope == "directory" then return paths.in_directory_at(a.dir, uri) end
   if scope == "fileTypes" then
-    local ext = extension_of(uri, len)
+    local ext = paths.extension_at(uri, len, EXTENSION_MAX)
     return ext ~= nil and a.types[ext] == true
   end
   -- A pattern that fails (lua_regex_match_limit) covers the request: the path is the client's to
