@@ -31,7 +31,8 @@ export class AggregateIngestService {
     private readonly clock: Clock,
   ) {}
 
-  async ingest(nodeId: number, batch: AggregateBatch): Promise<IngestResult> {
+  /** `signal`: the request's (its sender gone, a batch still waiting is not written). */
+  async ingest(nodeId: number, batch: AggregateBatch, signal?: AbortSignal): Promise<IngestResult> {
     const node = await this.repo.nodePlace(nodeId);
     // The authenticator found the node a moment ago; it may have been deleted since.
     if (!node) throw new AppError(101013);
@@ -96,16 +97,19 @@ export class AggregateIngestService {
         lastMs: c.last,
       };
     });
-    return this.store.ingestAggregates({
-      batchId,
-      nodeId,
-      receivedAt: Math.floor(this.clock() / 1000),
-      dropped: batch.dropped,
-      counters,
-      lowDims,
-      highDims,
-      sketches,
-      collapsed,
-    });
+    return this.store.ingestAggregates(
+      {
+        batchId,
+        nodeId,
+        receivedAt: Math.floor(this.clock() / 1000),
+        dropped: batch.dropped,
+        counters,
+        lowDims,
+        highDims,
+        sketches,
+        collapsed,
+      },
+      signal,
+    );
   }
 }

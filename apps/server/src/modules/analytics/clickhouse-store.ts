@@ -331,8 +331,9 @@ export class ClickHouseStore implements AnalyticsStore {
     return results;
   }
 
-  ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult> {
+  ingestAggregates(batch: StoredAggregateBatch, signal?: AbortSignal): Promise<IngestResult> {
     this.assertOpen();
+    signal?.throwIfAborted();
     return ingestAggregatesClickHouse(this.io, batch, batchKey(batch.batchId));
   }
 

@@ -600,8 +600,8 @@ export class DuckDbStore implements AnalyticsStore {
     }
   }
 
-  ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult> {
-    return this.aggregateGroups.add(batch);
+  ingestAggregates(batch: StoredAggregateBatch, signal?: AbortSignal): Promise<IngestResult> {
+    return this.aggregateGroups.add(batch, signal);
   }
 
   ingestL4(batch: StoredL4Batch): Promise<IngestResult> {
