@@ -244,6 +244,8 @@ export class ClickHouseStore implements AnalyticsStore {
   async close(): Promise<void> {
     await this.groups.settled();
     this.opened = false;
+    this.http.closeIdle();
+    for (const shard of this.cluster?.shards ?? []) shard.http.closeIdle();
   }
 
   private assertOpen(): void {
