@@ -93,10 +93,6 @@ export const PRUNE_AGGREGATES = (ledger: number, raw: number, rollup: number) =>
   `DELETE FROM collapsed_blocks WHERE minute < ${raw}`,
 ];
 
-/** Rows of a batch counted against a group's most (DuckDbStore's BatchGroups of aggregate batches). */
-export const aggregateRows = (b: StoredAggregateBatch) =>
-  b.counters.length + b.lowDims.length + b.highDims.length + b.sketches.length + b.collapsed.length;
-
 /** The group's rows as one batch's (its arrays joined), for the one pass over them. */
 function joined(batches: readonly StoredAggregateBatch[]): StoredAggregateBatch {
   const all: StoredAggregateBatch = { ...(batches[0] as StoredAggregateBatch) };

@@ -1,4 +1,8 @@
-import type { IngestResult, StoredBatch } from './analytics-store.js';
+import type { IngestResult, StoredAggregateBatch, StoredBatch } from './analytics-store.js';
+
+/** Rows of an aggregate batch, counted against a group's most (both stores' BatchGroups of aggregate batches). */
+export const aggregateRows = (b: StoredAggregateBatch) =>
+  b.counters.length + b.lowDims.length + b.highDims.length + b.sketches.length + b.collapsed.length;
 
 interface Waiting<B> {
   batch: B;

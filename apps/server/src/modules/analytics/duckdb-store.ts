@@ -7,7 +7,6 @@ import {
   AGGREGATE_DDL,
   AGGREGATE_HOURS,
   AGGREGATE_STAGING_DDL,
-  aggregateRows,
   FIRST_SECOND,
   ingestAggregatesDuckDb,
   PRUNE_AGGREGATES,
@@ -23,7 +22,7 @@ import {
   type StoredBatch,
   type StoredL4Batch,
 } from './analytics-store.js';
-import { BatchGroups } from './batch-groups.js';
+import { aggregateRows, BatchGroups } from './batch-groups.js';
 import { appendEvent } from './duckdb-events.js';
 import {
   ALL_DAYS,
