@@ -9,6 +9,7 @@ import {
 } from './aggregate-sketch-duckdb-store.js';
 import type { IngestResult, StoredAggregateBatch } from './analytics-store.js';
 import { appendCollapsedDuckDb, COLLAPSED_DUCKDB_DDL } from './collapsed-store.js';
+import { appendLedger, ledgerCheck } from './duckdb-ledger.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**
@@ -123,19 +124,7 @@ export async function ingestAggregatesDuckDb(
 ): Promise<IngestResult[]> {
   await db.run('BEGIN TRANSACTION');
   try {
-    const ids = batches.map((b) => b.batchId);
-    const params = ids.map((_, i) => `$${i + 1}`).join(', ');
-    const taken = new Set(
-      (await db.runAndReadAll(`SELECT batch_id FROM agg_batches WHERE batch_id IN (${params})`, ids))
-        .getRowObjects()
-        .map((r) => String(r.batch_id)),
-    );
-    const results = batches.map((b): IngestResult => {
-      if (taken.has(b.batchId)) return { stored: 0, duplicate: true };
-      taken.add(b.batchId);
-      return { stored: b.counters.length, duplicate: false };
-    });
-    const fresh = batches.filter((_, i) => !(results[i] as IngestResult).duplicate);
+    const { results, fresh } = await ledgerCheck(db, 'agg_batches', batches, (b) => b.counters.length);
     if (fresh.length === 0) {
       await db.run('ROLLBACK');
       return results;
@@ -171,18 +160,7 @@ export async function ingestAggregatesDuckDb(
     const sketches = await ingestSketchesDuckDb(db, batch, built, ip4);
     for (const hour of sketches.lateHours) lateHours.add(hour);
     await appendCollapsedDuckDb(db, batch.collapsed);
-    const ledger = await db.createAppender('agg_batches');
-    const now = BigInt(Date.now());
-    for (const b of fresh) {
-      ledger.appendVarchar(b.batchId);
-      ledger.appendInteger(b.nodeId);
-      ledger.appendBigInt(BigInt(b.receivedAt));
-      ledger.appendBigInt(BigInt(b.dropped));
-      ledger.appendInteger(b.counters.length);
-      ledger.appendBigInt(now);
-      ledger.endRow();
-    }
-    ledger.closeSync();
+    await appendLedger(db, 'agg_batches', fresh, (b) => b.counters.length);
     await db.run('COMMIT');
     for (const hour of lateHours) late.hours.add(hour);
     for (const day of sketches.lateDays) late.days.add(day);
