@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { appendDimRow } from './aggregate-lowdims-store.js';
+import { DIM_STAGING_COLUMNS, DIM_STAGING_NAMES } from './aggregate-lowdims-store.js';
 import {
   AGGREGATE_HIGH_HOURS,
   ingestSketchesDuckDb,
@@ -9,6 +9,7 @@ import {
 } from './aggregate-sketch-duckdb-store.js';
 import type { IngestResult, StoredAggregateBatch } from './analytics-store.js';
 import { appendCollapsedDuckDb, COLLAPSED_DUCKDB_DDL } from './collapsed-store.js';
+import { appendColumns, columnsSql } from './duckdb-columns.js';
 import { appendLedger, ledgerCheck } from './duckdb-ledger.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
@@ -62,7 +63,7 @@ export const AGGREGATE_DDL = [
 export const AGGREGATE_STAGING_DDL = [
   `CREATE TEMP TABLE IF NOT EXISTS agg_staging (minute BIGINT NOT NULL,
   site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL, ${ROLLUP_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')})`,
-  `CREATE TEMP TABLE IF NOT EXISTS agg_low_staging (${LOW_COLUMNS})`,
+  `CREATE TEMP TABLE IF NOT EXISTS agg_low_staging (${columnsSql(DIM_STAGING_NAMES, DIM_STAGING_COLUMNS)})`,
   ...SKETCH_STAGING_DDL,
 ];
 
@@ -145,13 +146,8 @@ export async function ingestAggregatesDuckDb(
     }
     const lateHours = new Set<number>();
     if (batch.lowDims.length > 0) {
-      const appender = await db.createAppender('agg_low_staging', null, 'temp');
-      for (const r of batch.lowDims) {
-        appendDimRow(appender, r);
-        appender.endRow();
-        if (r.minute < built) lateHours.add(r.minute - (r.minute % 3600));
-      }
-      appender.closeSync();
+      await appendColumns(db, 'agg_low_staging', DIM_STAGING_COLUMNS, batch.lowDims, 'temp');
+      for (const r of batch.lowDims) if (r.minute < built) lateHours.add(r.minute - (r.minute % 3600));
       await db.run(LOW_MERGED);
       if (lateHours.size > 0) await db.run(LOW_HOURS(`agg_low_staging WHERE minute < ${built}`));
       await db.run('DELETE FROM agg_low_staging');

@@ -1,5 +1,5 @@
-import type { DuckDBAppender } from '@duckdb/node-api';
 import type { AggregateDimRow } from './analytics-store.js';
+import type { DuckDbColumn } from './duckdb-columns.js';
 import { DIM_COUNTERS } from './rollups.js';
 
 /**
@@ -32,13 +32,24 @@ export function lowDimValues(r: AggregateDimRow): Record<string, number | string
   return out;
 }
 
-/** Appends a dimension row's place, dimension, value and DIM_COUNTERS (DuckDB's staging tables of low and high dimensions); the row is not ended. */
-export function appendDimRow(appender: DuckDBAppender, r: AggregateDimRow): void {
-  appender.appendBigInt(BigInt(r.minute));
-  appender.appendInteger(r.siteId);
-  appender.appendInteger(r.domainId);
-  appender.appendInteger(r.zoneId);
-  appender.appendVarchar(r.dim);
-  appender.appendVarchar(r.value);
-  for (let i = 0; i < DIM_COUNTERS.length; i++) appender.appendBigInt(BigInt(r.counts[i] ?? 0));
-}
+/** A dimension row's columns in DuckDB's staging tables: its place, dimension, value and DIM_COUNTERS. */
+export const DIM_STAGING_COLUMNS: readonly DuckDbColumn<AggregateDimRow>[] = [
+  ['BIGINT', (r) => BigInt(r.minute)],
+  ['INTEGER', (r) => r.siteId],
+  ['INTEGER', (r) => r.domainId],
+  ['INTEGER', (r) => r.zoneId],
+  ['VARCHAR', (r) => r.dim],
+  ['VARCHAR', (r) => r.value],
+  ...DIM_COUNTERS.map((_, i): DuckDbColumn<AggregateDimRow> => ['DOUBLE', (r) => r.counts[i] ?? 0]),
+];
+
+/** Their names, in that order. */
+export const DIM_STAGING_NAMES = [
+  'minute',
+  'site_id',
+  'domain_id',
+  'zone_id',
+  'dim',
+  'value',
+  ...DIM_COUNTERS,
+] as const;
