@@ -149,9 +149,12 @@ export async function ingestAggregatesClickHouse(
       }
       if (r.minute < first || r.minute > last) throw new Error('ingest: a dimension row of no minute record');
     }
+    // A batch's collapsed records may be of minutes whose records went in an earlier batch (the
+    // agent fills a batch with minute records, then collapsed ones): the reads cover them too.
     for (const r of batch.collapsed) {
-      if (!(r.minute >= first && r.minute <= last)) throw new Error('ingest: a collapsed record of no minute record');
       checkCollapsed(r);
+      first = Math.min(first, r.minute);
+      last = Math.max(last, r.minute);
     }
     checkSketchRows(batch);
     from = Math.min(from, first);
