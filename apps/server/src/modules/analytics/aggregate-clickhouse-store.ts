@@ -1,4 +1,4 @@
-import { lowDimValues } from './aggregate-lowdims-store.js';
+import { dimJsonRow } from './aggregate-lowdims-store.js';
 import { checkSketchRows, SKETCH_DATED_TABLES, SKETCH_TABLES, sketchDdl } from './aggregate-sketch-clickhouse-store.js';
 import type { IngestResult, Row, StoredAggregateBatch } from './analytics-store.js';
 import { checkCollapsed, collapsedClickHouseDdl, collapsedJsonRow } from './collapsed-store.js';
@@ -214,7 +214,7 @@ export async function ingestAggregatesClickHouse(
   const lowDims = await rowsFor(
     'agg_lowdims',
     (b) => b.lowDims,
-    (r, key) => JSON.stringify({ ...lowDimValues(r), batch_key: key }),
+    (r, key) => dimJsonRow(r, key),
   );
   if (lowDims.rows.length > 0) await io.insert('agg_lowdims', lowDims.rows);
   // The heavy hitters, sketches and peaks (aggregate-sketch-clickhouse-store.ts), before the ledger rows.

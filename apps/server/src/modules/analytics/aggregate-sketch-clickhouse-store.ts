@@ -1,3 +1,4 @@
+import { dimJsonRow } from './aggregate-lowdims-store.js';
 import type { AggregateHighRow, AggregateSketchRow, StoredAggregateBatch } from './analytics-store.js';
 import { DIM_COUNTERS } from './rollups.js';
 
@@ -62,15 +63,7 @@ export const SKETCH_TABLES = [
   [
     'agg_highdims',
     (b: StoredAggregateBatch): readonly AggregateHighRow[] => b.highDims,
-    (r: AggregateHighRow, key: string) =>
-      JSON.stringify({
-        ...place(r),
-        dim: r.dim,
-        value: r.value,
-        ...Object.fromEntries(DIM_COUNTERS.map((c, i) => [c, r.counts[i] ?? 0])),
-        error: r.error,
-        batch_key: key,
-      }),
+    (r: AggregateHighRow, key: string) => dimJsonRow(r, key, `,"error":${r.error}`),
   ],
   [
     'agg_sketches',
