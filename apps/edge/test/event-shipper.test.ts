@@ -150,6 +150,18 @@ describe('shipping the spool', () => {
     await until(() => spool.waiting === 0, 'spool empty');
   });
 
+  it('waits as long as a busy control plane says (503, Retry-After) before it sends again', async () => {
+    await spoolBatch(['a-1']);
+    cp.failEvents(1, 2);
+    startShipper();
+    await until(() => cp.eventBatches.length === 1, 'the batch taken');
+    expect(cp.eventAttempts.map((a) => a.status)).toEqual([503, 200]);
+    // The shipper's own backoff is 50–200 ms here: the wait is the control plane's 2 s, plus jitter.
+    const failed = logs.find((l) => l.event === 'events.ship_failed');
+    expect(failed?.retryMs).toBeGreaterThanOrEqual(2000);
+    expect(failed?.retryMs).toBeLessThanOrEqual(2200);
+  });
+
   it('ships nothing before the node is registered, and everything after', async () => {
     await spoolBatch(['a-1']);
     let registered = false;

@@ -102,6 +102,34 @@ describe(`edge.aggregates (${TEST_ANALYTICS_KIND})`, () => {
     expect((await ship(a, broken)).statusCode).toBe(400);
   });
 
+  it('takes a batch of collapsed floods whose minutes went in an earlier batch (as the agent cuts a full batch)', async () => {
+    const aggregator = new MinuteAggregator();
+    for (let i = 0; i < 40; i++) {
+      aggregator.add(
+        edgeEvent({
+          time: MINUTE + 120_000 + i * 100,
+          domainId,
+          ip: '203.0.113.7',
+          status: 403,
+          fwKind: 'blacklist',
+          fwRule: 4,
+          fwAction: 'deny',
+        }),
+      );
+    }
+    aggregator.closeAll();
+    const { minutes, collapsed } = aggregator.take();
+    expect(collapsed.length).toBeGreaterThan(0);
+    const base = { dropped: 0, closedThrough: MINUTE + 180_000 };
+    const first = await ship(a, { ...base, batchId: 'cut-1', minutes, collapsed: [] });
+    expect(first.statusCode, first.body).toBe(200);
+    const second = await ship(a, { ...base, batchId: 'cut-2', minutes: [], collapsed });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().data).toEqual({ stored: 0, duplicate: false });
+    const rows = await store.query(`SELECT sum(requests) AS n FROM collapsed_blocks WHERE site_id = ${siteId}`);
+    expect(Number(rows[0]?.n)).toBe(collapsed.reduce((sum, c) => sum + c.count, 0));
+  });
+
   it('refuses a batch that does not match the contract', async () => {
     const res = await ship(a, {
       batchId: 'spool-2',

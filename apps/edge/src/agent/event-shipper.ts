@@ -96,7 +96,10 @@ export class EventShipper {
           }
         }
         spool.release();
-        const wait = backoff.next();
+        // A busy control plane says when to come again (Retry-After); the backoff's jitter on top
+        // keeps the nodes it turned away from coming back at once.
+        const jitter = backoff.next();
+        const wait = err instanceof NodeApiError && err.retryAfterMs !== null ? err.retryAfterMs + jitter : jitter;
         log('warn', `${name}.ship_failed`, {
           seq: batch.seq,
           waiting: spool.waiting,

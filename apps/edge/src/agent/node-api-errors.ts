@@ -13,9 +13,20 @@ export class NodeApiError extends Error {
     readonly status: number,
     message: string,
     readonly code: number | null = null,
+    /** The answer's Retry-After, ms (a busy control plane says when to come again); null without one. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
   }
+}
+
+/** A Retry-After header's delay in ms (seconds, or an HTTP date), null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (header === null || header.trim() === '') return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : null;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 /**
@@ -63,6 +74,7 @@ export function refusal(
   text: string,
   serverDate: string | null,
   signed: boolean,
+  retryAfter: string | null = null,
 ): NodeApiError {
   let code: number | null = null;
   let message = text.slice(0, 200);
@@ -78,7 +90,12 @@ export function refusal(
   if (status === 401 && signed && Math.abs(skew) > 60) {
     message += ` (this node's clock is ${skew} s off the control plane's)`;
   }
-  return new NodeApiError(status, `${route.method} ${url.pathname} answered ${status}: ${message}`, code);
+  return new NodeApiError(
+    status,
+    `${route.method} ${url.pathname} answered ${status}: ${message}`,
+    code,
+    retryAfterMs(retryAfter),
+  );
 }
 
 /** Reads a response body, refusing one longer than `maxBytes` as soon as it is known to be. */

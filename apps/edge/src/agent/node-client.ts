@@ -132,6 +132,7 @@ export class NodeClient {
     let status: number;
     let bytes: Buffer;
     let serverDate: string | null;
+    let retryAfter: string | null;
     try {
       const response = await fetch(url, {
         method: route.method,
@@ -141,6 +142,7 @@ export class NodeClient {
       });
       status = response.status;
       serverDate = response.headers.get('date');
+      retryAfter = response.headers.get('retry-after');
       bytes = await readBounded(response, options.maxBytes);
     } catch (err) {
       if (err instanceof NodeApiError) throw err;
@@ -149,7 +151,9 @@ export class NodeClient {
       timed.done();
     }
     const text = bytes.toString('utf8');
-    if (status < 200 || status > 299) throw refusal(route, url, status, text, serverDate, options.signed);
+    if (status < 200 || status > 299) {
+      throw refusal(route, url, status, text, serverDate, options.signed, retryAfter);
+    }
     return parse(text, bytes);
   }
 

@@ -132,8 +132,11 @@ export interface FakeControlPlane {
   /** Event batches taken (POST /events, each batchId once, in order), and every attempt with its answer. */
   eventBatches: (EdgeEventBatch & { nodeId: number })[];
   eventAttempts: { batchId: string; sha256: string; status: number }[];
-  /** Answers the next `count` event batches with 500 (the agent keeps and resends them). */
-  failEvents(count: number): void;
+  /**
+   * Answers the next `count` event batches with 500 (the agent keeps and resends them), or with
+   * 503 and this Retry-After (seconds) as a busy control plane does.
+   */
+  failEvents(count: number, retryAfterSeconds?: number): void;
   /** Aggregate batches taken (POST /aggregates, each batchId once, in order), and every attempt with its answer. */
   aggregateBatches: (AggregateBatch & { nodeId: number })[];
   aggregateAttempts: { batchId: string; sha256: string; status: number }[];
@@ -299,6 +302,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const eventBatches: FakeControlPlane['eventBatches'] = [];
   const eventAttempts: FakeControlPlane['eventAttempts'] = [];
   let eventFailures = 0;
+  let eventRetryAfter: number | undefined;
   const aggregateBatches: FakeControlPlane['aggregateBatches'] = [];
   const aggregateAttempts: FakeControlPlane['aggregateAttempts'] = [];
   let aggregateFailures = 0;
@@ -532,6 +536,10 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         attempt.batchId = input.data.batchId;
         if (eventFailures > 0) {
           eventFailures--;
+          if (eventRetryAfter !== undefined) {
+            res.setHeader('retry-after', String(eventRetryAfter));
+            return answer(503, { code: 101005, message: 'Database Execution Error', extra: null });
+          }
           return answer(500, { code: 100001, message: 'failing on purpose', extra: null });
         }
         if (eventBatches.some((b) => b.nodeId === nodeId && b.batchId === input.data.batchId)) {
@@ -692,8 +700,9 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     },
     eventBatches,
     eventAttempts,
-    failEvents(count) {
+    failEvents(count, retryAfterSeconds) {
       eventFailures = count;
+      eventRetryAfter = retryAfterSeconds;
     },
     aggregateBatches,
     aggregateAttempts,

@@ -1,7 +1,7 @@
-import { lowDimValues } from './aggregate-lowdims-store.js';
-import { ingestSketchesClickHouse, SKETCH_DATED_TABLES, sketchDdl } from './aggregate-sketch-clickhouse-store.js';
+import { dimJsonRow } from './aggregate-lowdims-store.js';
+import { checkSketchRows, SKETCH_DATED_TABLES, SKETCH_TABLES, sketchDdl } from './aggregate-sketch-clickhouse-store.js';
 import type { IngestResult, Row, StoredAggregateBatch } from './analytics-store.js';
-import { collapsedClickHouseDdl, collapsedJsonRows } from './collapsed-store.js';
+import { checkCollapsed, collapsedClickHouseDdl, collapsedJsonRow } from './collapsed-store.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**
@@ -83,105 +83,172 @@ export async function storedSites(
   return new Set(rows.map((r) => Number(r.site_id)));
 }
 
-/** The attempts under way per store (its io) and batch id. */
-const underWay = new WeakMap<ClickHouseIo, Map<string, Promise<IngestResult>>>();
-
 /**
- * Takes a batch once (`key`: its batch id's batchKey), an attempt at a time per batch id: a node
- * that sends a batch again while its first attempt is still under way (its answer late, the
- * client gave up) waits for the first, then finds it in the ledger. Two attempts at once would
- * both find neither the ledger row nor the rows and both write them.
+ * The sites whose rows of each batch (keyed `keys`) are in `table` already, per key, read within
+ * the group's times (as storedSites).
  */
-export function ingestAggregatesClickHouse(
+async function storedSitesOf(
   io: ClickHouseIo,
-  batch: StoredAggregateBatch,
-  key: string,
-): Promise<IngestResult> {
-  let mine = underWay.get(io);
-  if (!mine) {
-    mine = new Map();
-    underWay.set(io, mine);
+  table: string,
+  from: number,
+  to: number,
+  keys: readonly string[],
+): Promise<Map<string, Set<number>>> {
+  const rows = await io.select(
+    // The key as text: a UInt64 past 2^53 is not a JavaScript number.
+    `SELECT DISTINCT toString(batch_key) AS k, site_id FROM ${table} WHERE minute >= ${from} AND minute <= ${to} ` +
+      `AND batch_key IN (${keys.join(', ')})`,
+  );
+  const out = new Map<string, Set<number>>();
+  for (const r of rows) {
+    const key = String(r.k);
+    const sites = out.get(key) ?? new Set<number>();
+    out.set(key, sites);
+    sites.add(Number(r.site_id));
   }
-  const attempts = mine;
-  const before = attempts.get(batch.batchId);
-  const attempt = (before ?? Promise.resolve())
-    .catch(() => undefined)
-    .then(() => ingestOnce(io, batch, key))
-    .finally(() => {
-      if (attempts.get(batch.batchId) === attempt) attempts.delete(batch.batchId);
-    });
-  attempts.set(batch.batchId, attempt);
-  return attempt;
+  return out;
 }
 
-async function ingestOnce(io: ClickHouseIo, batch: StoredAggregateBatch, key: string): Promise<IngestResult> {
-  for (const n of [batch.nodeId, batch.receivedAt, batch.dropped]) {
-    if (!Number.isSafeInteger(n)) throw new Error('ingest: node, time and dropped must be integers');
-  }
+/** A batch of a group with its key. */
+export interface KeyedAggregateBatch {
+  batch: StoredAggregateBatch;
+  key: string;
+}
+
+/**
+ * A group of batches (the store's BatchGroups: one group at a time, so a batch sent again while
+ * its first attempt is under way waits for it and finds it in the ledger), each taken once: those
+ * in the ledger, or twice in the group, answered as duplicates; the others' rows written with one
+ * INSERT per table (each row with its batch's key), but a batch's sites already in a table (an
+ * attempt cut short) left out of it; then their ledger rows in one INSERT. The group's rows are
+ * bounded (BatchGroups' most) so that each INSERT is one block.
+ */
+export async function ingestAggregatesClickHouse(
+  io: ClickHouseIo,
+  group: readonly KeyedAggregateBatch[],
+): Promise<IngestResult[]> {
   let from = Number.POSITIVE_INFINITY;
   let to = Number.NEGATIVE_INFINITY;
-  for (const r of batch.counters) {
-    for (const n of [r.minute, r.siteId, r.domainId, r.zoneId, ...r.counters]) {
-      if (!Number.isSafeInteger(n)) throw new Error('ingest: aggregate rows hold integers');
+  for (const { batch } of group) {
+    for (const n of [batch.nodeId, batch.receivedAt, batch.dropped]) {
+      if (!Number.isSafeInteger(n)) throw new Error('ingest: node, time and dropped must be integers');
     }
-    if (r.counters.length !== ROLLUP_COUNTERS.length) throw new Error('ingest: an aggregate row holds every counter');
-    from = Math.min(from, r.minute);
-    to = Math.max(to, r.minute);
-  }
-  const taken = await io.select(`SELECT batch_id FROM agg_batches WHERE batch_key = ${key}`);
-  if (taken.some((r) => r.batch_id === batch.batchId)) return { stored: 0, duplicate: true };
-  const there = (table: string) => storedSites(io, table, 'minute', from, to, key);
-  const storedCounters = batch.counters.length > 0 ? await there('agg_counters') : new Set<number>();
-  const counters = batch.counters.filter((r) => !storedCounters.has(r.siteId));
-  const stored = counters.length;
-  if (stored > 0) {
-    await io.insert(
-      'agg_counters',
-      counters.map((r) =>
-        JSON.stringify({
-          minute: r.minute,
-          site_id: r.siteId,
-          domain_id: r.domainId,
-          zone_id: r.zoneId,
-          ...Object.fromEntries(ROLLUP_COUNTERS.map((c, i) => [c, r.counters[i]])),
-          batch_key: key,
-        }),
-      ),
-    );
-  }
-  for (const r of batch.lowDims) {
-    for (const n of [r.minute, r.siteId, r.domainId, r.zoneId, ...r.counts]) {
-      if (!Number.isSafeInteger(n)) throw new Error('ingest: aggregate rows hold integers');
+    let first = Number.POSITIVE_INFINITY;
+    let last = Number.NEGATIVE_INFINITY;
+    for (const r of batch.counters) {
+      for (const n of [r.minute, r.siteId, r.domainId, r.zoneId, ...r.counters]) {
+        if (!Number.isSafeInteger(n)) throw new Error('ingest: aggregate rows hold integers');
+      }
+      if (r.counters.length !== ROLLUP_COUNTERS.length) throw new Error('ingest: an aggregate row holds every counter');
+      first = Math.min(first, r.minute);
+      last = Math.max(last, r.minute);
     }
-    if (r.minute < from || r.minute > to) throw new Error('ingest: a dimension row of no minute record');
+    for (const r of batch.lowDims) {
+      for (const n of [r.minute, r.siteId, r.domainId, r.zoneId, ...r.counts]) {
+        if (!Number.isSafeInteger(n)) throw new Error('ingest: aggregate rows hold integers');
+      }
+      if (r.minute < first || r.minute > last) throw new Error('ingest: a dimension row of no minute record');
+    }
+    // A batch's collapsed records may be of minutes whose records went in an earlier batch (the
+    // agent fills a batch with minute records, then collapsed ones): the reads cover them too.
+    for (const r of batch.collapsed) {
+      checkCollapsed(r);
+      first = Math.min(first, r.minute);
+      last = Math.max(last, r.minute);
+    }
+    checkSketchRows(batch);
+    from = Math.min(from, first);
+    to = Math.max(to, last);
   }
-  const storedDims = batch.lowDims.length > 0 ? await there('agg_lowdims') : new Set<number>();
-  const lowDims = batch.lowDims.filter((r) => !storedDims.has(r.siteId));
-  if (lowDims.length > 0) {
-    await io.insert(
-      'agg_lowdims',
-      lowDims.map((r) => JSON.stringify({ ...lowDimValues(r), batch_key: key })),
-    );
+  const keys = [...new Set(group.map((g) => g.key))];
+  const taken = new Set(
+    (await io.select(`SELECT batch_id FROM agg_batches WHERE batch_key IN (${keys.join(', ')})`)).map((r) =>
+      String(r.batch_id),
+    ),
+  );
+  const results = group.map(({ batch }): IngestResult => {
+    if (taken.has(batch.batchId)) return { stored: 0, duplicate: true };
+    taken.add(batch.batchId);
+    return { stored: 0, duplicate: false };
+  });
+  const fresh = group.filter((_, i) => !(results[i] as IngestResult).duplicate);
+  if (fresh.length === 0) return results;
+  const freshKeys = fresh.map((g) => g.key);
+  const empty = new Set<number>();
+  /** The rows of `pick` of every fresh batch whose site is not in `table` yet, as `json` makes them. */
+  const rowsFor = async <R extends { siteId: number }>(
+    table: string,
+    pick: (b: StoredAggregateBatch) => readonly R[],
+    json: (r: R, key: string) => string,
+  ): Promise<{ rows: string[]; per: number[] }> => {
+    const any = fresh.some(({ batch }) => pick(batch).length > 0);
+    const there = any && Number.isFinite(from) ? await storedSitesOf(io, table, from, to, freshKeys) : new Map();
+    const rows: string[] = [];
+    const per: number[] = [];
+    for (const { batch, key } of fresh) {
+      const stored = there.get(key) ?? empty;
+      let n = 0;
+      for (const r of pick(batch)) {
+        if (stored.has(r.siteId)) continue;
+        rows.push(json(r, key));
+        n++;
+      }
+      per.push(n);
+    }
+    return { rows, per };
+  };
+  const counters = await rowsFor(
+    'agg_counters',
+    (b) => b.counters,
+    (r, key) =>
+      JSON.stringify({
+        minute: r.minute,
+        site_id: r.siteId,
+        domain_id: r.domainId,
+        zone_id: r.zoneId,
+        ...Object.fromEntries(ROLLUP_COUNTERS.map((c, i) => [c, r.counters[i]])),
+        batch_key: key,
+      }),
+  );
+  if (counters.rows.length > 0) await io.insert('agg_counters', counters.rows);
+  const lowDims = await rowsFor(
+    'agg_lowdims',
+    (b) => b.lowDims,
+    (r, key) => dimJsonRow(r, key),
+  );
+  if (lowDims.rows.length > 0) await io.insert('agg_lowdims', lowDims.rows);
+  // The heavy hitters, sketches and peaks (aggregate-sketch-clickhouse-store.ts), before the ledger rows.
+  for (const [table, pick, json] of SKETCH_TABLES) {
+    const { rows } = await rowsFor(table, pick as never, json as never);
+    if (rows.length > 0) await io.insert(table, rows);
   }
-  // The heavy hitters, sketches and peaks (aggregate-sketch-clickhouse-store.ts), before the ledger row.
-  await ingestSketchesClickHouse(io, batch, key, there);
-  for (const r of batch.collapsed) {
-    if (!(r.minute >= from && r.minute <= to)) throw new Error('ingest: a collapsed record of no minute record');
+  const collapsed = await rowsFor(
+    'collapsed_blocks',
+    (b) => b.collapsed,
+    (r, key) => collapsedJsonRow(r, key),
+  );
+  if (collapsed.rows.length > 0) await io.insert('collapsed_blocks', collapsed.rows);
+  // The ledger rows last, stamped now (as the events' ledger): log push reads the collapsed records by it.
+  const now = Date.now();
+  await io.insert(
+    'agg_batches',
+    fresh.map(({ batch, key }) =>
+      JSON.stringify({
+        ingested_at: now,
+        batch_key: key,
+        batch_id: batch.batchId,
+        node_id: batch.nodeId,
+        received_at: batch.receivedAt,
+        dropped: batch.dropped,
+        records: batch.counters.length,
+      }),
+    ),
+  );
+  let i = 0;
+  for (const [n, result] of results.entries()) {
+    if (result.duplicate) continue;
+    results[n] = { stored: counters.per[i] ?? 0, duplicate: false };
+    i++;
   }
-  const storedCollapsed = batch.collapsed.length > 0 ? await there('collapsed_blocks') : new Set<number>();
-  const collapsed = batch.collapsed.filter((r) => !storedCollapsed.has(r.siteId));
-  if (collapsed.length > 0) await io.insert('collapsed_blocks', collapsedJsonRows(collapsed, key));
-  // The ledger row last, stamped now (as the events' ledger): log push reads the collapsed records by it.
-  await io.insert('agg_batches', [
-    JSON.stringify({
-      ingested_at: Date.now(),
-      batch_key: key,
-      batch_id: batch.batchId,
-      node_id: batch.nodeId,
-      received_at: batch.receivedAt,
-      dropped: batch.dropped,
-      records: batch.counters.length,
-    }),
-  ]);
-  return { stored, duplicate: false };
+  return results;
 }

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { appendDimRow } from './aggregate-lowdims-store.js';
+import { DIM_STAGING_COLUMNS, DIM_STAGING_NAMES } from './aggregate-lowdims-store.js';
 import {
   AGGREGATE_HIGH_HOURS,
   ingestSketchesDuckDb,
@@ -9,6 +9,8 @@ import {
 } from './aggregate-sketch-duckdb-store.js';
 import type { IngestResult, StoredAggregateBatch } from './analytics-store.js';
 import { appendCollapsedDuckDb, COLLAPSED_DUCKDB_DDL } from './collapsed-store.js';
+import { appendColumns, columnsSql } from './duckdb-columns.js';
+import { appendLedger, ledgerCheck } from './duckdb-ledger.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**
@@ -61,7 +63,7 @@ export const AGGREGATE_DDL = [
 export const AGGREGATE_STAGING_DDL = [
   `CREATE TEMP TABLE IF NOT EXISTS agg_staging (minute BIGINT NOT NULL,
   site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL, ${ROLLUP_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')})`,
-  `CREATE TEMP TABLE IF NOT EXISTS agg_low_staging (${LOW_COLUMNS})`,
+  `CREATE TEMP TABLE IF NOT EXISTS agg_low_staging (${columnsSql(DIM_STAGING_NAMES, DIM_STAGING_COLUMNS)})`,
   ...SKETCH_STAGING_DDL,
 ];
 
@@ -93,10 +95,6 @@ export const PRUNE_AGGREGATES = (ledger: number, raw: number, rollup: number) =>
   `DELETE FROM collapsed_blocks WHERE minute < ${raw}`,
 ];
 
-/** Rows of a batch counted against a group's most (DuckDbStore's BatchGroups of aggregate batches). */
-export const aggregateRows = (b: StoredAggregateBatch) =>
-  b.counters.length + b.lowDims.length + b.highDims.length + b.sketches.length + b.collapsed.length;
-
 /** The group's rows as one batch's (its arrays joined), for the one pass over them. */
 function joined(batches: readonly StoredAggregateBatch[]): StoredAggregateBatch {
   const all: StoredAggregateBatch = { ...(batches[0] as StoredAggregateBatch) };
@@ -127,19 +125,7 @@ export async function ingestAggregatesDuckDb(
 ): Promise<IngestResult[]> {
   await db.run('BEGIN TRANSACTION');
   try {
-    const ids = batches.map((b) => b.batchId);
-    const params = ids.map((_, i) => `$${i + 1}`).join(', ');
-    const taken = new Set(
-      (await db.runAndReadAll(`SELECT batch_id FROM agg_batches WHERE batch_id IN (${params})`, ids))
-        .getRowObjects()
-        .map((r) => String(r.batch_id)),
-    );
-    const results = batches.map((b): IngestResult => {
-      if (taken.has(b.batchId)) return { stored: 0, duplicate: true };
-      taken.add(b.batchId);
-      return { stored: b.counters.length, duplicate: false };
-    });
-    const fresh = batches.filter((_, i) => !(results[i] as IngestResult).duplicate);
+    const { results, fresh } = await ledgerCheck(db, 'agg_batches', batches, (b) => b.counters.length);
     if (fresh.length === 0) {
       await db.run('ROLLBACK');
       return results;
@@ -160,13 +146,8 @@ export async function ingestAggregatesDuckDb(
     }
     const lateHours = new Set<number>();
     if (batch.lowDims.length > 0) {
-      const appender = await db.createAppender('agg_low_staging', null, 'temp');
-      for (const r of batch.lowDims) {
-        appendDimRow(appender, r);
-        appender.endRow();
-        if (r.minute < built) lateHours.add(r.minute - (r.minute % 3600));
-      }
-      appender.closeSync();
+      await appendColumns(db, 'agg_low_staging', DIM_STAGING_COLUMNS, batch.lowDims, 'temp');
+      for (const r of batch.lowDims) if (r.minute < built) lateHours.add(r.minute - (r.minute % 3600));
       await db.run(LOW_MERGED);
       if (lateHours.size > 0) await db.run(LOW_HOURS(`agg_low_staging WHERE minute < ${built}`));
       await db.run('DELETE FROM agg_low_staging');
@@ -175,18 +156,7 @@ export async function ingestAggregatesDuckDb(
     const sketches = await ingestSketchesDuckDb(db, batch, built, ip4);
     for (const hour of sketches.lateHours) lateHours.add(hour);
     await appendCollapsedDuckDb(db, batch.collapsed);
-    const ledger = await db.createAppender('agg_batches');
-    const now = BigInt(Date.now());
-    for (const b of fresh) {
-      ledger.appendVarchar(b.batchId);
-      ledger.appendInteger(b.nodeId);
-      ledger.appendBigInt(BigInt(b.receivedAt));
-      ledger.appendBigInt(BigInt(b.dropped));
-      ledger.appendInteger(b.counters.length);
-      ledger.appendBigInt(now);
-      ledger.endRow();
-    }
-    ledger.closeSync();
+    await appendLedger(db, 'agg_batches', fresh, (b) => b.counters.length);
     await db.run('COMMIT');
     for (const hour of lateHours) late.hours.add(hour);
     for (const day of sketches.lateDays) late.days.add(day);

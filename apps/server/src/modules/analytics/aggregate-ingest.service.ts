@@ -37,13 +37,14 @@ export class AggregateIngestService {
   ) {}
 
   /** A batch as shipped: its compact form (decoded here; the node API checked it) or the object form of older agents. */
-  async ingest(nodeId: number, shipped: ShippedAggregateBatch): Promise<IngestResult> {
+  /** `signal`: the request's (its sender gone, a batch still waiting is not written). */
+  async ingest(nodeId: number, shipped: ShippedAggregateBatch, signal?: AbortSignal): Promise<IngestResult> {
     const batch = 'format' in shipped ? decodeAggregateBatch(shipped) : shipped;
     if (batch === null) throw new AppError(101003);
-    return this.ingestBatch(nodeId, batch);
+    return this.ingestBatch(nodeId, batch, signal);
   }
 
-  private async ingestBatch(nodeId: number, batch: AggregateBatch): Promise<IngestResult> {
+  private async ingestBatch(nodeId: number, batch: AggregateBatch, signal?: AbortSignal): Promise<IngestResult> {
     const node = await this.repo.nodePlace(nodeId);
     // The authenticator found the node a moment ago; it may have been deleted since.
     if (!node) throw new AppError(101013);
@@ -108,16 +109,19 @@ export class AggregateIngestService {
         lastMs: c.last,
       };
     });
-    return this.store.ingestAggregates({
-      batchId,
-      nodeId,
-      receivedAt: Math.floor(this.clock() / 1000),
-      dropped: batch.dropped,
-      counters,
-      lowDims,
-      highDims,
-      sketches,
-      collapsed,
-    });
+    return this.store.ingestAggregates(
+      {
+        batchId,
+        nodeId,
+        receivedAt: Math.floor(this.clock() / 1000),
+        dropped: batch.dropped,
+        counters,
+        lowDims,
+        highDims,
+        sketches,
+        collapsed,
+      },
+      signal,
+    );
   }
 }

@@ -1,4 +1,5 @@
-import type { Row, StoredAggregateBatch } from './analytics-store.js';
+import { dimJsonRow } from './aggregate-lowdims-store.js';
+import type { AggregateHighRow, AggregateSketchRow, StoredAggregateBatch } from './analytics-store.js';
 import { DIM_COUNTERS } from './rollups.js';
 
 /**
@@ -36,73 +37,50 @@ export const SKETCH_DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | '
   ['agg_sketches', 'minute', 'rollup'],
 ];
 
-/** What the store lends (aggregate-clickhouse-store.ts ClickHouseIo). */
-interface Io {
-  select(sql: string): Promise<Row[]>;
-  insert(target: string, rows: readonly string[]): Promise<unknown>;
-}
-
-/**
- * A batch's heavy hitters and sketches (`key`: its batch key), once: called before its ledger row.
- * `storedSites`: the sites of a table already holding the batch's rows (a retry after a cut; on a
- * cluster a cut may leave some shards' sites written and not others'), whose rows are not sent again.
- */
-export async function ingestSketchesClickHouse(
-  io: Io,
-  batch: StoredAggregateBatch,
-  key: string,
-  storedSites: (table: string) => Promise<ReadonlySet<number>>,
-) {
+/** A batch's heavy hitters and sketches hold integers where the tables do (checked before any write). */
+export function checkSketchRows(batch: StoredAggregateBatch): void {
   for (const r of [...batch.highDims, ...batch.sketches]) {
     const numbers = 'counts' in r ? [...r.counts, r.error] : [r.requests, r.bytesOut, r.peakRequests, r.peakBytes];
     for (const n of [r.minute, r.siteId, r.domainId, r.zoneId, ...numbers]) {
       if (!Number.isSafeInteger(n)) throw new Error('ingest: aggregate rows hold integers');
     }
   }
-  if (batch.sketches.length === 0) return;
-  const place = (r: { minute: number; siteId: number; domainId: number; zoneId: number }) => ({
-    minute: r.minute,
-    site_id: r.siteId,
-    domain_id: r.domainId,
-    zone_id: r.zoneId,
-  });
-  const highSites = batch.highDims.length > 0 ? await storedSites('agg_highdims') : new Set<number>();
-  const highDims = batch.highDims.filter((r) => !highSites.has(r.siteId));
-  if (highDims.length > 0) {
-    await io.insert(
-      'agg_highdims',
-      highDims.map((r) =>
-        JSON.stringify({
-          ...place(r),
-          dim: r.dim,
-          value: r.value,
-          ...Object.fromEntries(DIM_COUNTERS.map((c, i) => [c, r.counts[i] ?? 0])),
-          error: r.error,
-          batch_key: key,
-        }),
-      ),
-    );
-  }
-  const sketchSites = await storedSites('agg_sketches');
-  const sketches = batch.sketches.filter((r) => !sketchSites.has(r.siteId));
-  if (sketches.length > 0) {
-    await io.insert(
-      'agg_sketches',
-      sketches.map((r) =>
-        JSON.stringify({
-          ...place(r),
-          requests: r.requests,
-          bytes_out: r.bytesOut,
-          peak_requests: r.peakRequests,
-          peak_bytes: r.peakBytes,
-          ips: r.ips,
-          blocked_ips: r.blockedIps,
-          blacklisted_ips: r.blacklistedIps,
-          request_ms: r.requestMs,
-          upstream_ms: r.upstreamMs,
-          batch_key: key,
-        }),
-      ),
-    );
-  }
 }
+
+const place = (r: { minute: number; siteId: number; domainId: number; zoneId: number }) => ({
+  minute: r.minute,
+  site_id: r.siteId,
+  domain_id: r.domainId,
+  zone_id: r.zoneId,
+});
+
+/**
+ * The heavy hitters' and sketches' tables, each with the rows of a batch it takes and a row's
+ * JSON (with its batch's key): written with the group's counters (aggregate-clickhouse-store.ts),
+ * before its ledger rows.
+ */
+export const SKETCH_TABLES = [
+  [
+    'agg_highdims',
+    (b: StoredAggregateBatch): readonly AggregateHighRow[] => b.highDims,
+    (r: AggregateHighRow, key: string) => dimJsonRow(r, key, `,"error":${r.error}`),
+  ],
+  [
+    'agg_sketches',
+    (b: StoredAggregateBatch): readonly AggregateSketchRow[] => b.sketches,
+    (r: AggregateSketchRow, key: string) =>
+      JSON.stringify({
+        ...place(r),
+        requests: r.requests,
+        bytes_out: r.bytesOut,
+        peak_requests: r.peakRequests,
+        peak_bytes: r.peakBytes,
+        ips: r.ips,
+        blocked_ips: r.blockedIps,
+        blacklisted_ips: r.blacklistedIps,
+        request_ms: r.requestMs,
+        upstream_ms: r.upstreamMs,
+        batch_key: key,
+      }),
+  ],
+] as const;

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { appendDimRow } from './aggregate-lowdims-store.js';
-import type { StoredAggregateBatch } from './analytics-store.js';
+import { DIM_STAGING_COLUMNS, DIM_STAGING_NAMES } from './aggregate-lowdims-store.js';
+import type { AggregateHighRow, StoredAggregateBatch } from './analytics-store.js';
+import { appendColumns, columnsSql, type DuckDbColumn } from './duckdb-columns.js';
 import { DIM_COUNTERS } from './rollups.js';
 
 /**
@@ -38,7 +39,14 @@ export const SKETCH_DDL = [
      peak_requests BIGINT NOT NULL, peak_bytes BIGINT NOT NULL, ips VARCHAR NOT NULL, blocked_ips VARCHAR NOT NULL,
      blacklisted_ips VARCHAR NOT NULL, request_ms VARCHAR NOT NULL, upstream_ms VARCHAR NOT NULL)`,
 ];
-export const SKETCH_STAGING_DDL = [`CREATE TEMP TABLE IF NOT EXISTS agg_high_staging (${HIGH_COLUMNS})`];
+/** A heavy hitter's columns in the staging table: a dimension row's and its error bound. */
+const HIGH_STAGING_COLUMNS: readonly DuckDbColumn<AggregateHighRow>[] = [
+  ...DIM_STAGING_COLUMNS,
+  ['DOUBLE', (r) => r.error],
+];
+export const SKETCH_STAGING_DDL = [
+  `CREATE TEMP TABLE IF NOT EXISTS agg_high_staging (${columnsSql([...DIM_STAGING_NAMES, 'error'], HIGH_STAGING_COLUMNS)})`,
+];
 
 const SUMS = DIM_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ');
 /**
@@ -73,15 +81,11 @@ export async function ingestSketchesDuckDb(
   const lateDays = new Set<number>();
   const days = hours - (hours % 86_400);
   if (batch.highDims.length > 0) {
-    const appender = await db.createAppender('agg_high_staging', null, 'temp');
+    await appendColumns(db, 'agg_high_staging', HIGH_STAGING_COLUMNS, batch.highDims, 'temp');
     for (const r of batch.highDims) {
-      appendDimRow(appender, r);
-      appender.appendBigInt(BigInt(r.error));
-      appender.endRow();
       if (r.minute < hours) lateHours.add(r.minute - (r.minute % 3600));
       if (r.minute < days) lateDays.add(r.minute - (r.minute % 86_400));
     }
-    appender.closeSync();
     // A row per minute, place, dimension and value (a group's batches summed: the reads sum them).
     await db.run(
       `INSERT INTO agg_highdims SELECT minute, site_id, domain_id, zone_id, dim, value, ${SUMS}, sum(error)::BIGINT

@@ -272,9 +272,10 @@ export interface AnalyticsStore {
    * as partial rows of the time rollups (rollup_1m … rollup_1d, siterollup_5m), which sum with the
    * rows of raw events, its low-cardinality dimensions into `agg_lowdims` (per minute, read with
    * raw events) and lowdims_1h, its heavy hitters into `agg_highdims` and dims_1h, its sketches and
-   * peaks into `agg_sketches`; a batch already taken answers `duplicate`.
+   * peaks into `agg_sketches`; a batch already taken answers `duplicate`. A batch whose `signal`
+   * aborts (its sender went) before its write starts is not written (rejected with the abort).
    */
-  ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult>;
+  ingestAggregates(batch: StoredAggregateBatch, signal?: AbortSignal): Promise<IngestResult>;
   /**
    * Events before this (unix seconds, a whole hour) are counted in the dimension tables (lowdims_1h,
    * dims_1h; dims_1d for the whole days before it); later ones only in events, where the statistics

@@ -1,7 +1,12 @@
-import type { IngestResult, StoredBatch } from './analytics-store.js';
+import type { IngestResult, StoredAggregateBatch, StoredBatch } from './analytics-store.js';
+
+/** Rows of an aggregate batch, counted against a group's most (both stores' BatchGroups of aggregate batches). */
+export const aggregateRows = (b: StoredAggregateBatch) =>
+  b.counters.length + b.lowDims.length + b.highDims.length + b.sketches.length + b.collapsed.length;
 
 interface Waiting<B> {
   batch: B;
+  signal: AbortSignal | undefined;
   resolve: (result: IngestResult) => void;
   reject: (error: unknown) => void;
 }
@@ -12,7 +17,8 @@ interface Waiting<B> {
  * at a time, so a batch sent twice at once is written by the first and found in the ledger by the
  * second. A group that fails is written again batch by batch, so one refused batch fails alone.
  * `sizeOf` measures a batch against `maxEvents` (an event batch's events by default; the nodes'
- * aggregate batches count their rows).
+ * aggregate batches count their rows). A batch whose signal aborted (its sender went) while it
+ * waited is dropped from the queue unwritten and rejected with the abort.
  */
 export class BatchGroups<B = StoredBatch> {
   private readonly waiting: Waiting<B>[] = [];
@@ -30,9 +36,13 @@ export class BatchGroups<B = StoredBatch> {
     private readonly sizeOf: (batch: B) => number = (batch) => (batch as StoredBatch).events.length,
   ) {}
 
-  add(batch: B): Promise<IngestResult> {
+  add(batch: B, signal?: AbortSignal): Promise<IngestResult> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ batch, resolve, reject });
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      this.waiting.push({ batch, signal, resolve, reject });
       this.drain();
     });
   }
@@ -54,6 +64,8 @@ export class BatchGroups<B = StoredBatch> {
   }
 
   private async writeNext(): Promise<void> {
+    this.dropAbandoned();
+    if (this.waiting.length === 0) return;
     const group: Waiting<B>[] = [];
     let events = 0;
     while (
@@ -63,6 +75,7 @@ export class BatchGroups<B = StoredBatch> {
       const next = this.waiting.shift() as Waiting<B>;
       group.push(next);
       events += this.sizeOf(next.batch);
+      this.dropAbandoned();
     }
     try {
       const results = await this.write(group.map((w) => w.batch));
@@ -81,6 +94,16 @@ export class BatchGroups<B = StoredBatch> {
           w.reject(own);
         }
       }
+    }
+  }
+
+  /** Rejects and drops the waiting batches whose senders went. */
+  private dropAbandoned(): void {
+    for (let i = this.waiting.length - 1; i >= 0; i--) {
+      const w = this.waiting[i] as Waiting<B>;
+      if (!w.signal?.aborted) continue;
+      this.waiting.splice(i, 1);
+      w.reject(w.signal.reason);
     }
   }
 }

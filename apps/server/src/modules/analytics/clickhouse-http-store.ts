@@ -1,4 +1,13 @@
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Row } from './analytics-store.js';
+
+/** A request that failed on a reused idle connection the server had closed before reading it. */
+class StaleConnection extends Error {
+  constructor(cause: Error) {
+    super(`ClickHouse closed an idle connection: ${cause.message}`, { cause });
+  }
+}
 
 const NUMERIC_TYPE = /^(Nullable\()?(U?Int\d+|Float\d+|Decimal)/;
 
@@ -9,8 +18,10 @@ const NUMERIC_TYPE = /^(Nullable\()?(U?Int\d+|Float\d+|Decimal)/;
  */
 export class ClickHouseHttp {
   /** Base address without credentials, path or query. */
-  private readonly endpoint: string;
+  private readonly endpoint: URL;
   private readonly authorization: string | null;
+  /** Idle connections kept for statements (ClickHouse keeps them 10 s; ours go after 4 s). */
+  private readonly agent: HttpAgent;
 
   constructor(
     url: URL,
@@ -25,12 +36,20 @@ export class ClickHouseHttp {
       url.username !== ''
         ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
         : null;
-    this.endpoint = `${url.protocol}//${url.host}/`;
+    this.endpoint = new URL(`${url.protocol}//${url.host}/`);
+    this.agent = new (url.protocol === 'https:' ? HttpsAgent : HttpAgent)({ keepAlive: true, timeout: 4000 });
   }
 
   /**
    * One HTTP request: `sql` in the body, or in the URL when `data` is the body (an INSERT's rows).
    * Answers the response text; an error status throws with ClickHouse's message.
+   *
+   * Rows go over a connection of their own (closed after the answer); statements reuse idle
+   * connections. ClickHouse closes a connection idle for its keep_alive_timeout (10 s); a client
+   * whose event loop was busy past that sends on the closed connection, and a large INSERT then
+   * fails with EPIPE while its body is written. A fresh connection cannot meet that; a statement
+   * that meets it on a reused connection (no answer, ECONNRESET or EPIPE: the server closed it
+   * before reading the request) is sent again once on a new one.
    */
   async request(
     sql: string,
@@ -40,19 +59,64 @@ export class ClickHouseHttp {
     const database = options.database === undefined ? this.database : options.database;
     if (database !== null) params.set('database', database);
     if (options.data !== undefined) params.set('query', sql);
-    const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+    const body = Buffer.from(options.data ?? sql, 'utf8');
+    const headers: Record<string, string> = {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(body.byteLength),
+    };
     if (this.authorization) headers.authorization = this.authorization;
-    const response = await fetch(`${this.endpoint}?${params}`, {
-      method: 'POST',
-      headers,
-      body: options.data ?? sql,
-      signal: AbortSignal.timeout(this.timeoutMs),
-    });
-    const text = await response.text();
-    if (!response.ok) {
-      throw new Error(`ClickHouse (${response.status}): ${text.trim().slice(0, 1000)}`);
+    const fresh = options.data !== undefined;
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    let answer: { status: number; text: string };
+    try {
+      answer = await this.send(`/?${params}`, headers, body, signal, fresh);
+    } catch (error) {
+      if (fresh || !(error instanceof StaleConnection)) throw error;
+      answer = await this.send(`/?${params}`, headers, body, signal, true);
     }
-    return text;
+    if (answer.status < 200 || answer.status > 299) {
+      throw new Error(`ClickHouse (${answer.status}): ${answer.text.trim().slice(0, 1000)}`);
+    }
+    return answer.text;
+  }
+
+  private send(
+    path: string,
+    headers: Record<string, string>,
+    body: Buffer,
+    signal: AbortSignal,
+    fresh: boolean,
+  ): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      const request = (this.endpoint.protocol === 'https:' ? httpsRequest : httpRequest)(
+        this.endpoint,
+        {
+          method: 'POST',
+          path,
+          headers: fresh ? { ...headers, connection: 'close' } : headers,
+          agent: fresh ? false : this.agent,
+          signal,
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', reject);
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+          );
+        },
+      );
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        const closed = error.code === 'ECONNRESET' || error.code === 'EPIPE';
+        reject(request.reusedSocket && closed ? new StaleConnection(error) : error);
+      });
+      request.end(body);
+    });
+  }
+
+  /** Ends the idle connections (the store's close). */
+  closeIdle(): void {
+    this.agent.destroy();
   }
 
   /** Runs a statement that answers no rows (`database` null: outside any database). */

@@ -10,7 +10,7 @@ import type {
   StoredBatch,
   StoredL4Batch,
 } from './analytics-store.js';
-import { BatchGroups } from './batch-groups.js';
+import { aggregateRows, BatchGroups } from './batch-groups.js';
 import { ClickHouseHttp } from './clickhouse-http-store.js';
 import { type ClusterSpec, localName, shardStatements } from './clickhouse-layout-store.js';
 import {
@@ -115,6 +115,20 @@ export class ClickHouseStore implements AnalyticsStore {
   private opened = false;
   /** Batches waiting for the next group's round: one INSERT block of their events. */
   private readonly groups = new BatchGroups(GROUP_MAX_EVENTS, (batches) => this.writeGroup(batches));
+  /**
+   * The nodes' aggregate batches waiting, written a group at a time: at most a million rows, so
+   * that each table's INSERT is one block (max_insert_block_size).
+   */
+  private readonly aggregateGroups = new BatchGroups<StoredAggregateBatch>(
+    1_000_000,
+    (batches) =>
+      ingestAggregatesClickHouse(
+        this.io,
+        batches.map((batch) => ({ batch, key: batchKey(batch.batchId) })),
+      ),
+    undefined,
+    aggregateRows,
+  );
 
   /** `url`: CLICKHOUSE_URL, `http[s]://[user[:password]@]host[:port]/database[?setting=value...]`. */
   constructor(url: string, options: ClickHouseOptions = {}) {
@@ -243,7 +257,10 @@ export class ClickHouseStore implements AnalyticsStore {
 
   async close(): Promise<void> {
     await this.groups.settled();
+    await this.aggregateGroups.settled();
     this.opened = false;
+    this.http.closeIdle();
+    for (const shard of this.cluster?.shards ?? []) shard.http.closeIdle();
   }
 
   private assertOpen(): void {
@@ -331,9 +348,9 @@ export class ClickHouseStore implements AnalyticsStore {
     return results;
   }
 
-  ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult> {
+  ingestAggregates(batch: StoredAggregateBatch, signal?: AbortSignal): Promise<IngestResult> {
     this.assertOpen();
-    return ingestAggregatesClickHouse(this.io, batch, batchKey(batch.batchId));
+    return this.aggregateGroups.add(batch, signal);
   }
 
   ingestL4(batch: StoredL4Batch): Promise<IngestResult> {

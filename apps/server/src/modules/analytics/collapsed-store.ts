@@ -22,7 +22,8 @@ export const collapsedClickHouseDdl = (dayOf: (column: string) => string): strin
   `${CLICKHOUSE_EVENT_COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')}, batch_key UInt64) ` +
   `ENGINE = MergeTree() PARTITION BY ${dayOf('minute')} ORDER BY (site_id, minute)`;
 
-function checkCollapsed(r: CollapsedRow): void {
+/** A collapsed record holds integers where the tables do, and an event's checked values. */
+export function checkCollapsed(r: CollapsedRow): void {
   for (const n of [r.minute, r.count, r.firstMs, r.lastMs]) {
     if (!Number.isSafeInteger(n) || n < 0) throw new Error('ingest: a collapsed record holds integers');
   }
@@ -44,18 +45,16 @@ export async function appendCollapsedDuckDb(db: DuckDBConnection, rows: readonly
   appender.closeSync();
 }
 
-/** A batch's collapsed rows as JSONEachRow rows with its key. */
-export function collapsedJsonRows(rows: readonly CollapsedRow[], key: string): string[] {
-  return rows.map((r) => {
-    checkCollapsed(r);
-    const row: Record<string, number | string> = {
-      minute: r.minute,
-      requests: r.count,
-      first_ms: r.firstMs,
-      last_ms: r.lastMs,
-    };
-    for (const c of CLICKHOUSE_EVENT_COLUMNS) row[c.name] = r[c.field];
-    row.batch_key = key;
-    return JSON.stringify(row);
-  });
+/** A collapsed row as a JSONEachRow row with its batch's key (checked: checkCollapsed). */
+export function collapsedJsonRow(r: CollapsedRow, key: string): string {
+  checkCollapsed(r);
+  const row: Record<string, number | string> = {
+    minute: r.minute,
+    requests: r.count,
+    first_ms: r.firstMs,
+    last_ms: r.lastMs,
+  };
+  for (const c of CLICKHOUSE_EVENT_COLUMNS) row[c.name] = r[c.field];
+  row.batch_key = key;
+  return JSON.stringify(row);
 }

@@ -7,7 +7,6 @@ import {
   AGGREGATE_DDL,
   AGGREGATE_HOURS,
   AGGREGATE_STAGING_DDL,
-  aggregateRows,
   FIRST_SECOND,
   ingestAggregatesDuckDb,
   PRUNE_AGGREGATES,
@@ -23,8 +22,9 @@ import {
   type StoredBatch,
   type StoredL4Batch,
 } from './analytics-store.js';
-import { BatchGroups } from './batch-groups.js';
+import { aggregateRows, BatchGroups } from './batch-groups.js';
 import { appendEvent } from './duckdb-events.js';
+import { appendLedger, ledgerCheck } from './duckdb-ledger.js';
 import {
   ALL_DAYS,
   HOURLY_IPS,
@@ -517,25 +517,7 @@ export class DuckDbStore implements AnalyticsStore {
     await db.run('BEGIN TRANSACTION');
     try {
       // The ledger's entries of the group's batch ids, in one statement.
-      const ids = [...new Set(batches.map((b) => b.batchId))];
-      const taken = new Set(
-        (
-          await db.runAndReadAll(
-            `SELECT batch_id FROM batches WHERE batch_id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
-            ids,
-          )
-        )
-          .getRows()
-          .map(([id]) => String(id)),
-      );
-      const results: IngestResult[] = [];
-      const fresh: StoredBatch[] = [];
-      for (const batch of batches) {
-        const seen = taken.has(batch.batchId);
-        taken.add(batch.batchId);
-        results.push(seen ? { stored: 0, duplicate: true } : { stored: batch.events.length, duplicate: false });
-        if (!seen) fresh.push(batch);
-      }
+      const { results, fresh } = await ledgerCheck(db, 'batches', batches, (b) => b.events.length);
       if (fresh.length === 0) {
         await db.run('ROLLBACK');
         return results;
@@ -568,19 +550,7 @@ export class DuckDbStore implements AnalyticsStore {
       }
       // One call for all of them (no value in them but integers checked here).
       await db.run([...statements, ...FROM_STAGING].join(';\n'));
-      // Stamped just before the commit: writes are serialised, so a later stamp commits later.
-      const ingestedAt = BigInt(Date.now());
-      const ledger = await db.createAppender('batches');
-      for (const batch of fresh) {
-        ledger.appendVarchar(batch.batchId);
-        ledger.appendInteger(batch.nodeId);
-        ledger.appendBigInt(BigInt(batch.receivedAt));
-        ledger.appendBigInt(BigInt(batch.dropped));
-        ledger.appendInteger(batch.events.length);
-        ledger.appendBigInt(ingestedAt);
-        ledger.endRow();
-      }
-      ledger.closeSync();
+      await appendLedger(db, 'batches', fresh, (b) => b.events.length);
       await db.run('COMMIT');
       if (late) {
         if (this.siteIpsTo > 0 && first < this.siteIpsTo) this.siteIpsMerged = false;
@@ -600,8 +570,8 @@ export class DuckDbStore implements AnalyticsStore {
     }
   }
 
-  ingestAggregates(batch: StoredAggregateBatch): Promise<IngestResult> {
-    return this.aggregateGroups.add(batch);
+  ingestAggregates(batch: StoredAggregateBatch, signal?: AbortSignal): Promise<IngestResult> {
+    return this.aggregateGroups.add(batch, signal);
   }
 
   ingestL4(batch: StoredL4Batch): Promise<IngestResult> {

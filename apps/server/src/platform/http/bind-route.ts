@@ -141,6 +141,8 @@ export interface Authenticators {
 export type HandlerContext<R extends AnyRoute = AnyRoute> = {
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
+  /** Aborts when the client goes before its answer is sent: work for nobody can stop. */
+  readonly signal: AbortSignal;
 } & (R['access'] extends TiersAccess<infer L>
   ? { readonly caller: L extends readonly ['client'] ? ClientCaller : Caller; readonly node: null }
   : R['access'] extends { kind: 'node' }
@@ -161,13 +163,31 @@ export type RouteHandler<R extends AnyRoute> = (
   ctx: HandlerContext<R>,
 ) => Promise<HandlerResult<R>>;
 
+/** How one route is bound, besides its handler. */
+export interface BindOptions {
+  /**
+   * Runs as a request arrives, before its body is read or parsed and before authentication:
+   * throws (an AppError) to refuse it at once, e.g. a queue that is full (load shedding).
+   */
+  readonly admit?: (request: FastifyRequest, reply: FastifyReply) => void;
+}
+
 export interface Binder {
-  bind<R extends AnyRoute>(route: R, handler: RouteHandler<R>): void;
+  bind<R extends AnyRoute>(route: R, handler: RouteHandler<R>, options?: BindOptions): void;
   /** Ids of every route bound so far. */
   readonly bound: ReadonlySet<string>;
 }
 
 const DONE: Done = { data: true };
+
+/** Aborts when the reply's connection closes before the reply was all written (the client went). */
+function goneSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const res = reply.raw;
+  if (res.destroyed && !res.writableFinished) controller.abort();
+  else res.once('close', () => (res.writableFinished ? undefined : controller.abort()));
+  return controller.signal;
+}
 
 /** `/{auth}/logo` → `/api/v1/:auth/logo` */
 export function fastifyPath(route: Pick<AnyRoute, 'api' | 'path'>): string {
@@ -190,7 +210,7 @@ export function createBinder(
   const bound = new Set<string>();
   return {
     bound,
-    bind(route, handler) {
+    bind(route, handler, { admit } = {}) {
       if (bound.has(route.id)) throw new Error(`route ${route.id} bound twice`);
       bound.add(route.id);
       // The key is the contract's: a signed-in route without one is a declaration error, refused at start.
@@ -207,6 +227,7 @@ export function createBinder(
         url: fastifyPath(route),
         // A call that takes a larger body than Fastify's 1 MiB says so in its declaration (an import).
         ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
+        ...(admit ? { onRequest: async (request: FastifyRequest, reply: FastifyReply) => admit(request, reply) } : {}),
         // Thrown on to the app's error handler, which answers it.
         ...(checkCodes
           ? {
@@ -274,7 +295,9 @@ export function createBinder(
           if (route.sendsOnDemand && caller) onDemandLimit?.(caller, route);
 
           const parsed = { params, query, body } as RouteParsed<typeof route>;
-          const context = { request, reply, caller, node } as unknown as HandlerContext<typeof route>;
+          const context = { request, reply, caller, node, signal: goneSignal(reply) } as unknown as HandlerContext<
+            typeof route
+          >;
           const run = async (): Promise<unknown> => (await handler(parsed, context)) ?? DONE;
           let result: unknown;
           if (!caller || !audit?.audits(route)) {

@@ -1,0 +1,42 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.js';
+
+/**
+ * Load shedding for one kind of request (a binder's `admit`, bind-route.ts): at most `max` in
+ * flight, each counted from its arrival (before its body is read) until its connection's reply
+ * closes. One more is refused at once — 101005 with HTTP 503 and `Retry-After` — instead of
+ * being read, parsed and queued behind work it would wait on past its sender's timeout. The
+ * Retry-After is the time the recent requests took, from arrival to reply (a moving average,
+ * 1–60 s): about when the requests ahead have been served.
+ */
+export class InFlightLimit {
+  private inFlight = 0;
+  /** Moving average of the served requests' time, ms. */
+  private servedMs = 1000;
+
+  constructor(
+    readonly max: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  get current(): number {
+    return this.inFlight;
+  }
+
+  /** The binder's `admit`. */
+  readonly admit = (_request: FastifyRequest, reply: FastifyReply): void => {
+    if (this.inFlight >= this.max) {
+      const seconds = Math.min(60, Math.max(1, Math.ceil(this.servedMs / 1000)));
+      throw new AppError(101005, { status: 503, headers: { 'retry-after': String(seconds) } });
+    }
+    this.inFlight++;
+    const start = this.now();
+    reply.raw.once('close', () => {
+      this.inFlight--;
+      // Only answered requests say how long serving takes (a client that went says nothing).
+      if (reply.raw.writableFinished && reply.statusCode < 500) {
+        this.servedMs = this.servedMs * 0.8 + (this.now() - start) * 0.2;
+      }
+    });
+  };
+}
