@@ -109,7 +109,8 @@ local function shell_quoted(l)
     if q3 and q3 < q then q = q3 end
     if find(l, "%w['\"\\]+[%w/]", q > 1 and q - 1 or 1) then return true end
   end
-  return find(l, "[", 1, true) ~= nil and find(l, "%[%w%]") ~= nil
+  local b = find(l, "[", 1, true)
+  return b ~= nil and find(l, "%[%w%]", b) ~= nil
 end
 
 -- Every detector over one decoded candidate.
