@@ -14,7 +14,7 @@ import { blocked, passed, wafSender } from './helpers/waf-send.js';
 //   the shell-wildcard path segments ("/???/c?t") it finds since;
 // - the named-entity pass behind one PCRE search decodes exactly what the class search let through;
 // - base64 with its PCRE pre-check for long values decodes exactly the same values;
-// - the shell-quoting test with plain searches first answers the same;
+// - the shell-quoting test with plain searches and PCRE first answers the same;
 // - the rules' literal guards found by one Aho-Corasick scan (rampart.waf_guard) are those the
 //   plain searches one by one found, for every guard;
 // - the scanner User-Agent rule, its boundary before the names read as a byte, finds the names at
