@@ -14,7 +14,7 @@ local session = require "rampart.waf_session"
 
 local _M = {}
 
-local re_find = waf_re.find
+local re_find, gmatch_from = waf_re.find, waf_re.gmatch_from
 local sub, lower, find, gsub, byte = string.sub, string.lower, string.find, string.gsub, string.byte
 local hit, run_rules, inspect, inspect_name, inspect_args = S.hit, D.run_rules, I.inspect, I.inspect_name, I.inspect_args
 local RULE = S.RULE
@@ -57,24 +57,25 @@ local function inspect_xml(body)
   if S.done then return end
   if groups.redirect then redirect.xml(body, hit) end
   if S.done then return end
-  -- text nodes and attribute values, decoded as an XML parser would (entities)
+  -- text nodes and attribute values, decoded as an XML parser would (entities); each pattern tried
+  -- where a plain search finds its first bytes
   local n = 0
-  for text in body:gmatch(">([^<]+)<") do
+  for text in gmatch_from(body, ">", ">([^<]+)<") do
     if find(text, "%S") then inspect("body", "", text) end
     n = n + 1
     if n > 2048 or S.done or S.over then return end
   end
-  for value in body:gmatch("=%s*\"([^\"]*)\"") do
+  for value in gmatch_from(body, "=", "=%s*\"([^\"]*)\"") do
     inspect("body", "", value)
     n = n + 1
     if n > 4096 or S.done or S.over then return end
   end
-  for value in body:gmatch("=%s*'([^']*)'") do
+  for value in gmatch_from(body, "=", "=%s*'([^']*)'") do
     inspect("body", "", value)
     if S.done or S.over then return end
   end
   -- CDATA sections
-  for value in body:gmatch("<!%[CDATA%[(.-)%]%]>") do
+  for value in gmatch_from(body, "<![CDATA[", "<!%[CDATA%[(.-)%]%]>") do
     inspect("body", "", value)
     if S.done or S.over then return end
   end

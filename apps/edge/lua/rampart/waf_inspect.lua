@@ -13,8 +13,8 @@ local waf_re = require "rampart.waf_re"
 
 local _M = {}
 
-local re_find = waf_re.find
-local sub, lower, find, gsub, byte = string.sub, string.lower, string.find, string.gsub, string.byte
+local re_find, re_gsub = waf_re.find, waf_re.gsub
+local sub, lower, find, byte = string.sub, string.lower, string.find, string.byte
 local unescape = ngx.unescape_uri
 local hit, over_budget, detect, run_list, path_param_url = S.hit, S.over_budget, D.detect, D.run_list, D.path_param_url
 local RULE = S.RULE
@@ -71,7 +71,7 @@ local function inspect_window(v, skip_url_rules, inner, quotes)
   local pf
   if S.part == "header" then
     -- "(", ")" and ";" are normal in a header value (User-Agent); a separator at its start is not
-    pf = find(v, "^%s*[;|&`]") or prefiltered((find(v, "(", 1, true) or find(v, ")", 1, true) or find(v, ";", 1, true)) and gsub(v, "[();]", " ") or v)
+    pf = find(v, "^%s*[;|&`]") or prefiltered((find(v, "(", 1, true) or find(v, ")", 1, true) or find(v, ";", 1, true)) and re_gsub(v, "[();]", " ", "jo") or v)
   else
     pf = prefiltered(v)
   end

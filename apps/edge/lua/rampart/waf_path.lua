@@ -11,12 +11,25 @@
 -- Parser Logic" (Black Hat USA 2018).
 local _M = {}
 
-local find, gsub, sub, byte = string.find, string.gsub, string.sub, string.byte
+local find, gsub, sub, byte, concat = string.find, string.gsub, string.sub, string.byte, table.concat
 
 local LOOKALIKE = {
   ["\226\128\164"] = ".", ["\226\128\165"] = "..", ["\239\185\146"] = ".", ["\226\136\149"] = "/",
   ["\226\129\132"] = "/", ["\226\167\181"] = "/",
 }
+
+-- Runs of slashes as one (gsub(n, "//+", "/") by plain searches: URLs hold "//").
+local function one_slash(n)
+  local parts, pos, i = {}, 1, find(n, "//", 1, true)
+  while i do
+    parts[#parts + 1] = sub(n, pos, i)
+    pos = i + 2
+    while byte(n, pos) == 47 do pos = pos + 1 end
+    i = find(n, "//", pos, true)
+  end
+  parts[#parts + 1] = sub(n, pos)
+  return concat(parts)
+end
 
 -- The normalised path, or nil when it reads as it is written.
 function _M.normalise(l)
@@ -27,7 +40,7 @@ function _M.normalise(l)
   -- and URLs, "https://...", hold "//" without "/./" or "..;")
   if find(n, ".;", 1, true) then n = gsub(n, "(%.%.?);[^/]*", "%1") end
   if find(n, "//", 1, true) or find(n, "/./", 1, true) then
-    if find(n, "//", 1, true) then n = gsub(n, "//+", "/") end
+    if find(n, "//", 1, true) then n = one_slash(n) end
     for _ = 1, 8 do
       if not find(n, "/./", 1, true) then break end
       n = gsub(n, "/%./", "/")

@@ -5,7 +5,7 @@
 -- fully inspected, as past its budget, and the module's fail mode decides (docs/decisions.md "The
 -- WAF"). So a value crafted to make a rule's pattern give up is never read as clean by a module
 -- that fails closed, and is logged either way.
-local ngx_re_find, ngx_re_match, ngx_re_gmatch = ngx.re.find, ngx.re.match, ngx.re.gmatch
+local ngx_re_find, ngx_re_match, ngx_re_gmatch, ngx_re_gsub = ngx.re.find, ngx.re.match, ngx.re.gmatch, ngx.re.gsub
 local core_re = require "resty.core.regex"
 local ffi = require "ffi"
 
@@ -95,6 +95,38 @@ function _M.gmatch(s, re, opts)
     local m, e = it()
     if e and not failed_err then failed_err = e end
     return m
+  end
+end
+
+-- ngx.re.gsub (PCRE skips to a class's bytes where a Lua class gsub tries every byte); on a failure
+-- the value unchanged, the failure remembered.
+function _M.gsub(s, re, rep, opts)
+  local r, _, err = ngx_re_gsub(s, re, rep, opts)
+  if not r then
+    if not failed_err then failed_err = err end
+    return s
+  end
+  return r
+end
+
+-- string.gmatch(s, lit_pattern .. rest) for a Lua pattern that begins with the plain text lit (given
+-- apart, with `rest` the pattern after it): the same matches in the same order, the pattern tried
+-- only where a plain search finds lit (gmatch tries it at every byte, a call each). At most three
+-- captures.
+local str_find = string.find
+function _M.gmatch_from(s, lit, pat)
+  local find, anchored, pos = str_find, "^" .. pat, 1
+  return function()
+    while true do
+      local a = find(s, lit, pos, true)
+      if not a then return nil end
+      local _, e, c1, c2, c3 = find(s, anchored, a)
+      if e then
+        pos = e + 1
+        return c1, c2, c3
+      end
+      pos = a + 1
+    end
   end
 end
 

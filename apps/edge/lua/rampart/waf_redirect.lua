@@ -13,7 +13,7 @@
 -- The value is the decoded one (URL, double URL, HTML entities, overlong UTF-8, full-width forms:
 -- rampart.waf_decode), control characters and spaces dropped, backslashes read as slashes.
 -- A same-site path ("/account", "/a//b") and a full URL without those tricks are not judged here.
-local re_find = require("rampart.waf_re").find
+local re_find, gmatch_from = require("rampart.waf_re").find, require("rampart.waf_re").gmatch_from
 
 local _M = {}
 
@@ -134,7 +134,7 @@ function _M.xml(body, hit)
   local S, decode = require("rampart.waf_state"), require("rampart.waf_decode").decode
   if not re_find(body, NAME_IN_XML, "jo") then return end
   local n = 0
-  for tag, text in body:gmatch("<([%w_.:-]+)%s*>([^<]*)</") do
+  for tag, text in gmatch_from(body, "<", "<([%w_.:-]+)%s*>([^<]*)</") do
     local name = tag:match("[^:]+$")
     if _M.is_name(name) then
       local v = find(text, "[%%&\\\192\193\224\239]") and decode(text) or text

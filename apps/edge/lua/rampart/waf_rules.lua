@@ -266,8 +266,17 @@ local function php_spelt(l, hit)
   end
 end
 
+-- Quoted fragments joined by "." ("'sys' . 'tem'")? (the pattern asked from the first quote, once a
+-- plain search finds a "." after it: it cannot match before a quote, nor without a dot)
+local function quoted_concat(l)
+  local q, q2 = find(l, "'", 1, true), find(l, '"', 1, true)
+  if not q or q2 and q2 < q then q = q2 end
+  return q ~= nil and find(l, ".", q, true) ~= nil and find(l, "['\"]%s*%.%s*['\"]", q) ~= nil
+end
+_M.quoted_concat = quoted_concat
+
 function _M.php_calls(l, hit)
-  if find(l, "['\"]%s*%.%s*['\"]") and php_spelt(l, hit) then return end
+  if quoted_concat(l) and php_spelt(l, hit) then return end
   local pos, n = 1, 0
   while n < 4096 do
     local p = find(l, "(", pos, true)

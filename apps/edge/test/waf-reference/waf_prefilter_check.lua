@@ -35,6 +35,7 @@ return function()
     "/???/", "/c?t", "?", "/e??/p?sswd", "/a?b=c/", "/search?q=1",
     "file_name", "x-filename", "file-name", "fileName", "T(", "t (", "[ '", "[\"", "[`", "\r\n", "_", ":", "-", ")",
     "T(java.lang.Runtime)", "t (javax.naming.x)", "./", "//", ".;", "/./", "..;/", "https://a.example//b/./c",
+    "<![CDATA[", "]]>", "<a>", "</a>", "<ns:to >", "='", "=\"", "'.'", "\" . \"", "[a]",
   }
   local AROUND = { "", " ", "a", "Z", "1", "_", ".", "/", "-", "+", "=", "&", "\195\169", "\128", "(", "\n" }
   -- every guard string of the rules, alone and glued to its neighbours
@@ -53,6 +54,16 @@ return function()
   local CVE_SPEL
   for _, p in ipairs(require("rampart.waf_cve").PATTERNS) do
     if p.id == 118009 then CVE_SPEL = p.re end
+  end
+  -- every match of a gmatch, joined (false for none), by string.gmatch and by waf_re.gmatch_from
+  local function xml_all(lit, pat)
+    local function joined(it)
+      local out = {}
+      for a, b in it do out[#out + 1] = a .. "\0" .. (b or "") end
+      return #out > 0 and table.concat(out, "\1") or false
+    end
+    return function(s) return joined(s:gmatch(pat)) end,
+      function(s) return joined(require("rampart.waf_re").gmatch_from(s, lit, pat)) end
   end
   local PLAIN = {
     -- rampart.waf: a header named as holding a file name
@@ -89,6 +100,17 @@ return function()
     { "capital", function(s) return find(s, "%u") ~= nil end, function(s) return ngx.re.find(s, "[A-Z]", "jo") ~= nil end },
     { "header markup", function(s) return find(s, "[<>\"'`{}%s]") ~= nil end,
       function(s) return ngx.re.find(s, [=[[<>"'`{} \t\n\x0b\f\r]]=], "jo") ~= nil end },
+    -- rampart.waf_inspect: a header value's "(", ")" and ";" read as spaces, by PCRE
+    { "header separators gsub", function(s) return (gsub(s, "[();]", " ")) end,
+      function(s) return require("rampart.waf_re").gsub(s, "[();]", " ", "jo") end },
+    -- rampart.waf_rules: quoted fragments joined by "." (the PHP check)
+    { "quoted concat", function(s) return find(s, "['\"]%s*%.%s*['\"]") ~= nil end, rules.quoted_concat },
+    -- rampart.waf_body and rampart.waf_redirect: the XML body's gmatches, tried where their first bytes are
+    { "xml text", xml_all(">", ">([^<]+)<") },
+    { "xml attribute", xml_all("=", "=%s*\"([^\"]*)\"") },
+    { "xml attribute '", xml_all("=", "=%s*'([^']*)'") },
+    { "cdata", xml_all("<![CDATA[", "<!%[CDATA%[(.-)%]%]>") },
+    { "xml element", xml_all("<", "<([%w_.:-]+)%s*>([^<]*)</") },
     -- rampart.waf_path: the path normalisation's passes behind plain searches
     { "normalise", function(s) return ref.normalise(string.lower(s)) or false end,
       function(s) return require("rampart.waf_path").normalise(string.lower(s)) or false end },
@@ -198,6 +220,17 @@ return function()
     check(table.concat(parts))
   end
 
+  -- XML: elements (prefixed, a space before ">"), attributes in both quotes, CDATA, cut ends
+  for _, tag in ipairs({ "a", "ns:to", "x-y.z", "url", "" }) do
+    for _, text in ipairs({ "", "t", " ", "a<b", "x]]>y", "1 = '2'", "http://e.example/" }) do
+      for _, v in ipairs({ "<" .. tag .. ">" .. text .. "</" .. tag .. ">", "<" .. tag .. " >" .. text .. "</",
+        "<r k=\"" .. text .. "\" j = '" .. text .. "'><" .. tag .. ">" .. text .. "</" .. tag .. "></r>",
+        "<![CDATA[" .. text .. "]]><" .. tag .. ">", "<" .. tag .. ">" .. text,
+        text .. "<![CDATA[" .. tag .. "]]>" .. text .. "<![CDATA[]]>" }) do
+        check(v)
+      end
+    end
+  end
   -- the scanner names, alone, in a User-Agent, and glued to words on either side
   for name in rules.SCANNER_UA_NAMES:gmatch("[^|]+") do
     if name:find("^[%w-]+$") then
