@@ -297,10 +297,10 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   let blockFailures = 0;
   const eventBatches: FakeControlPlane['eventBatches'] = [];
   const eventAttempts: FakeControlPlane['eventAttempts'] = [];
-  let eventFailures = 0;
   const aggregateBatches: FakeControlPlane['aggregateBatches'] = [];
   const aggregateAttempts: FakeControlPlane['aggregateAttempts'] = [];
-  let aggregateFailures = 0;
+  /** Batches of each kind refused on purpose (500) before one is taken. */
+  const failuresLeft = { events: 0, aggregates: 0 };
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -332,6 +332,55 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     nonces.add(`${nodeId}:${nonce}`);
     accepted.push((req.url ?? '').split('?')[0] ?? '');
     return nodeId;
+  };
+
+  /**
+   * A batch of events or aggregates, as the real control plane takes one: signed over the gzip
+   * bytes, inflated with a bound, deduplicated by batchId; each attempt is recorded with its answer.
+   */
+  const receiveBatch = <B extends { batchId: string }>(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    raw: Buffer,
+    kind: {
+      schema: z.ZodType<B>;
+      maxBytes: number;
+      attempts: FakeControlPlane['eventAttempts'];
+      batches: (B & { nodeId: number })[];
+      failures: keyof typeof failuresLeft;
+      stored: (batch: B) => number;
+    },
+  ) => {
+    const nodeId = verify(req, raw);
+    if (nodeId === null) return invalidToken(res);
+    const attempt = { batchId: '', sha256: createHash('sha256').update(raw).digest('hex'), status: 200 };
+    kind.attempts.push(attempt);
+    const answer = (status: number, value: unknown) => {
+      attempt.status = status;
+      send(res, status, value);
+    };
+    if (req.headers['content-type'] !== EVENT_BATCH_CONTENT_TYPE) {
+      return answer(415, { code: 101003, message: 'content type', extra: null });
+    }
+    let input: ReturnType<typeof kind.schema.safeParse>;
+    try {
+      const json = gunzipSync(raw, { maxOutputLength: kind.maxBytes }).toString('utf8');
+      input = kind.schema.safeParse(JSON.parse(json));
+    } catch {
+      return answer(400, { code: 101003, message: 'not a gzip JSON batch', extra: null });
+    }
+    if (!input.success) return answer(400, { code: 101003, message: 'invalid', extra: input.error.issues });
+    const batch = input.data;
+    attempt.batchId = batch.batchId;
+    if (failuresLeft[kind.failures] > 0) {
+      failuresLeft[kind.failures]--;
+      return answer(500, { code: 100001, message: 'failing on purpose', extra: null });
+    }
+    if (kind.batches.some((b) => b.nodeId === nodeId && b.batchId === batch.batchId)) {
+      return answer(200, { data: { stored: 0, duplicate: true } });
+    }
+    kind.batches.push({ ...batch, nodeId });
+    return answer(200, { data: { stored: kind.stored(batch), duplicate: false } });
   };
 
   const server = http.createServer((req, res) => {
@@ -508,69 +557,24 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return send(res, 200, { data: true });
       }
       if (route === `POST ${EDGE_API_BASE}${shipNodeEvents.path}`) {
-        // As the real one: signed over the gzip bytes, inflated with a bound, deduplicated by batchId.
-        const nodeId = verify(req, raw);
-        if (nodeId === null) return invalidToken(res);
-        const attempt = { batchId: '', sha256: createHash('sha256').update(raw).digest('hex'), status: 200 };
-        eventAttempts.push(attempt);
-        const answer = (status: number, value: unknown) => {
-          attempt.status = status;
-          send(res, status, value);
-        };
-        if (req.headers['content-type'] !== EVENT_BATCH_CONTENT_TYPE) {
-          return answer(415, { code: 101003, message: 'content type', extra: null });
-        }
-        let input: ReturnType<typeof edgeEventBatchSchema.safeParse>;
-        try {
-          const json = gunzipSync(raw, { maxOutputLength: EVENT_BATCH_JSON_MAX_BYTES }).toString('utf8');
-          input = edgeEventBatchSchema.safeParse(JSON.parse(json));
-        } catch {
-          return answer(400, { code: 101003, message: 'not a gzip JSON batch', extra: null });
-        }
-        if (!input.success) return answer(400, { code: 101003, message: 'invalid', extra: input.error.issues });
-        attempt.batchId = input.data.batchId;
-        if (eventFailures > 0) {
-          eventFailures--;
-          return answer(500, { code: 100001, message: 'failing on purpose', extra: null });
-        }
-        if (eventBatches.some((b) => b.nodeId === nodeId && b.batchId === input.data.batchId)) {
-          return answer(200, { data: { stored: 0, duplicate: true } });
-        }
-        eventBatches.push({ ...input.data, nodeId });
-        return answer(200, { data: { stored: input.data.events.length, duplicate: false } });
+        return receiveBatch(req, res, raw, {
+          schema: edgeEventBatchSchema,
+          maxBytes: EVENT_BATCH_JSON_MAX_BYTES,
+          attempts: eventAttempts,
+          batches: eventBatches,
+          failures: 'events',
+          stored: (batch) => batch.events.length,
+        });
       }
       if (route === `POST ${EDGE_API_BASE}${shipNodeAggregates.path}`) {
-        // As events: signed over the gzip bytes, inflated with a bound, deduplicated by batchId.
-        const nodeId = verify(req, raw);
-        if (nodeId === null) return invalidToken(res);
-        const attempt = { batchId: '', sha256: createHash('sha256').update(raw).digest('hex'), status: 200 };
-        aggregateAttempts.push(attempt);
-        const answer = (status: number, value: unknown) => {
-          attempt.status = status;
-          send(res, status, value);
-        };
-        if (req.headers['content-type'] !== EVENT_BATCH_CONTENT_TYPE) {
-          return answer(415, { code: 101003, message: 'content type', extra: null });
-        }
-        let input: ReturnType<typeof aggregateBatchSchema.safeParse>;
-        try {
-          const json = gunzipSync(raw, { maxOutputLength: AGGREGATE_BATCH_JSON_MAX_BYTES }).toString('utf8');
-          input = aggregateBatchSchema.safeParse(JSON.parse(json));
-        } catch {
-          return answer(400, { code: 101003, message: 'not a gzip JSON batch', extra: null });
-        }
-        if (!input.success) return answer(400, { code: 101003, message: 'invalid', extra: input.error.issues });
-        attempt.batchId = input.data.batchId;
-        if (aggregateFailures > 0) {
-          aggregateFailures--;
-          return answer(500, { code: 100001, message: 'failing on purpose', extra: null });
-        }
-        if (aggregateBatches.some((b) => b.nodeId === nodeId && b.batchId === input.data.batchId)) {
-          return answer(200, { data: { stored: 0, duplicate: true } });
-        }
-        aggregateBatches.push({ ...input.data, nodeId });
-        const stored = input.data.minutes.length + input.data.collapsed.length;
-        return answer(200, { data: { stored, duplicate: false } });
+        return receiveBatch(req, res, raw, {
+          schema: aggregateBatchSchema,
+          maxBytes: AGGREGATE_BATCH_JSON_MAX_BYTES,
+          attempts: aggregateAttempts,
+          batches: aggregateBatches,
+          failures: 'aggregates',
+          stored: (batch) => batch.minutes.length + batch.collapsed.length,
+        });
       }
       if (route === `POST ${EDGE_API_BASE}${reportNodeUpgradeProgress.path}`) {
         const nodeId = verify(req, raw);
@@ -687,12 +691,12 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     eventBatches,
     eventAttempts,
     failEvents(count) {
-      eventFailures = count;
+      failuresLeft.events = count;
     },
     aggregateBatches,
     aggregateAttempts,
     failAggregates(count) {
-      aggregateFailures = count;
+      failuresLeft.aggregates = count;
     },
     secretOf: (nodeId) => secrets.get(nodeId),
     waitForReport(match, timeoutMs = 15_000) {
