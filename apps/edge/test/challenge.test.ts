@@ -12,7 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataPlane } from '../src/data-plane/schema.js';
 import { ALL_METHODS, bitsOf, formOf, proofOfWork, replyOf } from './helpers/challenges.js';
-import { document, domain, upstream } from './helpers/documents.js';
+import { document, domain, siteFirewall, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
@@ -33,36 +33,23 @@ const ANTI_CC = { seconds: 60, errorSeconds: 60, errorAction: 'deny' } as const;
 function listRule(id: number, ips: string[], action: EdgeRuleAction, url = '.*') {
   return { id, url, methods: ALL_METHODS, ...ipListRanges(ips), action };
 }
-function firewall(id: number, extra: Partial<EdgeFirewall>): EdgeFirewall {
-  return {
-    id,
-    whitelist: [],
-    blacklist: [],
-    userAgents: [],
-    headers: [],
-    intervals: [],
-    rates: [],
-    antiCC: [],
-    ...extra,
-  };
-}
 
 // Site 21: shield for 127.0.0.2–9 (127.0.0.5 whitelisted); site 22: click; site 23: redirect;
 // site 24: a user-agent rule that challenges; site 25: a shield and a deny for 127.0.0.6.
 const FIREWALLS: EdgeFirewall[] = [
-  firewall(21, {
+  siteFirewall(21, {
     whitelist: [{ id: 210, url: '.*', methods: ALL_METHODS, ...ipListRanges(['127.0.0.5']) }],
     blacklist: [listRule(211, ['127.0.0.2-127.0.0.9'], 'shield')],
   }),
-  firewall(22, { blacklist: [listRule(221, ['127.0.0.0/8'], 'click')] }),
-  firewall(23, { blacklist: [listRule(231, ['127.0.0.0/8'], 'redirect')] }),
-  firewall(24, { userAgents: [{ id: 241, url: '.*', userAgent: 'curl', action: 'shield' }] }),
-  firewall(25, {
+  siteFirewall(22, { blacklist: [listRule(221, ['127.0.0.0/8'], 'click')] }),
+  siteFirewall(23, { blacklist: [listRule(231, ['127.0.0.0/8'], 'redirect')] }),
+  siteFirewall(24, { userAgents: [{ id: 241, url: '.*', userAgent: 'curl', action: 'shield' }] }),
+  siteFirewall(25, {
     blacklist: [listRule(251, ['127.0.0.0/8'], 'shield'), listRule(252, ['127.0.0.6'], 'deny')],
   }),
   // Anti-CC: /api/ challenged (shield) beyond 3 requests in 60 s, 2 unpassed challenges tolerated
   // then 929; /login full verification (click), and a drop beyond 1 unpassed challenge.
-  firewall(26, {
+  siteFirewall(26, {
     antiCC: [
       { ...ANTI_CC, id: 261, url: 'cc\\.example\\.com\\/api\\/', times: 3, challenge: 'shield', errorTimes: 2 },
       { ...ANTI_CC, id: 262, url: '\\/login', times: 0, challenge: 'click', errorTimes: 1, errorAction: 'drop' },

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainAllRefusals } from '../src/agent/refusal-drain.js';
 import type { DataPlane } from '../src/data-plane/schema.js';
 import { firewallLogLines } from './helpers/access-log.js';
-import { cacheRule, document, domain, upstream } from './helpers/documents.js';
+import { cacheRule, document, domain, siteFirewall, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 
@@ -35,36 +35,22 @@ const rate = (id: number, perSecond: number, burst: number, extra: Partial<Rate>
   ...extra,
 });
 
-function site(id: number, limits: Partial<EdgeFirewall>): EdgeFirewall {
-  return {
-    id,
-    whitelist: [],
-    blacklist: [],
-    userAgents: [],
-    headers: [],
-    intervals: [],
-    rates: [],
-    antiCC: [],
-    ...limits,
-  };
-}
-
 const FIREWALLS: EdgeFirewall[] = [
-  site(1, { intervals: [interval(101, 2, 3)] }),
-  site(2, { intervals: [interval(201, 60, 2, { action: 'drop' })] }),
+  siteFirewall(1, { intervals: [interval(101, 2, 3)] }),
+  siteFirewall(2, { intervals: [interval(201, 60, 2, { action: 'drop' })] }),
   // The edge's port is not the scheme's default here, so the URL reads http://scoped.example.com:<port>/…
-  site(3, { intervals: [interval(301, 60, 2, { url: 'scoped\\.example\\.com:[0-9]+\\/api\\/' })] }),
+  siteFirewall(3, { intervals: [interval(301, 60, 2, { url: 'scoped\\.example\\.com:[0-9]+\\/api\\/' })] }),
   // Tried in the order of the list (the control plane sorts by priority, then age): 402 first.
-  site(4, { intervals: [interval(402, 60, 2), interval(401, 60, 2, { action: 'drop' })] }),
-  site(5, { rates: [rate(501, 4, 3)] }),
-  site(6, { rates: [rate(601, 2, 0, { blockSeconds: 2 })] }),
-  site(7, {
+  siteFirewall(4, { intervals: [interval(402, 60, 2), interval(401, 60, 2, { action: 'drop' })] }),
+  siteFirewall(5, { rates: [rate(501, 4, 3)] }),
+  siteFirewall(6, { rates: [rate(601, 2, 0, { blockSeconds: 2 })] }),
+  siteFirewall(7, {
     whitelist: [{ id: 71, url: '.*', methods: ['GET'], ...ipListRanges(['127.0.0.50']) }],
     intervals: [interval(72, 60, 1)],
   }),
   // Both kinds on one site: an interval limit that a burst stays under, and a rate that slows it.
-  site(8, { intervals: [interval(81, 60, 100)], rates: [rate(82, 5, 10, { action: 'drop' })] }),
-  site(9, { intervals: [interval(91, 60, 20)] }),
+  siteFirewall(8, { intervals: [interval(81, 60, 100)], rates: [rate(82, 5, 10, { action: 'drop' })] }),
+  siteFirewall(9, { intervals: [interval(91, 60, 20)] }),
 ];
 
 let edge: Edge;
@@ -319,7 +305,7 @@ describe('a change of rules', () => {
     const master = await edge.nginx.masterPid();
     expect(await statuses('127.0.0.40', 'plain.example.com', 3)).toEqual([200, 200, 200]);
 
-    const limited = FIREWALLS.map((f) => (f.id === 1 ? site(1, { intervals: [interval(101, 60, 1)] }) : f));
+    const limited = FIREWALLS.map((f) => (f.id === 1 ? siteFirewall(1, { intervals: [interval(101, 60, 1)] }) : f));
     const doc = plane('frequency-2', limited);
     doc.domains = doc.domains.map((d) => (d.name === 'plain.example.com' ? { ...d, firewallId: 1 } : d));
     await edge.push(doc);
@@ -329,7 +315,7 @@ describe('a change of rules', () => {
     await edge.push(
       plane(
         'frequency-3',
-        FIREWALLS.map((f) => (f.id === 1 ? site(1, {}) : f)),
+        FIREWALLS.map((f) => (f.id === 1 ? siteFirewall(1, {}) : f)),
       ),
     );
     expect(await statuses('127.0.0.40', 'interval.example.com', 5)).toEqual([200, 200, 200, 200, 200]);
@@ -378,7 +364,7 @@ describe('the Lua check of the frequency limits', () => {
       intervals: _i,
       rates: _r,
       ...older
-    } = site(1, {
+    } = siteFirewall(1, {
       blacklist: [{ id: 1, url: '.*', methods: ['POST'], action: 'deny', ...ipListRanges(['0.0.0.0/0']) }],
     });
     const doc = plane('frequency-older');

@@ -10,6 +10,7 @@ export * from './edge/geo.js';
 export * from './edge/ip-ranges.js';
 export * from './edge/l4-counters.js';
 export * from './edge/l4-rules.js';
+export * from './edge/lua-limits.js';
 export * from './edge/modules.js';
 export * from './edge/nginx-tuning.js';
 export * from './edge/node-exporter.js';

@@ -45,6 +45,24 @@ const accountKeys = (): PermissionKeyDef[] => [
   ...rw('apiTokens', 'API tokens', 'API 令牌', 'API 權杖'),
 ];
 
+/** Statistics, logs and log push: the same keys under the user's and the client's tier. */
+const dataAnalysisGroup = (tier: 'user' | 'client'): PermissionGroup => ({
+  key: 'dataAnalysis',
+  name: L('Data Analysis', '数据分析', '數據分析'),
+  keys: [
+    { key: `${tier}.statistics.read`, name: L('View statistics', '查看统计', '檢視統計') },
+    {
+      key: `${tier}.logs.read`,
+      name: L('View access and WAF logs', '查看访问日志和 WAF 日志', '檢視存取日誌和 WAF 日誌'),
+    },
+    {
+      key: `${tier}.logs.write`,
+      name: L('Export access and WAF logs', '导出访问日志和 WAF 日志', '匯出存取日誌和 WAF 日誌'),
+    },
+    ...rw(`${tier}.logPush`, 'log push', '日志推送', '日誌推送'),
+  ],
+});
+
 /** The keys of each tier, grouped as its console's menu groups them. */
 export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]>> = {
   user: [
@@ -66,22 +84,7 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
         ...rw('user.firewall', 'firewall', '防火墙', '防火牆'),
       ],
     },
-    {
-      key: 'dataAnalysis',
-      name: L('Data Analysis', '数据分析', '數據分析'),
-      keys: [
-        { key: 'user.statistics.read', name: L('View statistics', '查看统计', '檢視統計') },
-        {
-          key: 'user.logs.read',
-          name: L('View access and WAF logs', '查看访问日志和 WAF 日志', '檢視存取日誌和 WAF 日誌'),
-        },
-        {
-          key: 'user.logs.write',
-          name: L('Export access and WAF logs', '导出访问日志和 WAF 日志', '匯出存取日誌和 WAF 日誌'),
-        },
-        ...rw('user.logPush', 'log push', '日志推送', '日誌推送'),
-      ],
-    },
+    dataAnalysisGroup('user'),
     {
       key: 'trafficPkgManagement',
       name: L('Traffic Packages', '流量包', '流量包'),
@@ -137,22 +140,7 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
         ...rw('client.license', 'licence', '授权', '授權'),
       ],
     },
-    {
-      key: 'dataAnalysis',
-      name: L('Data Analysis', '数据分析', '數據分析'),
-      keys: [
-        { key: 'client.statistics.read', name: L('View statistics', '查看统计', '檢視統計') },
-        {
-          key: 'client.logs.read',
-          name: L('View access and WAF logs', '查看访问日志和 WAF 日志', '檢視存取日誌和 WAF 日誌'),
-        },
-        {
-          key: 'client.logs.write',
-          name: L('Export access and WAF logs', '导出访问日志和 WAF 日志', '匯出存取日誌和 WAF 日誌'),
-        },
-        ...rw('client.logPush', 'log push', '日志推送', '日誌推送'),
-      ],
-    },
+    dataAnalysisGroup('client'),
     { key: 'userManagement', name: userManagementName, keys: accountKeys() },
   ],
   admin: [

@@ -1,11 +1,27 @@
 import {
   type EdgeCacheRule,
   type EdgeDomainModules,
+  type EdgeFirewall,
   type EdgeWafModule,
   noDomainModules,
   WAF_GROUPS,
 } from '@rampart/contract';
 import type { DataPlane, Domain, Upstream } from '../../src/data-plane/schema.js';
+
+/** A site firewall with no rules but the given ones. */
+export function siteFirewall(id: number, rules: Partial<EdgeFirewall>): EdgeFirewall {
+  return {
+    id,
+    whitelist: [],
+    blacklist: [],
+    userAgents: [],
+    headers: [],
+    intervals: [],
+    rates: [],
+    antiCC: [],
+    ...rules,
+  };
+}
 
 /** A primary upstream on 127.0.0.1 (or the given address) with weight 1. */
 export function upstream(port: number, extra: Partial<Upstream> = {}): Upstream {

@@ -132,6 +132,7 @@ export interface FakeControlPlane {
   /** Event batches taken (POST /events, each batchId once, in order), and every attempt with its answer. */
   eventBatches: (EdgeEventBatch & { nodeId: number })[];
   eventAttempts: { batchId: string; sha256: string; status: number }[];
+  /** Answers the next `count` event batches with 500 (the agent keeps and resends them). */
   /**
    * Answers the next `count` event batches with 500 (the agent keeps and resends them), or with
    * 503 and this Retry-After (seconds) as a busy control plane does.
@@ -301,11 +302,15 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   let blockFailures = 0;
   const eventBatches: FakeControlPlane['eventBatches'] = [];
   const eventAttempts: FakeControlPlane['eventAttempts'] = [];
-  let eventFailures = 0;
-  let eventRetryAfter: number | undefined;
   const aggregateBatches: FakeControlPlane['aggregateBatches'] = [];
   const aggregateAttempts: FakeControlPlane['aggregateAttempts'] = [];
-  let aggregateFailures = 0;
+  /** Batches of each kind refused on purpose (500) before one is taken. */
+  const failuresLeft = { events: 0, aggregates: 0 };
+  /** With failures left: answered 503 with this Retry-After (seconds) instead of 500. */
+  const retryAfter: Record<keyof typeof failuresLeft, number | undefined> = {
+    events: undefined,
+    aggregates: undefined,
+  };
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -337,6 +342,64 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     nonces.add(`${nodeId}:${nonce}`);
     accepted.push((req.url ?? '').split('?')[0] ?? '');
     return nodeId;
+  };
+
+  /**
+   * A batch of events or aggregates, as the real control plane takes one: signed over the gzip
+   * bytes, inflated with a bound, deduplicated by batchId; each attempt is recorded with its answer.
+   */
+  const receiveBatch = <B extends { batchId: string }>(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    raw: Buffer,
+    kind: {
+      schema: z.ZodType<B>;
+      maxBytes: number;
+      attempts: FakeControlPlane['eventAttempts'];
+      batches: (B & { nodeId: number })[];
+      failures: keyof typeof failuresLeft;
+      stored: (batch: B) => number;
+      /** What the route takes before the batch's own schema (the compact form decoded): null when it is refused. */
+      decode?: (json: unknown) => unknown;
+    },
+  ) => {
+    const nodeId = verify(req, raw);
+    if (nodeId === null) return invalidToken(res);
+    const attempt = { batchId: '', sha256: createHash('sha256').update(raw).digest('hex'), status: 200 };
+    kind.attempts.push(attempt);
+    const answer = (status: number, value: unknown) => {
+      attempt.status = status;
+      send(res, status, value);
+    };
+    if (req.headers['content-type'] !== EVENT_BATCH_CONTENT_TYPE) {
+      return answer(415, { code: 101003, message: 'content type', extra: null });
+    }
+    let input: ReturnType<typeof kind.schema.safeParse>;
+    try {
+      const json = gunzipSync(raw, { maxOutputLength: kind.maxBytes }).toString('utf8');
+      const value = kind.decode ? kind.decode(JSON.parse(json)) : JSON.parse(json);
+      if (value === null) return answer(400, { code: 101003, message: 'invalid', extra: null });
+      input = kind.schema.safeParse(value);
+    } catch {
+      return answer(400, { code: 101003, message: 'not a gzip JSON batch', extra: null });
+    }
+    if (!input.success) return answer(400, { code: 101003, message: 'invalid', extra: input.error.issues });
+    const batch = input.data;
+    attempt.batchId = batch.batchId;
+    if (failuresLeft[kind.failures] > 0) {
+      failuresLeft[kind.failures]--;
+      const seconds = retryAfter[kind.failures];
+      if (seconds !== undefined) {
+        res.setHeader('retry-after', String(seconds));
+        return answer(503, { code: 101005, message: 'Database Execution Error', extra: null });
+      }
+      return answer(500, { code: 100001, message: 'failing on purpose', extra: null });
+    }
+    if (kind.batches.some((b) => b.nodeId === nodeId && b.batchId === batch.batchId)) {
+      return answer(200, { data: { stored: 0, duplicate: true } });
+    }
+    kind.batches.push({ ...batch, nodeId });
+    return answer(200, { data: { stored: kind.stored(batch), duplicate: false } });
   };
 
   const server = http.createServer((req, res) => {
@@ -513,78 +576,30 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return send(res, 200, { data: true });
       }
       if (route === `POST ${EDGE_API_BASE}${shipNodeEvents.path}`) {
-        // As the real one: signed over the gzip bytes, inflated with a bound, deduplicated by batchId.
-        const nodeId = verify(req, raw);
-        if (nodeId === null) return invalidToken(res);
-        const attempt = { batchId: '', sha256: createHash('sha256').update(raw).digest('hex'), status: 200 };
-        eventAttempts.push(attempt);
-        const answer = (status: number, value: unknown) => {
-          attempt.status = status;
-          send(res, status, value);
-        };
-        if (req.headers['content-type'] !== EVENT_BATCH_CONTENT_TYPE) {
-          return answer(415, { code: 101003, message: 'content type', extra: null });
-        }
-        let input: ReturnType<typeof edgeEventBatchSchema.safeParse>;
-        try {
-          const json = gunzipSync(raw, { maxOutputLength: EVENT_BATCH_JSON_MAX_BYTES }).toString('utf8');
-          input = edgeEventBatchSchema.safeParse(JSON.parse(json));
-        } catch {
-          return answer(400, { code: 101003, message: 'not a gzip JSON batch', extra: null });
-        }
-        if (!input.success) return answer(400, { code: 101003, message: 'invalid', extra: input.error.issues });
-        attempt.batchId = input.data.batchId;
-        if (eventFailures > 0) {
-          eventFailures--;
-          if (eventRetryAfter !== undefined) {
-            res.setHeader('retry-after', String(eventRetryAfter));
-            return answer(503, { code: 101005, message: 'Database Execution Error', extra: null });
-          }
-          return answer(500, { code: 100001, message: 'failing on purpose', extra: null });
-        }
-        if (eventBatches.some((b) => b.nodeId === nodeId && b.batchId === input.data.batchId)) {
-          return answer(200, { data: { stored: 0, duplicate: true } });
-        }
-        eventBatches.push({ ...input.data, nodeId });
-        return answer(200, { data: { stored: input.data.events.length, duplicate: false } });
+        return receiveBatch(req, res, raw, {
+          schema: edgeEventBatchSchema,
+          maxBytes: EVENT_BATCH_JSON_MAX_BYTES,
+          attempts: eventAttempts,
+          batches: eventBatches,
+          failures: 'events',
+          stored: (batch) => batch.events.length,
+        });
       }
       if (route === `POST ${EDGE_API_BASE}${shipNodeAggregates.path}`) {
-        // As events: signed over the gzip bytes, inflated with a bound, deduplicated by batchId.
-        const nodeId = verify(req, raw);
-        if (nodeId === null) return invalidToken(res);
-        const attempt = { batchId: '', sha256: createHash('sha256').update(raw).digest('hex'), status: 200 };
-        aggregateAttempts.push(attempt);
-        const answer = (status: number, value: unknown) => {
-          attempt.status = status;
-          send(res, status, value);
-        };
-        if (req.headers['content-type'] !== EVENT_BATCH_CONTENT_TYPE) {
-          return answer(415, { code: 101003, message: 'content type', extra: null });
-        }
-        let input: ReturnType<typeof aggregateBatchSchema.safeParse>;
-        try {
-          const json = gunzipSync(raw, { maxOutputLength: AGGREGATE_BATCH_JSON_MAX_BYTES }).toString('utf8');
+        return receiveBatch(req, res, raw, {
+          schema: aggregateBatchSchema,
+          maxBytes: AGGREGATE_BATCH_JSON_MAX_BYTES,
+          attempts: aggregateAttempts,
+          batches: aggregateBatches,
+          failures: 'aggregates',
+          stored: (batch) => batch.minutes.length + batch.collapsed.length,
           // As the node API: the compact form (decoded) or the object form.
-          const shipped = shipNodeAggregates.request.body.safeParse(JSON.parse(json));
-          if (!shipped.success) return answer(400, { code: 101003, message: 'invalid', extra: shipped.error.issues });
-          input = aggregateBatchSchema.safeParse(
-            'format' in shipped.data ? decodeAggregateBatch(shipped.data) : shipped.data,
-          );
-        } catch {
-          return answer(400, { code: 101003, message: 'not a gzip JSON batch', extra: null });
-        }
-        if (!input.success) return answer(400, { code: 101003, message: 'invalid', extra: input.error.issues });
-        attempt.batchId = input.data.batchId;
-        if (aggregateFailures > 0) {
-          aggregateFailures--;
-          return answer(500, { code: 100001, message: 'failing on purpose', extra: null });
-        }
-        if (aggregateBatches.some((b) => b.nodeId === nodeId && b.batchId === input.data.batchId)) {
-          return answer(200, { data: { stored: 0, duplicate: true } });
-        }
-        aggregateBatches.push({ ...input.data, nodeId });
-        const stored = input.data.minutes.length + input.data.collapsed.length;
-        return answer(200, { data: { stored, duplicate: false } });
+          decode: (json) => {
+            const shipped = shipNodeAggregates.request.body.safeParse(json);
+            if (!shipped.success) return null;
+            return 'format' in shipped.data ? decodeAggregateBatch(shipped.data) : shipped.data;
+          },
+        });
       }
       if (route === `POST ${EDGE_API_BASE}${reportNodeUpgradeProgress.path}`) {
         const nodeId = verify(req, raw);
@@ -701,13 +716,13 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     eventBatches,
     eventAttempts,
     failEvents(count, retryAfterSeconds) {
-      eventFailures = count;
-      eventRetryAfter = retryAfterSeconds;
+      failuresLeft.events = count;
+      retryAfter.events = retryAfterSeconds;
     },
     aggregateBatches,
     aggregateAttempts,
     failAggregates(count) {
-      aggregateFailures = count;
+      failuresLeft.aggregates = count;
     },
     secretOf: (nodeId) => secrets.get(nodeId),
     waitForReport(match, timeoutMs = 15_000) {

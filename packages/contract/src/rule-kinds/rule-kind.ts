@@ -112,6 +112,28 @@ export function kindRoutes<I extends z.ZodType, U extends z.ZodType, O extends z
   };
 }
 
+interface FourCalls {
+  list: unknown;
+  add: unknown;
+  update: unknown;
+  delete: unknown;
+}
+
+/**
+ * A kind's four calls by the names the rest of the code knows them by: `list`, `add` and `delete`
+ * with the plural (`listWhitelistRules`), `update` with the singular (`updateWhitelistRule`).
+ */
+export function namedCalls<R extends FourCalls, P extends string, S extends string>(routes: R, plural: P, singular: S) {
+  return {
+    [`list${plural}`]: routes.list,
+    [`add${plural}`]: routes.add,
+    [`update${singular}`]: routes.update,
+    [`delete${plural}`]: routes.delete,
+  } as { [N in `list${P}`]: R['list'] } & { [N in `add${P}`]: R['add'] } & { [N in `update${S}`]: R['update'] } & {
+    [N in `delete${P}`]: R['delete'];
+  };
+}
+
 /** A row's `rule` column parsed; a row that breaks its kind's schema throws (a reply answers 101002). */
 export function readerOf<S extends z.ZodType<object>>(stored: S) {
   return (row: { rule: unknown }): z.output<S> => stored.parse(row.rule);

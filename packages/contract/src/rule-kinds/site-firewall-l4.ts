@@ -10,6 +10,7 @@ import {
 } from '../routes/firewall-l4.js';
 import { firewallRuleId } from '../routes/firewall-lists.js';
 import { defineL4RuleKind } from './l4-rule-kind.js';
+import { namedCalls } from './rule-kind.js';
 
 /**
  * The site firewall's layer-4 rule kinds (routes/firewall-l4.ts says what each does), each declared
@@ -112,38 +113,13 @@ export type SiteL4RuleKind = keyof typeof L4_RULE_KINDS;
 
 // The four calls of each kind, by the names the rest of the code knows them by.
 
-export const listL4WhitelistRules = l4WhitelistKind.routes.list;
-export const addL4WhitelistRules = l4WhitelistKind.routes.add;
-export const updateL4WhitelistRule = l4WhitelistKind.routes.update;
-export const deleteL4WhitelistRules = l4WhitelistKind.routes.delete;
-export const listL4BlacklistRules = l4BlacklistKind.routes.list;
-export const addL4BlacklistRules = l4BlacklistKind.routes.add;
-export const updateL4BlacklistRule = l4BlacklistKind.routes.update;
-export const deleteL4BlacklistRules = l4BlacklistKind.routes.delete;
-export const listL4PositionRules = l4PositionKind.routes.list;
-export const addL4PositionRules = l4PositionKind.routes.add;
-export const updateL4PositionRule = l4PositionKind.routes.update;
-export const deleteL4PositionRules = l4PositionKind.routes.delete;
-export const listL4LimitConnRules = l4LimitConnKind.routes.list;
-export const addL4LimitConnRules = l4LimitConnKind.routes.add;
-export const updateL4LimitConnRule = l4LimitConnKind.routes.update;
-export const deleteL4LimitConnRules = l4LimitConnKind.routes.delete;
+const l4Whitelist = namedCalls(l4WhitelistKind.routes, 'L4WhitelistRules', 'L4WhitelistRule');
+export const { listL4WhitelistRules, addL4WhitelistRules, updateL4WhitelistRule, deleteL4WhitelistRules } = l4Whitelist;
+const l4Blacklist = namedCalls(l4BlacklistKind.routes, 'L4BlacklistRules', 'L4BlacklistRule');
+export const { listL4BlacklistRules, addL4BlacklistRules, updateL4BlacklistRule, deleteL4BlacklistRules } = l4Blacklist;
+const l4Position = namedCalls(l4PositionKind.routes, 'L4PositionRules', 'L4PositionRule');
+export const { listL4PositionRules, addL4PositionRules, updateL4PositionRule, deleteL4PositionRules } = l4Position;
+const l4LimitConn = namedCalls(l4LimitConnKind.routes, 'L4LimitConnRules', 'L4LimitConnRule');
+export const { listL4LimitConnRules, addL4LimitConnRules, updateL4LimitConnRule, deleteL4LimitConnRules } = l4LimitConn;
 
-export const firewallL4Routes = {
-  listL4WhitelistRules,
-  addL4WhitelistRules,
-  updateL4WhitelistRule,
-  deleteL4WhitelistRules,
-  listL4BlacklistRules,
-  addL4BlacklistRules,
-  updateL4BlacklistRule,
-  deleteL4BlacklistRules,
-  listL4PositionRules,
-  addL4PositionRules,
-  updateL4PositionRule,
-  deleteL4PositionRules,
-  listL4LimitConnRules,
-  addL4LimitConnRules,
-  updateL4LimitConnRule,
-  deleteL4LimitConnRules,
-} as const;
+export const firewallL4Routes = { ...l4Whitelist, ...l4Blacklist, ...l4Position, ...l4LimitConn } as const;
