@@ -181,6 +181,15 @@ const OPENERS: Record<string, { tier: Tier; open: Opener; submit?: string; modal
     open: (page, { siteId }) => firewallDialog(page, siteId, 'Anti-CC', FORM('anti cc')),
     modal: true,
   },
+  'rate limit': {
+    tier: 'user',
+    open: async (page, { siteId }) => {
+      await sitePage(page, siteId, 'Site settings');
+      await page.getByRole('button', { name: 'Add rate' }).click();
+      return formIn(page.getByRole('dialog'), FORM('rate limit'));
+    },
+    modal: true,
+  },
   'site abuse ip': {
     tier: 'user',
     open: async (page, { siteId }) => {
