@@ -91,6 +91,11 @@ const OPENERS: Record<string, { tier: Tier; open: Opener; submit?: string; modal
     open: (page) => settingsPage(page, '/client/systemManagement/dnsSetting', FORM('dns setting')),
     submit: 'Save',
   },
+  'abuse ip import': {
+    tier: 'client',
+    open: (page) => inDialog(page, '/client/systemManagement/abuseIPs', 'Import', FORM('abuse ip import')),
+    modal: true,
+  },
   'email setting': {
     tier: 'client',
     open: (page) => settingsPage(page, '/client/systemManagement/notification', FORM('email setting')),
