@@ -195,6 +195,16 @@ const OPENERS: Record<string, { tier: Tier; open: Opener; submit?: string; modal
     },
     modal: true,
   },
+  'cors module': {
+    tier: 'user',
+    open: async (page, { siteId }) => {
+      await sitePage(page, siteId, 'Modules');
+      await chooseTab(page.getByRole('tab', { name: 'CORS setting' }));
+      await page.getByRole('button', { name: 'Create module' }).click();
+      return formIn(page.getByRole('dialog'), FORM('cors module'));
+    },
+    modal: true,
+  },
   'site abuse ip': {
     tier: 'user',
     open: async (page, { siteId }) => {

@@ -384,8 +384,8 @@ export const NUMBER_FORMS: readonly NumberForm[] = [
   {
     form: 'cors module',
     source: 'pages/user/site-setting/modules/ModuleFields.tsx',
-    route: corsRoutes.update,
-    boxes: [{ label: 'modules:cors.maxAge', field: 'maxAge' }],
+    route: corsRoutes.create,
+    boxes: [{ label: 'modules:cors.maxAge', field: 'modules.maxAge' }],
   },
   {
     form: 'waf exclusion',
