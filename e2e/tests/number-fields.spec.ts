@@ -86,6 +86,16 @@ const OPENERS: Record<string, { tier: Tier; open: Opener; submit?: string; modal
       return formOf(page, FORM('frequency'));
     },
   },
+  'dns setting': {
+    tier: 'client',
+    open: (page) => settingsPage(page, '/client/systemManagement/dnsSetting', FORM('dns setting')),
+    submit: 'Save',
+  },
+  'abuse ip import': {
+    tier: 'client',
+    open: (page) => inDialog(page, '/client/systemManagement/abuseIPs', 'Import', FORM('abuse ip import')),
+    modal: true,
+  },
   'email setting': {
     tier: 'client',
     open: (page) => settingsPage(page, '/client/systemManagement/notification', FORM('email setting')),
@@ -175,6 +185,40 @@ const OPENERS: Record<string, { tier: Tier; open: Opener; submit?: string; modal
     tier: 'user',
     open: (page, { siteId }) => firewallDialog(page, siteId, 'Anti-CC', FORM('anti cc')),
     modal: true,
+  },
+  'rate limit': {
+    tier: 'user',
+    open: async (page, { siteId }) => {
+      await sitePage(page, siteId, 'Site settings');
+      await page.getByRole('button', { name: 'Add rate' }).click();
+      return formIn(page.getByRole('dialog'), FORM('rate limit'));
+    },
+    modal: true,
+  },
+  'cors module': {
+    tier: 'user',
+    open: async (page, { siteId }) => {
+      await sitePage(page, siteId, 'Modules');
+      await chooseTab(page.getByRole('tab', { name: 'CORS setting' }));
+      await page.getByRole('button', { name: 'Create module' }).click();
+      return formIn(page.getByRole('dialog'), FORM('cors module'));
+    },
+    modal: true,
+  },
+  'site abuse ip': {
+    tier: 'user',
+    open: async (page, { siteId }) => {
+      await sitePage(page, siteId, 'Firewall');
+      const choice = page.locator('.ant-segmented-item', { hasText: 'IP trust' });
+      await choice.click();
+      await expect(choice).toHaveClass(/ant-segmented-item-selected/);
+      // The threshold box is open while the protection is on.
+      const on = page.getByRole('switch', { name: 'IP trust protection' });
+      if ((await on.getAttribute('aria-checked')) !== 'true') await on.click();
+      await expect(on).toHaveAttribute('aria-checked', 'true');
+      return formOf(page, FORM('site abuse ip'));
+    },
+    submit: 'Save',
   },
   'auth rule': {
     tier: 'user',

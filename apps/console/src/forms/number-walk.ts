@@ -318,8 +318,8 @@ export const NUMBER_FORMS: readonly NumberForm[] = [
   {
     form: 'rate limit',
     source: 'pages/user/site-setting/options/RateLimitsCard.tsx',
-    route: siteSettingRoutes.updateRateRule,
-    boxes: [{ label: 'siteSettings:rates.rate', field: 'rate' }],
+    route: siteSettingRoutes.addRateRules,
+    boxes: [{ label: 'siteSettings:rates.rate', field: 'data.rate' }],
   },
   {
     form: 'site abuse ip',
@@ -384,8 +384,8 @@ export const NUMBER_FORMS: readonly NumberForm[] = [
   {
     form: 'cors module',
     source: 'pages/user/site-setting/modules/ModuleFields.tsx',
-    route: corsRoutes.update,
-    boxes: [{ label: 'modules:cors.maxAge', field: 'maxAge' }],
+    route: corsRoutes.create,
+    boxes: [{ label: 'modules:cors.maxAge', field: 'modules.maxAge' }],
   },
   {
     form: 'waf exclusion',
