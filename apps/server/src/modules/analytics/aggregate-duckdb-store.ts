@@ -10,7 +10,7 @@ import {
 import type { IngestResult, StoredAggregateBatch } from './analytics-store.js';
 import { appendCollapsedDuckDb, COLLAPSED_DUCKDB_DDL } from './collapsed-store.js';
 import { appendColumns, columnsSql } from './duckdb-columns.js';
-import { appendLedger, ledgerCheck } from './duckdb-ledger.js';
+import { appendLedger, ledgerCheck } from './duckdb-ledger-store.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**

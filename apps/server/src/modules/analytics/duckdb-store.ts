@@ -24,7 +24,7 @@ import {
 } from './analytics-store.js';
 import { aggregateRows, BatchGroups } from './batch-groups.js';
 import { appendEvent } from './duckdb-events.js';
-import { appendLedger, ledgerCheck } from './duckdb-ledger.js';
+import { appendLedger, ledgerCheck } from './duckdb-ledger-store.js';
 import {
   ALL_DAYS,
   HOURLY_IPS,
