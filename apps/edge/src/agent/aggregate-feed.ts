@@ -59,8 +59,12 @@ export class AggregateFeed {
   private readonly aggregatorOptions: MinuteAggregatorOptions;
   /** While reading again after a restart: the lines already in the spool. */
   private skip: { mark: LogMark; partial: LogMark | null; closedThrough: number } | null = null;
-  /** The end of the last line a partial shipped the counters of. */
-  private partialEnd: LogCursor | null = null;
+  /**
+   * The end of the last line a partial shipped the counters of, and the latest minute it held
+   * (after a restart: the latest seen while reading again up to it). Forgotten once that minute
+   * closed: reading then starts again after it, maybe in a newer file than its end's.
+   */
+  private partial: { end: LogCursor; minute: number } | null = null;
   /** The end of the last line counted (or the start). */
   private lastEnd: LogCursor | null = null;
   /** Open minutes, in the order their first line came: the position before that line. */
@@ -92,7 +96,7 @@ export class AggregateFeed {
       partial: replay.partialThrough ? new LogMark(replay.from, replay.partialThrough) : null,
       closedThrough: replay.closedThrough,
     };
-    this.partialEnd = replay.partialThrough ?? null;
+    this.partial = replay.partialThrough ? { end: replay.partialThrough, minute: -1 } : null;
     this.lastEnd = replay.from;
     return replay.from;
   }
@@ -111,6 +115,7 @@ export class AggregateFeed {
     if (skip !== null) {
       // Both marks see every line (they follow the log's files in order).
       const partialShipped = skip.partial !== null && !skip.partial.after(end);
+      if (skip.partial !== null && !partialShipped) skip.partial = null;
       if (!skip.mark.after(end)) {
         if (minute < skip.closedThrough) {
           this.lastEnd = end;
@@ -125,6 +130,7 @@ export class AggregateFeed {
       this.openFrom.set(minute, this.lastEnd ?? end);
     }
     if (sketchesOnly) {
+      if (this.partial !== null) this.partial.minute = Math.max(this.partial.minute, minute);
       this.aggregator.addSketchesOnly(event);
       this.lastEnd = end;
       return;
@@ -179,12 +185,12 @@ export class AggregateFeed {
     };
     const end = this.lastEnd;
     if (end === null) throw new Error('cut before the feed started');
-    const partialEnd = partials ? end : this.partialEnd;
+    const partial = partials ? this.partialOfOpen(end) : this.stillPartial(taken.closedThrough);
     const replay: SpoolReplay = {
       from: this.openFrom.values().next().value ?? end,
       fedThrough: end,
       closedThrough: taken.closedThrough,
-      ...(partialEnd ? { partialThrough: partialEnd } : {}),
+      ...(partial ? { partialThrough: partial.end } : {}),
     };
     const bodies = packAggregates(whole, LIMITS);
     const group: { dropped: number; count: number; bytes: Buffer }[] = [];
@@ -197,7 +203,24 @@ export class AggregateFeed {
     }
     const result = await this.spool.appendGroup(group, end, replay);
     this.held = [];
-    this.partialEnd = partialEnd;
+    this.partial = partial;
     return { batches: group.length, droppedNow: result.droppedNow, boundError: result.boundError };
+  }
+
+  /** A partial cut now, through `end`: it holds lines of the minutes open (none: nothing to mark). */
+  private partialOfOpen(end: LogCursor): { end: LogCursor; minute: number } | null {
+    const minutes = [...this.openFrom.keys()];
+    return minutes.length === 0 ? null : { end, minute: Math.max(...minutes) };
+  }
+
+  /**
+   * The last partial, unless every minute it held lines of is closed by now (through
+   * `closedThrough`) and its end was read past after a restart: reading starts again after it then.
+   */
+  private stillPartial(closedThrough: number): { end: LogCursor; minute: number } | null {
+    const partial = this.partial;
+    if (partial === null || partial.minute >= closedThrough) return partial;
+    const readPast = this.skip === null || this.skip.partial === null;
+    return readPast ? null : partial;
   }
 }
