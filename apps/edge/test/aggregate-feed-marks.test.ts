@@ -3,7 +3,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { aggregateBatchSchema, decodeAggregateBatch, type EdgeEvent } from '@rampart/contract';
 import { generateTraffic } from '@rampart/contract/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LogCursor } from '../src/agent/access-log-reader.js';
 import { AggregateFeed } from '../src/agent/aggregate-feed.js';
 
@@ -102,5 +102,29 @@ describe('the aggregate feed across a restart', () => {
     expect(cursor?.inode).toBe(B);
     await finish(second, [...from(all, cursor), ...lines(B, 600, [70, 75])]);
     expect(await spooledRequests()).toEqual(truth([...all, ...lines(B, 600, [70, 75])]));
+  });
+
+  it('a partial held after a failed spool write names its own end: nothing is counted twice', async () => {
+    const all = lines(A, 0, [1, 5, 10, 16, 20, 25, 30, 33, 40, 45]);
+    const first = feed();
+    expect(await first.open()).toBeNull();
+    await first.start({ inode: A, offset: 0 });
+    await read(first, all.slice(0, 4)); // a partial through the 4th line
+    // The next partial (through the 8th line) is taken, its write fails: it is held.
+    await read(first, all.slice(4, 7));
+    const write = vi.spyOn(first.spool, 'appendGroup').mockRejectedValueOnce(new Error('disk full'));
+    first.add(all[7]!.event, all[7]!.end);
+    first.advance(all[7]!.event.time);
+    expect(first.ready).toBe(true);
+    await expect(first.cut()).rejects.toThrow('disk full');
+    write.mockRestore();
+    // The next round spools what was held (no partial due, the minute still open); then kill -9.
+    expect(first.ready).toBe(true);
+    await first.cut();
+
+    const second = feed();
+    const cursor = await second.open();
+    await finish(second, from(all, cursor));
+    expect(await spooledRequests()).toEqual(truth(all));
   });
 });

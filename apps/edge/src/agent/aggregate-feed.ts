@@ -43,6 +43,12 @@ const MINUTE = 60_000;
  * while lines already spooled are read again.
  */
 
+/** The end of the last line a partial shipped the counters of, and the latest minute it held lines of. */
+interface PartialMark {
+  end: LogCursor;
+  minute: number;
+}
+
 export interface AggregateFeedOptions {
   dir: string;
   maxBytes?: number;
@@ -64,13 +70,16 @@ export class AggregateFeed {
    * (after a restart: the latest seen while reading again up to it). Forgotten once that minute
    * closed: reading then starts again after it, maybe in a newer file than its end's.
    */
-  private partial: { end: LogCursor; minute: number } | null = null;
+  private partial: PartialMark | null = null;
   /** The end of the last line counted (or the start). */
   private lastEnd: LogCursor | null = null;
   /** Open minutes, in the order their first line came: the position before that line. */
   private readonly openFrom = new Map<number, LogCursor>();
-  /** Taken from the aggregator and not spooled yet (the spool failed): spooled with the next group. */
-  private held: TakenAggregates[] = [];
+  /**
+   * Taken from the aggregator and not spooled yet (the spool failed): spooled with the next group,
+   * each with its partial's mark (a partial's counters are in it: the group spooling it names its end).
+   */
+  private held: { taken: TakenAggregates; partial: PartialMark | null }[] = [];
   /** Requests counted since the agent started (the replayed ones again). */
   counted = 0;
 
@@ -173,19 +182,22 @@ export class AggregateFeed {
    */
   async cut(): Promise<{ batches: number; droppedNow: number; boundError?: unknown }> {
     // Partials take the counters of every line read so far; their minutes' sketches wait for the close.
+    const end = this.lastEnd;
+    if (end === null) throw new Error('cut before the feed started');
     const partials = this.skip === null && this.aggregator.partialDue;
     const taken = this.aggregator.take(partials);
     for (const minute of this.openFrom.keys()) if (minute < taken.closedThrough) this.openFrom.delete(minute);
-    const all = [...this.held, taken];
+    const all = [...this.held, { taken, partial: partials ? this.partialOfOpen(end) : null }];
     this.held = all;
     const whole: TakenAggregates = {
-      minutes: all.flatMap((t) => t.minutes),
-      collapsed: all.flatMap((t) => t.collapsed),
+      minutes: all.flatMap((h) => h.taken.minutes),
+      collapsed: all.flatMap((h) => h.taken.collapsed),
       closedThrough: taken.closedThrough,
     };
-    const end = this.lastEnd;
-    if (end === null) throw new Error('cut before the feed started');
-    const partial = partials ? this.partialOfOpen(end) : this.stillPartial(taken.closedThrough);
+    // The latest partial spooled: this group's (held ones included, in the order they were cut), or the last group's.
+    let latest = this.partial;
+    for (const h of all) if (h.partial !== null) latest = h.partial;
+    const partial = this.stillPartial(latest, taken.closedThrough);
     const replay: SpoolReplay = {
       from: this.openFrom.values().next().value ?? end,
       fedThrough: end,
@@ -208,17 +220,16 @@ export class AggregateFeed {
   }
 
   /** A partial cut now, through `end`: it holds lines of the minutes open (none: nothing to mark). */
-  private partialOfOpen(end: LogCursor): { end: LogCursor; minute: number } | null {
+  private partialOfOpen(end: LogCursor): PartialMark | null {
     const minutes = [...this.openFrom.keys()];
     return minutes.length === 0 ? null : { end, minute: Math.max(...minutes) };
   }
 
   /**
-   * The last partial, unless every minute it held lines of is closed by now (through
-   * `closedThrough`) and its end was read past after a restart: reading starts again after it then.
+   * `partial`, unless every minute it held lines of is closed by now (through `closedThrough`)
+   * and its end was read past after a restart: reading starts again after it then.
    */
-  private stillPartial(closedThrough: number): { end: LogCursor; minute: number } | null {
-    const partial = this.partial;
+  private stillPartial(partial: PartialMark | null, closedThrough: number): PartialMark | null {
     if (partial === null || partial.minute >= closedThrough) return partial;
     const readPast = this.skip === null || this.skip.partial === null;
     return readPast ? null : partial;
