@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { EventShipper } from '../src/agent/event-shipper.js';
 import { EventSpool } from '../src/agent/event-spool.js';
 import type { LogEntry } from '../src/agent/log.js';
+import { RETRY_AFTER_MAX_MS, retryAfterMs } from '../src/agent/node-api-errors.js';
 import { NodeClient } from '../src/agent/node-client.js';
 import { AGENT_VERSION } from '../src/agent/version.js';
 import { type FakeControlPlane, startFakeControlPlane } from './helpers/fake-control-plane.js';
@@ -160,6 +161,31 @@ describe('shipping the spool', () => {
     const failed = logs.find((l) => l.event === 'events.ship_failed');
     expect(failed?.retryMs).toBeGreaterThanOrEqual(2000);
     expect(failed?.retryMs).toBeLessThanOrEqual(2200);
+  });
+
+  it('follows a Retry-After for at most five minutes, and not a negative or unreadable one', async () => {
+    await spoolBatch(['a-1']);
+    cp.failEvents(1, 86_400);
+    startShipper();
+    await until(() => logs.some((l) => l.event === 'events.ship_failed'), 'the failure logged');
+    const failed = logs.find((l) => l.event === 'events.ship_failed');
+    expect(failed?.retryMs).toBeGreaterThanOrEqual(RETRY_AFTER_MAX_MS);
+    expect(failed?.retryMs).toBeLessThanOrEqual(RETRY_AFTER_MAX_MS + 200);
+    // Whole seconds (also past setTimeout's bound), an HTTP date; nothing else.
+    const now = Date.parse('2026-11-29T12:00:00Z');
+    expect(retryAfterMs(' 2 ', now)).toBe(2000);
+    expect(retryAfterMs('99999999999999999999999', now)).toBe(RETRY_AFTER_MAX_MS);
+    expect(retryAfterMs('1e300', now)).toBeNull();
+    expect(retryAfterMs('Infinity', now)).toBeNull();
+    expect(retryAfterMs('1.5', now)).toBeNull();
+    expect(retryAfterMs('Tue, 30 Nov 2027 12:00:00 GMT', now)).toBe(RETRY_AFTER_MAX_MS);
+    expect(retryAfterMs('Sun, 29 Nov 2026 12:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs('Sun, 29 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('-5', now)).toBeNull();
+    expect(retryAfterMs('-Infinity', now)).toBeNull();
+    expect(retryAfterMs('soon', now)).toBeNull();
+    expect(retryAfterMs('', now)).toBeNull();
+    expect(retryAfterMs(null, now)).toBeNull();
   });
 
   it('ships nothing before the node is registered, and everything after', async () => {

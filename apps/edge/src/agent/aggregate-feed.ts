@@ -43,6 +43,12 @@ const MINUTE = 60_000;
  * while lines already spooled are read again.
  */
 
+/** The end of the last line a partial shipped the counters of, and the latest minute it held lines of. */
+interface PartialMark {
+  end: LogCursor;
+  minute: number;
+}
+
 export interface AggregateFeedOptions {
   dir: string;
   maxBytes?: number;
@@ -59,14 +65,21 @@ export class AggregateFeed {
   private readonly aggregatorOptions: MinuteAggregatorOptions;
   /** While reading again after a restart: the lines already in the spool. */
   private skip: { mark: LogMark; partial: LogMark | null; closedThrough: number } | null = null;
-  /** The end of the last line a partial shipped the counters of. */
-  private partialEnd: LogCursor | null = null;
+  /**
+   * The end of the last line a partial shipped the counters of, and the latest minute it held
+   * (after a restart: the latest seen while reading again up to it). Forgotten once that minute
+   * closed: reading then starts again after it, maybe in a newer file than its end's.
+   */
+  private partial: PartialMark | null = null;
   /** The end of the last line counted (or the start). */
   private lastEnd: LogCursor | null = null;
   /** Open minutes, in the order their first line came: the position before that line. */
   private readonly openFrom = new Map<number, LogCursor>();
-  /** Taken from the aggregator and not spooled yet (the spool failed): spooled with the next group. */
-  private held: TakenAggregates[] = [];
+  /**
+   * Taken from the aggregator and not spooled yet (the spool failed): spooled with the next group,
+   * each with its partial's mark (a partial's counters are in it: the group spooling it names its end).
+   */
+  private held: { taken: TakenAggregates; partial: PartialMark | null }[] = [];
   /** Requests counted since the agent started (the replayed ones again). */
   counted = 0;
 
@@ -92,7 +105,7 @@ export class AggregateFeed {
       partial: replay.partialThrough ? new LogMark(replay.from, replay.partialThrough) : null,
       closedThrough: replay.closedThrough,
     };
-    this.partialEnd = replay.partialThrough ?? null;
+    this.partial = replay.partialThrough ? { end: replay.partialThrough, minute: -1 } : null;
     this.lastEnd = replay.from;
     return replay.from;
   }
@@ -111,6 +124,7 @@ export class AggregateFeed {
     if (skip !== null) {
       // Both marks see every line (they follow the log's files in order).
       const partialShipped = skip.partial !== null && !skip.partial.after(end);
+      if (skip.partial !== null && !partialShipped) skip.partial = null;
       if (!skip.mark.after(end)) {
         if (minute < skip.closedThrough) {
           this.lastEnd = end;
@@ -125,6 +139,7 @@ export class AggregateFeed {
       this.openFrom.set(minute, this.lastEnd ?? end);
     }
     if (sketchesOnly) {
+      if (this.partial !== null) this.partial.minute = Math.max(this.partial.minute, minute);
       this.aggregator.addSketchesOnly(event);
       this.lastEnd = end;
       return;
@@ -167,24 +182,27 @@ export class AggregateFeed {
    */
   async cut(): Promise<{ batches: number; droppedNow: number; boundError?: unknown }> {
     // Partials take the counters of every line read so far; their minutes' sketches wait for the close.
+    const end = this.lastEnd;
+    if (end === null) throw new Error('cut before the feed started');
     const partials = this.skip === null && this.aggregator.partialDue;
     const taken = this.aggregator.take(partials);
     for (const minute of this.openFrom.keys()) if (minute < taken.closedThrough) this.openFrom.delete(minute);
-    const all = [...this.held, taken];
+    const all = [...this.held, { taken, partial: partials ? this.partialOfOpen(end) : null }];
     this.held = all;
     const whole: TakenAggregates = {
-      minutes: all.flatMap((t) => t.minutes),
-      collapsed: all.flatMap((t) => t.collapsed),
+      minutes: all.flatMap((h) => h.taken.minutes),
+      collapsed: all.flatMap((h) => h.taken.collapsed),
       closedThrough: taken.closedThrough,
     };
-    const end = this.lastEnd;
-    if (end === null) throw new Error('cut before the feed started');
-    const partialEnd = partials ? end : this.partialEnd;
+    // The latest partial spooled: this group's (held ones included, in the order they were cut), or the last group's.
+    let latest = this.partial;
+    for (const h of all) if (h.partial !== null) latest = h.partial;
+    const partial = this.stillPartial(latest, taken.closedThrough);
     const replay: SpoolReplay = {
       from: this.openFrom.values().next().value ?? end,
       fedThrough: end,
       closedThrough: taken.closedThrough,
-      ...(partialEnd ? { partialThrough: partialEnd } : {}),
+      ...(partial ? { partialThrough: partial.end } : {}),
     };
     const bodies = packAggregates(whole, LIMITS);
     const group: { dropped: number; count: number; bytes: Buffer }[] = [];
@@ -197,7 +215,23 @@ export class AggregateFeed {
     }
     const result = await this.spool.appendGroup(group, end, replay);
     this.held = [];
-    this.partialEnd = partialEnd;
+    this.partial = partial;
     return { batches: group.length, droppedNow: result.droppedNow, boundError: result.boundError };
+  }
+
+  /** A partial cut now, through `end`: it holds lines of the minutes open (none: nothing to mark). */
+  private partialOfOpen(end: LogCursor): PartialMark | null {
+    const minutes = [...this.openFrom.keys()];
+    return minutes.length === 0 ? null : { end, minute: Math.max(...minutes) };
+  }
+
+  /**
+   * `partial`, unless every minute it held lines of is closed by now (through `closedThrough`)
+   * and its end was read past after a restart: reading starts again after it then.
+   */
+  private stillPartial(partial: PartialMark | null, closedThrough: number): PartialMark | null {
+    if (partial === null || partial.minute >= closedThrough) return partial;
+    const readPast = this.skip === null || this.skip.partial === null;
+    return readPast ? null : partial;
   }
 }

@@ -20,13 +20,23 @@ export class NodeApiError extends Error {
   }
 }
 
-/** A Retry-After header's delay in ms (seconds, or an HTTP date), null when absent or unreadable. */
+/**
+ * The longest a Retry-After is followed: a control plane (or a proxy before it) saying a day would
+ * stop shipping for a day, and a delay past setTimeout's 2^31 ms would fire at once (a busy loop).
+ */
+export const RETRY_AFTER_MAX_MS = 300_000;
+
+/**
+ * A Retry-After header's delay in ms, at most RETRY_AFTER_MAX_MS: whole seconds, or an HTTP date
+ * (it starts with the day's name); null for anything else (absent, negative, a fraction, a number
+ * in another form): the caller's own backoff then.
+ */
 export function retryAfterMs(header: string | null, now = Date.now()): number | null {
-  if (header === null || header.trim() === '') return null;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : null;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
+  const value = header?.trim() ?? '';
+  if (/^\d+$/.test(value)) return Math.min(Number(value) * 1000, RETRY_AFTER_MAX_MS);
+  if (!/^[A-Za-z]{3}/.test(value)) return null;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now), RETRY_AFTER_MAX_MS);
 }
 
 /**

@@ -10,6 +10,20 @@ class StaleConnection extends Error {
 }
 
 const NUMERIC_TYPE = /^(Nullable\()?(U?Int\d+|Float\d+|Decimal)/;
+/** Comments and blanks before a statement's first word. */
+const LEADING = /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/;
+const READS = /^(?:SELECT|WITH|SHOW|DESCRIBE|DESC|EXISTS|EXPLAIN)\b/i;
+/** CREATE [one or two words: TABLE, DATABASE, MATERIALIZED VIEW, …] IF NOT EXISTS (not CREATE OR REPLACE). */
+const CREATE_IF_NOT_EXISTS = /^CREATE\s+(?!OR\b)(?:[A-Z]+\s+){1,2}IF\s+NOT\s+EXISTS\b/i;
+
+/**
+ * Whether running `sql` twice does what running it once does: a read, or a CREATE … IF NOT EXISTS.
+ * Anything else (INSERT, INSERT … SELECT, ALTER, OPTIMIZE, DROP, TRUNCATE, …) may not be.
+ */
+export function isRepeatable(sql: string): boolean {
+  const statement = sql.replace(LEADING, '');
+  return READS.test(statement) || CREATE_IF_NOT_EXISTS.test(statement);
+}
 
 /**
  * One ClickHouse server's HTTP interface, spoken with Node's fetch (docs/decisions.md "Traffic
@@ -44,12 +58,14 @@ export class ClickHouseHttp {
    * One HTTP request: `sql` in the body, or in the URL when `data` is the body (an INSERT's rows).
    * Answers the response text; an error status throws with ClickHouse's message.
    *
-   * Rows go over a connection of their own (closed after the answer); statements reuse idle
-   * connections. ClickHouse closes a connection idle for its keep_alive_timeout (10 s); a client
-   * whose event loop was busy past that sends on the closed connection, and a large INSERT then
-   * fails with EPIPE while its body is written. A fresh connection cannot meet that; a statement
-   * that meets it on a reused connection (no answer, ECONNRESET or EPIPE: the server closed it
-   * before reading the request) is sent again once on a new one.
+   * Rows and statements that may not be run twice (isRepeatable) go over a connection of their
+   * own (closed after the answer); the others reuse idle connections. ClickHouse closes a
+   * connection idle for its keep_alive_timeout (10 s); a client whose event loop was busy past
+   * that sends on the closed connection, and a large INSERT then fails with EPIPE while its body
+   * is written. A fresh connection cannot meet that. A repeatable statement that meets it on a
+   * reused connection (no answer, ECONNRESET or EPIPE) is sent again once on a new one: the
+   * server may also have run it and closed before answering ("socket hang up"), which is why
+   * only those are.
    */
   async request(
     sql: string,
@@ -65,7 +81,7 @@ export class ClickHouseHttp {
       'content-length': String(body.byteLength),
     };
     if (this.authorization) headers.authorization = this.authorization;
-    const fresh = options.data !== undefined;
+    const fresh = options.data !== undefined || !isRepeatable(sql);
     const signal = AbortSignal.timeout(this.timeoutMs);
     let answer: { status: number; text: string };
     try {
