@@ -55,33 +55,53 @@ export function labelOf(box: NumberBox): string {
   return label;
 }
 
-/** Whether a request the browser sent is a call of the form's route (a query route: naming the field). */
-function callOf(form: NumberForm): (request: Request) => boolean {
+/** Whether `value` (a request's JSON body) holds the dotted `field` (a list on the way is stepped into). */
+function holds(value: unknown, field: string): boolean {
+  const [head = '', ...rest] = field.split('.');
+  if (Array.isArray(value)) return value.some((item) => holds(item, field));
+  if (value === null || typeof value !== 'object' || !(head in value)) return false;
+  const inner = (value as Record<string, unknown>)[head];
+  return rest.length === 0 ? inner !== undefined : holds(inner, rest.join('.'));
+}
+
+/**
+ * Whether a request the browser sent is a call of the form's route. For a search (`search`: the list
+ * is fetched with or without its filters), only a call carrying one of the boxes' fields counts: the
+ * boxes are empty before the walk, so such a call sent a typed value (as typed, or changed).
+ */
+function callOf(form: NumberForm, search: boolean): (request: Request) => boolean {
   const pattern = new RegExp(`^${API_BASE}${form.route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
   return (request) => {
     const url = new URL(request.url());
     if (request.method() !== form.route.method || !pattern.test(url.pathname)) return false;
-    return form.part !== 'query' || form.boxes.some((box) => url.searchParams.has(box.field));
+    if (!search) return true;
+    const body: unknown = form.part === 'query' ? undefined : request.postDataJSON();
+    return form.boxes.some((box) => (form.part === 'query' ? url.searchParams.has(box.field) : holds(body, box.field)));
   };
 }
 
-/** The form item around a box, where its refusal is shown. */
+/** Whether an element's class list has `name`. */
+const hasClass = (name: string) => `contains(concat(" ", normalize-space(@class), " "), " ${name} ")`;
+
+/** The form item around a box, where its refusal is shown (a search row's box: its own column, FilterNumber). */
 const formItem = (box: Locator) =>
-  box.locator('xpath=ancestor::*[contains(concat(" ", normalize-space(@class), " "), " ant-form-item ")][1]');
+  box.locator(`xpath=ancestor::*[${hasClass('ant-form-item')} or ${hasClass('ant-flex-vertical')}][1]`);
 
 /**
  * Types each bad value into each box of `form` inside `scope`, submits with `submit`, and checks
  * that the box's item names the refusal, the box keeps what was typed, and no call of the form's
- * route left the browser while it was walked. Returns how many values were typed.
+ * route left the browser while it was walked (`search`: none carrying a box's field). Returns how
+ * many values were typed.
  */
 export async function walkForm(
   page: Page,
   form: NumberForm,
   scope: Locator,
   submit: () => Promise<void>,
+  search = false,
 ): Promise<number> {
   const sent: string[] = [];
-  const isCall = callOf(form);
+  const isCall = callOf(form, search);
   const watch = (request: Request) => {
     if (isCall(request)) sent.push(`${request.method()} ${request.url()}`);
   };

@@ -107,12 +107,13 @@ export const CUSTOMER_NUMBER_FORMS: readonly NumberForm[] = [
   {
     form: 'l4 connection limit',
     source: 'pages/user/site-setting/firewall/FirewallFields.tsx',
-    route: L4_RULE_KINDS.limitConn.routes.update,
+    // The Create dialog (editing a limit sends the same boxes through routes.update).
+    route: L4_RULE_KINDS.limitConn.routes.add,
     boxes: [
-      { label: 'firewall:l4.max', field: 'max' },
-      { label: 'firewall:rate', field: 'rate' },
-      { label: 'firewall:burst', field: 'burst' },
-      { label: 'firewall:l4.delay', field: 'delay' },
+      { label: 'firewall:l4.max', field: 'data.max' },
+      { label: 'firewall:rate', field: 'data.rate' },
+      { label: 'firewall:burst', field: 'data.burst' },
+      { label: 'firewall:l4.delay', field: 'data.delay' },
     ],
   },
   {
@@ -136,8 +137,9 @@ export const CUSTOMER_NUMBER_FORMS: readonly NumberForm[] = [
   {
     form: 'waf exclusion',
     source: 'pages/user/site-setting/modules/WafFields.tsx',
-    route: wafRoutes.update,
-    boxes: [{ label: 'modules:waf.exclusion.ruleId', field: 'exclusions.ruleId' }],
+    // A new module's first exclusion (the same box adds one from a WAF event, through wafRoutes.update).
+    route: wafRoutes.create,
+    boxes: [{ label: 'modules:waf.exclusion.ruleId', labelSuffix: ' 1', field: 'modules.exclusions.ruleId' }],
   },
   {
     form: 'acl rule',
@@ -145,8 +147,9 @@ export const CUSTOMER_NUMBER_FORMS: readonly NumberForm[] = [
     route: luaAclRoutes.addRule,
     boxes: [
       { label: 'modules:acl.priority', field: 'priority' },
-      { label: 'modules:acl.condition.count', field: 'conditions.count' },
-      { label: 'modules:acl.condition.seconds', field: 'conditions.seconds' },
+      // The first condition's boxes (a frequency condition's).
+      { label: 'modules:acl.condition.count', labelSuffix: ' 1', field: 'conditions.count' },
+      { label: 'modules:acl.condition.seconds', labelSuffix: ' 1', field: 'conditions.seconds' },
     ],
   },
   {

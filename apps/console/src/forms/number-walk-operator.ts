@@ -22,6 +22,7 @@ import { gbToBytes } from '../features/traffic/traffic-units';
 import type { NumberForm } from './number-walk-types';
 
 const nginx = ZONE_NGINX_SECTION_ROUTES;
+const SYN = 'TCP handshakes (SYN) per source address';
 
 /** The operator console's number boxes (number-walk.ts says what the walk does with them). */
 export const OPERATOR_NUMBER_FORMS: readonly NumberForm[] = [
@@ -86,8 +87,9 @@ export const OPERATOR_NUMBER_FORMS: readonly NumberForm[] = [
   {
     form: 'abuse ip',
     source: 'pages/client/settings/AbuseIPsPage.tsx',
-    route: abuseIPRoutes.updateAbuseIP,
-    boxes: [{ label: 'abuseIPs:score', field: 'score' }],
+    // The Add dialog (editing an entry sends the same box through updateAbuseIP).
+    route: abuseIPRoutes.addAbuseIPs,
+    boxes: [{ label: 'abuseIPs:score', field: 'data.score' }],
   },
   {
     form: 'abuse ip import',
@@ -224,8 +226,9 @@ export const OPERATOR_NUMBER_FORMS: readonly NumberForm[] = [
     boxes: [
       { label: 'zoneSettings:l4.refusals', field: 'escalation.refusals' },
       { label: 'zoneSettings:l4.window', field: 'escalation.seconds' },
-      { label: 'zoneSettings:l4.burstOf', labelParams: { name: 'SYN flood' }, field: 'synFlood.burst' },
-      { label: 'zoneSettings:l4.rateOf', labelParams: { name: 'SYN flood' }, field: 'synFlood.rate' },
+      // The SYN rate's boxes, named after it (zoneSettings:l4.synFlood's en_US text).
+      { label: 'zoneSettings:l4.burstOf', labelParams: { name: SYN }, field: 'synFlood.burst' },
+      { label: 'zoneSettings:l4.rateOf', labelParams: { name: SYN }, field: 'synFlood.rate' },
     ],
   },
 ];

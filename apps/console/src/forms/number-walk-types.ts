@@ -12,6 +12,8 @@ export interface NumberBox {
   /** The box's label (its accessible name): an en_US text key `namespace:path`, with its parameters. */
   label: string;
   labelParams?: Record<string, string | number>;
+  /** What the form puts after the catalogue's text (a list's row number: ` 1`). */
+  labelSuffix?: string;
   /** The route body's field the box fills: `a.b` (a list on the way is stepped into). */
   field: string;
   /**

@@ -23,5 +23,8 @@ export function walkLabel(texts: object, box: NumberBox): string | undefined {
     text = text && typeof text === 'object' ? (text as Record<string, unknown>)[part] : undefined;
   }
   if (typeof text !== 'string') return undefined;
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => String(box.labelParams?.[name] ?? whole));
+  const filled = text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+    String(box.labelParams?.[name] ?? whole),
+  );
+  return filled + (box.labelSuffix ?? '');
 }
