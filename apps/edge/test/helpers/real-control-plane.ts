@@ -96,14 +96,17 @@ export async function startControlPlane(
   };
 }
 
+/** Settings read by the running process only: a start with them may begin from the template. */
+const RUNTIME_ONLY = new Set(['PORT', 'RAMPART_TRAFFIC_CHECK_TICK_MS']);
+
 /**
  * A new data directory for a first start: a copy of the template a first start left (see
- * control-plane-template.ts) when `env` sets nothing but the port; an empty one, which the start
- * makes its first, when it sets more (a version, a release directory, a tick: the start with them
- * is then the first one, as they asked).
+ * control-plane-template.ts) when `env` sets only what the running process reads; an empty one,
+ * which the start makes its first, when it sets more (the upgrade chain's version and release
+ * directory: the start with them is then the first one, as it asked).
  */
 async function newDataDir(env: Record<string, string>): Promise<string> {
-  if (Object.keys(env).some((name) => name !== 'PORT')) return mkdtemp(path.join(tmpdir(), 'rampart-cp-'));
+  if (Object.keys(env).some((name) => !RUNTIME_ONLY.has(name))) return mkdtemp(path.join(tmpdir(), 'rampart-cp-'));
   return dataDirFromTemplate(SERVER_BUNDLE, PASSWORD, async (into) => {
     const first = await startControlPlane(into);
     await first.stop();
