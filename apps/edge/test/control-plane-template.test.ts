@@ -12,6 +12,8 @@ import { dataDirFromTemplate } from './helpers/control-plane-template.js';
 
 let work: string;
 const made: string[] = [];
+/** The test's templates: in its own directory, removed with it. */
+const templates = () => path.join(work, 'templates');
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'rampart-template-test-'));
@@ -33,7 +35,9 @@ describe('the template of a first start', () => {
       await writeFile(path.join(into, 'pglite.lock'), '123');
       await writeFile(path.join(into, 'output.log'), 'Root accounts created');
     };
-    const dirs = await Promise.all([1, 2, 3].map(() => dataDirFromTemplate(bundle, 'password', firstStart)));
+    const dirs = await Promise.all(
+      [1, 2, 3].map(() => dataDirFromTemplate(bundle, 'password', firstStart, templates())),
+    );
     made.push(...dirs);
     expect(starts).toBe(1);
     expect(new Set(dirs).size).toBe(3);
@@ -42,10 +46,10 @@ describe('the template of a first start', () => {
       expect(await readFile(path.join(dir, 'secret.key'), 'utf8')).toBe('made once');
     }
     // A later file copies it without a first start.
-    made.push(await dataDirFromTemplate(bundle, 'password', firstStart));
+    made.push(await dataDirFromTemplate(bundle, 'password', firstStart, templates()));
     expect(starts).toBe(1);
     // Another password (or bundle) is another template.
-    made.push(await dataDirFromTemplate(bundle, 'another password', firstStart));
+    made.push(await dataDirFromTemplate(bundle, 'another password', firstStart, templates()));
     expect(starts).toBe(2);
   });
 
@@ -53,13 +57,23 @@ describe('the template of a first start', () => {
     const bundle = path.join(work, 'failing.js');
     await writeFile(bundle, randomBytes(32).toString('hex'));
     await expect(
-      dataDirFromTemplate(bundle, 'password', async () => {
-        throw new Error('the first start failed');
-      }),
+      dataDirFromTemplate(
+        bundle,
+        'password',
+        async () => {
+          throw new Error('the first start failed');
+        },
+        templates(),
+      ),
     ).rejects.toThrow('the first start failed');
-    const dir = await dataDirFromTemplate(bundle, 'password', async (into) => {
-      await writeFile(path.join(into, 'secret.key'), 'second try');
-    });
+    const dir = await dataDirFromTemplate(
+      bundle,
+      'password',
+      async (into) => {
+        await writeFile(path.join(into, 'secret.key'), 'second try');
+      },
+      templates(),
+    );
     made.push(dir);
     expect(await readFile(path.join(dir, 'secret.key'), 'utf8')).toBe('second try');
     expect(existsSync(path.join(dir, '.ready'))).toBe(false);

@@ -13,7 +13,7 @@ import path from 'node:path';
  * embedded database and analytics store, the installation's secret), written by a graceful stop.
  */
 
-const ROOT = path.join(tmpdir(), 'rampart-cp-templates');
+const TEMPLATES = path.join(tmpdir(), 'rampart-cp-templates');
 /** Written into a template once it is whole (last, before the rename that publishes it). */
 const READY = '.ready';
 /** A creator that has held the lock this long died: its lock is taken over. */
@@ -60,14 +60,16 @@ async function create(dir: string, make: (into: string) => Promise<void>): Promi
 /**
  * A new data directory holding a copy of the template for `bundle` (made by `make`, which starts
  * a control plane on the directory it is given and stops it gracefully, when there is none yet).
+ * The templates live in `templates` (the helper's own test keeps its own there).
  */
 export async function dataDirFromTemplate(
   bundle: string,
   password: string,
   make: (into: string) => Promise<void>,
+  templates = TEMPLATES,
 ): Promise<string> {
-  await mkdir(ROOT, { recursive: true });
-  const dir = path.join(ROOT, await keyOf(bundle, password));
+  await mkdir(templates, { recursive: true });
+  const dir = path.join(templates, await keyOf(bundle, password));
   const deadline = Date.now() + WAIT_MS;
   // Another worker making it meanwhile: waited for (the condition, polled), then copied.
   while (!existsSync(path.join(dir, READY))) {
