@@ -8,6 +8,9 @@
 // PostgreSQL pass when:
 //   1. it works below the routes: it imports a repository, a store or the database platform
 //      (`*.repository`, `*-store`/`*.store`, `platform/db/`) or the analytics test helpers, or
+//      (`platform/db/store-lock` aside: the file lock of the embedded stores' directory, taken
+//      the same whatever the engine; its test starts control planes on the embedded database
+//      only, so its PostgreSQL run repeated the PGlite run, 13 s of it), or
 //   2. it names the engine (`TEST_DB_KIND`, `RAMPART_TEST_DB`, `pgAdminUrl`, `clickhouseUrl`), or
 //   3. it is listed in POSTGRES_TOO below, with why: the own test of a repository (so every
 //      repository's statements meet postgres.js at least once; scripts/postgres-pass.test.mjs holds
@@ -65,7 +68,7 @@ export const POSTGRES_TOO = {
 
 /** What a file's text shows of rule 1 and 2. */
 const BELOW_ROUTES =
-  /from '[^']*(?:\.repository|[-.]store|\/platform\/db\/[^']*|helpers\/(?:test-analytics|analytics-events|analytics-tenants|clickhouse-server|events|log-lines))\.js'/;
+  /from '[^']*(?:\.repository|[-.]store|\/platform\/db\/(?!store-lock\.js')[^']*|helpers\/(?:test-analytics|analytics-events|analytics-tenants|clickhouse-server|events|log-lines))\.js'/;
 const NAMES_ENGINE = /\b(?:TEST_DB_KIND|RAMPART_TEST_DB|pgAdminUrl|clickhouseUrl)\b/;
 
 /** Why `text` (a test file's source) runs on PostgreSQL by rule 1 or 2, or undefined. */

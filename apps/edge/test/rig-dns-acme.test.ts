@@ -241,8 +241,19 @@ describe('the loopback rig: PowerDNS, pebble, two edge nodes', () => {
   }, 240_000);
 
   it(`takes a stopped node out of the answer and brings it back, each within ${TARGET_MS / 1000} s`, async () => {
-    // The monitor's first rounds have seen both up.
-    await new Promise((r) => setTimeout(r, 2000));
+    // The monitor's first rounds have seen both up (waited for, rather than a pause that may be too
+    // short on a loaded machine).
+    await waitUntil(
+      async () =>
+        (
+          await setup.operator.call<{ id: number }[]>(
+            'GET',
+            'client/monitor/nodes/enableStatus?page=1&pageSize=10&state=up',
+          )
+        ).length === 2,
+      60_000,
+      200,
+    );
     expect(await dig(target)).toEqual([NODES.a, NODES.b]);
 
     // Three rounds: where the stop falls in the monitor's interval decides the figure.

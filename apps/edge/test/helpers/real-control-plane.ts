@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { API_BASE } from '@rampart/contract';
+import { dataDirFromTemplate } from './control-plane-template.js';
 
 /**
  * The real control plane as `npm start` runs it (apps/server/dist/main.js, embedded PGlite in a
@@ -34,7 +35,7 @@ export async function startControlPlane(
   /** Node's own options before the bundle (the bench's `--cpu-prof`). */
   nodeArgs: readonly string[] = [],
 ): Promise<ControlPlane> {
-  const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'rampart-cp-')));
+  const dir = dataDir ?? (await newDataDir(env));
   const child = spawn(process.execPath, [...nodeArgs, SERVER_BUNDLE], {
     env: {
       PATH: process.env.PATH,
@@ -93,6 +94,23 @@ export async function startControlPlane(
       await removeDir(dir);
     },
   };
+}
+
+/** Settings read by the running process only: a start with them may begin from the template. */
+const RUNTIME_ONLY = new Set(['PORT', 'RAMPART_TRAFFIC_CHECK_TICK_MS']);
+
+/**
+ * A new data directory for a first start: a copy of the template a first start left (see
+ * control-plane-template.ts) when `env` sets only what the running process reads; an empty one,
+ * which the start makes its first, when it sets more (the upgrade chain's version and release
+ * directory: the start with them is then the first one, as it asked).
+ */
+async function newDataDir(env: Record<string, string>): Promise<string> {
+  if (Object.keys(env).some((name) => !RUNTIME_ONLY.has(name))) return mkdtemp(path.join(tmpdir(), 'rampart-cp-'));
+  return dataDirFromTemplate(SERVER_BUNDLE, PASSWORD, async (into) => {
+    const first = await startControlPlane(into);
+    await first.stop();
+  });
 }
 
 export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
