@@ -7,10 +7,10 @@
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../apps/edge/test/helpers/net.js';
 import { removeDir } from '../../apps/edge/test/helpers/real-control-plane.js';
+import { hostsScript, startBaseline } from './baseline.js';
 import { FLOOD_HOST, floodWithoutLog, profilePhases, startFirewallEdge } from './firewall-edge.js';
-import { log, percentile, round, SECONDS, startNginx, treeTicks, type WrkResult, wrk } from './load.js';
+import { log, percentile, round, SECONDS, treeTicks, type WrkResult, wrk } from './load.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -21,34 +21,8 @@ async function main() {
   await chmod(work, 0o755);
   const stops: (() => Promise<void>)[] = [];
   try {
-    const [originPort, baselinePort, floodPort] = [await freePort(), await freePort(), await freePort()];
-    stops.push(
-      await startNginx(
-        path.join(work, 'origin'),
-        1,
-        `  access_log off;
-  server { listen 127.0.0.1:${originPort} reuseport; location / { return 200 "hello from the origin\\n"; } }`,
-      ),
-    );
-    stops.push(
-      await startNginx(
-        path.join(work, 'baseline'),
-        WORKERS,
-        `  access_log ${work}/baseline/logs/access.log combined buffer=64k flush=1s;
-  upstream origin { server 127.0.0.1:${originPort}; keepalive 256; }
-  server {
-    listen 127.0.0.1:${baselinePort};
-    location / {
-      proxy_pass http://origin;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-    }
-  }
-  server { listen 127.0.0.1:${floodPort}; location / { return 403; } }`,
-      ),
-    );
+    const { originPort, baselinePort, floodPort, stops: baseStops } = await startBaseline(work, WORKERS);
+    stops.push(...baseStops);
     const name = (i: number) => `d${i}.bench.example`;
     const fw = await startFirewallEdge(WORKERS, originPort, 1, DOMAINS, name);
     stops.push(() => fw.edge.stop());
@@ -57,14 +31,7 @@ async function main() {
     if (process.env.BENCH_ACCESS_LOG === '0') await fw.reload({}, 'none');
     const script = async (prefix: string, count: number) => {
       const file = path.join(work, `hosts-${prefix}.lua`);
-      await writeFile(
-        file,
-        `math.randomseed(42)
-request = function()
-  return wrk.format("GET", "/", { ["Host"] = "${prefix}" .. math.random(0, ${count - 1}) .. ".bench.example" })
-end
-`,
-      );
+      await writeFile(file, hostsScript(prefix, count));
       return file;
     };
     // Long URLs to one firewall domain (its whitelist rule reads the URL on every request): `long`

@@ -92,6 +92,7 @@ describe('renderNginxConf', () => {
     }
     expect(block('@rampart_cache_60_fixed_site')).toContain('proxy_ignore_headers');
     expect(conf).toContain('lua_regex_match_limit 100000;');
+    expect(conf).toContain('lua_malloc_trim 0;');
     // Where a request for an HTTP origin goes after a firewall delay: the hot path's proxy, no Lua.
     expect(block('@rampart_http')).toBe('location @rampart_http {\n      proxy_pass http://rampart_http;');
   });
