@@ -161,6 +161,28 @@ describe.each([
     expect(await served(edge)).toBe('first');
   });
 
+  it('applies a delta whose meta carries a key it does not know, and still refuses a bad known one', async () => {
+    const cp = await fake();
+    cp.setSnapshot(siteTo(first, 'one'));
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
+    await until(async () => (await served(edge)) === 'first', 'the first plane');
+
+    // A control plane one version ahead: a meta key this agent does not know.
+    const [ahead, after] = upstreamDelta(cp, second.port);
+    cp.answerPlaneOnce({ ...ahead, meta: { ...ahead.meta, laterSetting: { on: true } } }, after);
+    await until(async () => (await served(edge)) === 'second', 'the delta with an unknown meta key');
+    // Taken as the delta itself, not refused and replaced by the whole plane after it.
+    const applied = await edge.waitForLog('plane.applied', (e) => String(e.answer).startsWith('delta'));
+    expect(applied.answer).toBe(`delta ${ahead.from} → ${ahead.to} (1 changes)`);
+    expect(edge.logs.filter((e) => e.event === 'plane.poll_failed')).toEqual([]);
+
+    // A known meta field out of its bounds is refused: nothing changes.
+    const [bad] = upstreamDelta(cp, first.port);
+    cp.answerPlaneOnce({ ...bad, meta: { ...bad.meta, laterSetting: 1, cacheEpoch: -1 } });
+    await edge.waitForLog('plane.poll_failed', (e) => /meta\.cacheEpoch/.test(String(e.error)));
+    expect(await served(edge)).toBe('second');
+  });
+
   it('keeps the plane on disk and serves it after the agent and nginx restart with the control plane gone', async () => {
     const cp = await fake();
     cp.setSnapshot(siteTo(first, 'one'));

@@ -196,12 +196,30 @@ function values(count: number, seed0: number): string[] {
   });
 }
 
+/**
+ * The test locations' replies added up: each answers a line `<hits> <tried>` and then one line per
+ * disagreement; a reply that is not a 200 is a problem too. `label` names the request in a problem.
+ */
+function tallies() {
+  const totals = { hits: 0, tried: 0, problems: [] as string[] };
+  const tally = (reply: Awaited<ReturnType<typeof sendFrom>>, label: string) => {
+    if (reply === 'closed' || reply.status !== 200) {
+      totals.problems.push(`${label}: ${reply === 'closed' ? 'closed' : reply.status}`);
+      return;
+    }
+    const [counts, ...lines] = reply.body.split('\n');
+    const [hits, tried] = (counts ?? '').split(' ').map(Number);
+    totals.hits += hits ?? 0;
+    totals.tried += tried ?? 0;
+    for (const line of lines) if (line) totals.problems.push(`${label}: ${line}`);
+  };
+  return { tally, totals };
+}
+
 it("matches the ACL's string conditions in place as on the values read as strings", async () => {
   const paths = values(60, 59);
   const others = values(60, 7);
-  const problems: string[] = [];
-  let hits = 0;
-  let tried = 0;
+  const { tally, totals } = tallies();
   for (const [i, p] of paths.entries()) {
     const headers: Record<string, string> = {};
     const v = others[i] ?? '';
@@ -214,43 +232,24 @@ it("matches the ACL's string conditions in place as on the values read as string
       path: `/acl-test/${p}${i % 2 === 1 ? `?q=${i}&debug=1` : ''}`,
       headers,
     });
-    if (reply === 'closed' || reply.status !== 200) {
-      problems.push(`${p}: ${reply === 'closed' ? 'closed' : reply.status}`);
-      continue;
-    }
-    const [counts, ...lines] = reply.body.split('\n');
-    const [h, t] = (counts ?? '').split(' ').map(Number);
-    hits += h ?? 0;
-    tried += t ?? 0;
-    for (const line of lines) if (line) problems.push(`${p.slice(0, 40)}: ${line}`);
+    tally(reply, p.slice(0, 40));
   }
-  expect(problems).toEqual([]);
+  expect(totals.problems).toEqual([]);
   // Both answers occur: some conditions hold, most do not.
-  expect(hits).toBeGreaterThan(60);
-  expect(hits).toBeLessThan(tried / 2);
+  expect(totals.hits).toBeGreaterThan(60);
+  expect(totals.hits).toBeLessThan(totals.tried / 2);
 }, 120_000);
 
 it("tests the cache rules' paths in place and writes the cache key nginx keeps as the string version did", async () => {
   const endings = ['', '.html', '.HTML', '.a.b.jpg', '.', '/.htaccess', '/x.css/', `.${'j'.repeat(300)}`];
   const queries = ['', '?', '?a=1&b=2', '?token=abc&a=1&timestamp=9', '?token=x', `?q=${'z'.repeat(500)}`];
-  const problems: string[] = [];
-  let hits = 0;
-  let tried = 0;
+  const { tally, totals } = tallies();
   for (const [i, p] of values(48, 11).entries()) {
     const target = `/cache-test/${p}${endings[i % endings.length]}${queries[i % queries.length]}`;
-    const reply = await sendFrom('127.0.0.1', edge.httpPort, 'strings.example', { path: target });
-    if (reply === 'closed' || reply.status !== 200) {
-      problems.push(`${target.slice(0, 60)}: ${reply === 'closed' ? 'closed' : reply.status}`);
-      continue;
-    }
-    const [counts, ...lines] = reply.body.split('\n');
-    const [h, t] = (counts ?? '').split(' ').map(Number);
-    hits += h ?? 0;
-    tried += t ?? 0;
-    for (const line of lines) if (line) problems.push(`${target.slice(0, 60)}: ${line}`);
+    tally(await sendFrom('127.0.0.1', edge.httpPort, 'strings.example', { path: target }), target.slice(0, 60));
   }
-  expect(problems).toEqual([]);
+  expect(totals.problems).toEqual([]);
   // Both answers occur: some rules match the path, others do not.
-  expect(hits).toBeGreaterThan(48);
-  expect(hits).toBeLessThan(tried);
+  expect(totals.hits).toBeGreaterThan(48);
+  expect(totals.hits).toBeLessThan(totals.tried);
 }, 120_000);

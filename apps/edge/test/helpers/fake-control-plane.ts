@@ -1,39 +1,19 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gunzipSync } from 'node:zlib';
 import {
-  AGGREGATE_BATCH_JSON_MAX_BYTES,
-  type AggregateBatch,
-  aggregateBatchSchema,
-  type DataPlane,
-  dataPlaneSchema,
-  decodeAggregateBatch,
   EDGE_API_BASE,
   type EdgeBlockReport,
-  type EdgeEventBatch,
-  type EdgeSnapshot,
-  EVENT_BATCH_CONTENT_TYPE,
-  EVENT_BATCH_JSON_MAX_BYTES,
-  edgeEventBatchSchema,
   getNodeAbuseIPs,
   getNodeCommands,
   getNodeGeoDatabase,
-  getNodePlane,
-  getNodePlaneStream,
   getNodeRelease,
   getNodeReleaseFile,
-  getNodeSnapshot,
   getProbes,
-  NO_REAL_IP,
-  NODE_EXPORTER_DEFAULT,
   NODE_SIGNATURE_HEADERS,
   NODE_SIGNATURE_MAX_SKEW_SECONDS,
   nodeSignaturePayload,
-  type PlaneEntry,
-  type PlaneFull,
   type ProbeAssignment,
-  planeEntryValues,
   type ReleaseManifest,
   registerNode,
   reportNodeBlocks,
@@ -41,11 +21,12 @@ import {
   reportNodeStatus,
   reportNodeUpgradeProgress,
   reportProbeResults,
-  shipNodeAggregates,
-  shipNodeEvents,
 } from '@rampart/contract';
-import { entryHash, planeHash } from '@rampart/contract/plane-hash';
 import type { z } from 'zod';
+import { batchReceiver, type FakeBatches } from './fake-control-plane-batches.js';
+import { type FakePlanes, planeServer } from './fake-control-plane-planes.js';
+
+export { planeOf, snapshotOf } from './fake-control-plane-planes.js';
 
 /**
  * A small stand-in for the control plane's node API (register, snapshot long poll, status,
@@ -56,6 +37,8 @@ import type { z } from 'zod';
  * validates bodies with the contract's request schemas. It serves whatever snapshot a test gives
  * it, valid or not. The real control plane with the real agent is covered by the whole-chain test
  * (see real-control-plane.ts); this one keeps the agent's tests fast and independent of the server.
+ * The snapshot and data-plane routes are in fake-control-plane-planes.ts, the event and aggregate
+ * batches in fake-control-plane-batches.ts; this file signs nodes in and serves the rest.
  */
 
 export type StatusReport = z.output<NonNullable<(typeof reportNodeStatus)['request']['body']>> & {
@@ -73,7 +56,7 @@ export type ProbeResult = z.output<NonNullable<(typeof reportProbeResults)['requ
   monitorNodeId: number;
 };
 
-export interface FakeControlPlane {
+export interface FakeControlPlane extends FakePlanes, FakeBatches {
   url: string;
   port: number;
   joinToken: string;
@@ -83,27 +66,6 @@ export interface FakeControlPlane {
   refused: { path: string; reason: string }[];
   /** Signed requests accepted, by route path. */
   accepted: string[];
-  /** Serves `snapshot` from now on (answers the waiting polls at once); any object, even an invalid one. */
-  setSnapshot(snapshot: unknown): void;
-  /**
-   * Answers GET /plane from now on with the snapshots' data planes as whole planes (off by default:
-   * the route is unknown, as on a control plane without it, and the agent takes the snapshot's);
-   * with `streams`, GET /plane/stream too (a line per answer /plane would give), else that route is
-   * unknown, as on a control plane from before streams, and the agent long-polls.
-   */
-  servePlanes(options?: { streams?: boolean }): void;
-  /**
-   * Answers `answer` (any object) to the next plane poll, once, whatever it asks; with `becomes`,
-   * that is the whole plane the route answers afterwards (the plane after a delta).
-   */
-  answerPlaneOnce(answer: unknown, becomes?: PlaneFull): void;
-  /**
-   * The query of every plane poll, in order; on a stream, its query and then, after each line, what
-   * the node holds once it took it (as its next poll would say).
-   */
-  planeQueries: Record<string, string>[];
-  /** The whole plane the route answers now (null before a snapshot with a data plane). */
-  readonly plane: PlaneFull | null;
   /** Queues a command (any object, even one the agent cannot run) for the next command poll. */
   queueCommand(command: unknown): void;
   /** Results the agent reported, in order. */
@@ -129,64 +91,11 @@ export interface FakeControlPlane {
   blockCalls: number;
   /** Answers the next `count` block reports with 503 (the agent keeps and resends them). */
   failBlockReports(count: number): void;
-  /** Event batches taken (POST /events, each batchId once, in order), and every attempt with its answer. */
-  eventBatches: (EdgeEventBatch & { nodeId: number })[];
-  eventAttempts: { batchId: string; sha256: string; status: number }[];
-  /** Answers the next `count` event batches with 500 (the agent keeps and resends them). */
-  /**
-   * Answers the next `count` event batches with 500 (the agent keeps and resends them), or with
-   * 503 and this Retry-After (seconds) as a busy control plane does.
-   */
-  failEvents(count: number, retryAfterSeconds?: number): void;
-  /** Aggregate batches taken (POST /aggregates, each batchId once, in order), and every attempt with its answer. */
-  aggregateBatches: (AggregateBatch & { nodeId: number })[];
-  aggregateAttempts: { batchId: string; sha256: string; status: number }[];
-  /** Answers the next `count` aggregate batches with 500 (the agent keeps and resends them). */
-  failAggregates(count: number): void;
   /** The secret the fake gave a node (tests sign their own requests with it). */
   secretOf(nodeId: number): string | undefined;
   /** Resolves with the first status report (already received or to come) that matches. */
   waitForReport(match: (report: StatusReport) => boolean, timeoutMs?: number): Promise<StatusReport>;
   close(): Promise<void>;
-}
-
-/** The listen settings of a snapshot by default: HTTP on 80, HTTPS on 443, http2. */
-const DEFAULT_LISTEN: EdgeSnapshot['listen'] = { httpPorts: [80], httpsPorts: [443], http2: true };
-/** A zone's nginx settings left as they are. */
-const DEFAULT_NGINX: EdgeSnapshot['nginx'] = { worker: {}, http: {}, stream: {}, custom: [] };
-
-/** A snapshot for the tests; the version is the MD5 of the content, like the control plane's hash. */
-export function snapshotOf(
-  dataPlane: DataPlane,
-  listen: EdgeSnapshot['listen'] = DEFAULT_LISTEN,
-  initialized = true,
-  nginx: EdgeSnapshot['nginx'] = DEFAULT_NGINX,
-  streamPorts: EdgeSnapshot['streamPorts'] = [],
-  nodeExporter: EdgeSnapshot['nodeExporter'] = NODE_EXPORTER_DEFAULT,
-): EdgeSnapshot {
-  const content = {
-    listen,
-    dataPlane,
-    initialized,
-    nginx,
-    ...(streamPorts.length > 0 ? { streamPorts } : {}),
-    ...(nodeExporter === NODE_EXPORTER_DEFAULT ? {} : { nodeExporter }),
-  };
-  const version = createHash('md5').update(JSON.stringify(content)).digest('hex');
-  const realIp = { ...NO_REAL_IP, trusted: [] };
-  return {
-    version,
-    generatedAt: new Date().toISOString(),
-    initialized,
-    listen,
-    realIp,
-    nginx,
-    dataPlane,
-    streamPorts,
-    l4: null,
-    l4KernelBlocks: false,
-    nodeExporter,
-  };
 }
 
 function parseJson(text: string): unknown {
@@ -204,44 +113,6 @@ function hmac(secret: string, parts: { method: string; path: string; body: Buffe
     .digest('hex');
 }
 
-/**
- * The snapshot's data plane as a whole plane of entries (GET /plane), as the control plane's own
- * route answers it for a node; null when the snapshot has no data plane the contract accepts. The
- * ACME challenges are one entry (the fake knows no sites); the zone's redirect code is the first
- * domain's.
- */
-export function planeOf(snapshot: unknown, to: number): PlaneFull | null {
-  const parsed = dataPlaneSchema.safeParse((snapshot as { dataPlane?: unknown } | null)?.dataPlane);
-  if (!parsed.success) return null;
-  const plane = parsed.data;
-  const entries: PlaneEntry[] = [];
-  for (const [id, value] of planeEntryValues(plane)) {
-    const [kind, key] = id.split('\0') as [PlaneEntry['kind'], string];
-    entries.push({ kind, key, hash: entryHash(kind, key, value), value });
-  }
-  if ((plane.acmeChallenges ?? []).length > 0) {
-    const value = plane.acmeChallenges ?? [];
-    entries.push({ kind: 'acme', key: '0', hash: entryHash('acme', '0', value), value });
-  }
-  const meta = {
-    cacheEpoch: plane.cacheEpoch,
-    limits: plane.limits,
-    forceSSLCode: plane.domains[0]?.forceSSLCode ?? 301,
-    challenge: plane.challenge,
-    geoDatabase: plane.geoDatabase ?? null,
-    abuseIPs: plane.abuseIPs ?? null,
-    ...(plane.errorPages ? { errorPages: plane.errorPages } : {}),
-  };
-  return {
-    type: 'full',
-    to: String(to),
-    meta,
-    metaHash: entryHash('meta', '', meta),
-    entries,
-    planeHash: planeHash(entries.map((e) => e.hash)),
-  };
-}
-
 export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const joinToken = `jt_${randomBytes(12).toString('hex')}`;
   const secrets = new Map<number, string>();
@@ -250,44 +121,9 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const reports: StatusReport[] = [];
   const refused: FakeControlPlane['refused'] = [];
   const accepted: string[] = [];
-  let snapshot: unknown = null;
-  /** The plane of the latest snapshot with a data plane, and its sequence (one per such snapshot). */
-  let plane: PlaneFull | null = null;
-  let planeSeq = 0;
-  /** Off: the route answers 404 like a control plane without it (the agent takes the snapshot's data plane). */
-  let servePlanes = false;
-  let servePlaneStreams = false;
-  const planeOnce: unknown[] = [];
-  const planeQueries: Record<string, string>[] = [];
   let probes: ProbeAssignment[] = [];
   const probeResults: ProbeResult[] = [];
   let probeWaiters: (() => void)[] = [];
-  let waiters: (() => void)[] = [];
-  /**
-   * A long poll as the control plane holds one: answered at once when `ready` (or `wait` is 0),
-   * else when a change makes it ready (the waiters are woken on every change) or `wait` seconds
-   * passed; `data` is read when answering.
-   */
-  const hold = (res: http.ServerResponse, wait: number, ready: () => boolean, data: () => unknown): void => {
-    if (ready() || wait === 0) {
-      send(res, 200, { data: data() });
-      return;
-    }
-    const answer = () => {
-      clearTimeout(timer);
-      waiters = waiters.filter((w) => w !== wake);
-      if (!res.writableEnded) send(res, 200, { data: data() });
-    };
-    const wake = () => {
-      if (ready()) answer();
-    };
-    const timer = setTimeout(answer, wait * 1000);
-    waiters.push(wake);
-    res.on('close', () => {
-      clearTimeout(timer);
-      waiters = waiters.filter((w) => w !== wake);
-    });
-  };
   let reportWaiters: { match: (r: StatusReport) => boolean; resolve: (r: StatusReport) => void }[] = [];
   let commands: unknown[] = [];
   let commandWaiters: (() => void)[] = [];
@@ -300,17 +136,6 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const blocks: FakeControlPlane['blocks'] = [];
   let blockCalls = 0;
   let blockFailures = 0;
-  const eventBatches: FakeControlPlane['eventBatches'] = [];
-  const eventAttempts: FakeControlPlane['eventAttempts'] = [];
-  const aggregateBatches: FakeControlPlane['aggregateBatches'] = [];
-  const aggregateAttempts: FakeControlPlane['aggregateAttempts'] = [];
-  /** Batches of each kind refused on purpose (500) before one is taken. */
-  const failuresLeft = { events: 0, aggregates: 0 };
-  /** With failures left: answered 503 with this Retry-After (seconds) instead of 500. */
-  const retryAfter: Record<keyof typeof failuresLeft, number | undefined> = {
-    events: undefined,
-    aggregates: undefined,
-  };
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -344,63 +169,8 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     return nodeId;
   };
 
-  /**
-   * A batch of events or aggregates, as the real control plane takes one: signed over the gzip
-   * bytes, inflated with a bound, deduplicated by batchId; each attempt is recorded with its answer.
-   */
-  const receiveBatch = <B extends { batchId: string }>(
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    raw: Buffer,
-    kind: {
-      schema: z.ZodType<B>;
-      maxBytes: number;
-      attempts: FakeControlPlane['eventAttempts'];
-      batches: (B & { nodeId: number })[];
-      failures: keyof typeof failuresLeft;
-      stored: (batch: B) => number;
-      /** What the route takes before the batch's own schema (the compact form decoded): null when it is refused. */
-      decode?: (json: unknown) => unknown;
-    },
-  ) => {
-    const nodeId = verify(req, raw);
-    if (nodeId === null) return invalidToken(res);
-    const attempt = { batchId: '', sha256: createHash('sha256').update(raw).digest('hex'), status: 200 };
-    kind.attempts.push(attempt);
-    const answer = (status: number, value: unknown) => {
-      attempt.status = status;
-      send(res, status, value);
-    };
-    if (req.headers['content-type'] !== EVENT_BATCH_CONTENT_TYPE) {
-      return answer(415, { code: 101003, message: 'content type', extra: null });
-    }
-    let input: ReturnType<typeof kind.schema.safeParse>;
-    try {
-      const json = gunzipSync(raw, { maxOutputLength: kind.maxBytes }).toString('utf8');
-      const value = kind.decode ? kind.decode(JSON.parse(json)) : JSON.parse(json);
-      if (value === null) return answer(400, { code: 101003, message: 'invalid', extra: null });
-      input = kind.schema.safeParse(value);
-    } catch {
-      return answer(400, { code: 101003, message: 'not a gzip JSON batch', extra: null });
-    }
-    if (!input.success) return answer(400, { code: 101003, message: 'invalid', extra: input.error.issues });
-    const batch = input.data;
-    attempt.batchId = batch.batchId;
-    if (failuresLeft[kind.failures] > 0) {
-      failuresLeft[kind.failures]--;
-      const seconds = retryAfter[kind.failures];
-      if (seconds !== undefined) {
-        res.setHeader('retry-after', String(seconds));
-        return answer(503, { code: 101005, message: 'Database Execution Error', extra: null });
-      }
-      return answer(500, { code: 100001, message: 'failing on purpose', extra: null });
-    }
-    if (kind.batches.some((b) => b.nodeId === nodeId && b.batchId === batch.batchId)) {
-      return answer(200, { data: { stored: 0, duplicate: true } });
-    }
-    kind.batches.push({ ...batch, nodeId });
-    return answer(200, { data: { stored: kind.stored(batch), duplicate: false } });
-  };
+  const planes = planeServer({ verify, send, invalidToken });
+  const batches = batchReceiver({ verify, send, invalidToken });
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -432,57 +202,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         for (const waiter of matched) waiter.resolve(report);
         return send(res, 200, { data: true });
       }
-      if (route === `GET ${EDGE_API_BASE}${getNodeSnapshot.path}`) {
-        const nodeId = verify(req, raw);
-        if (nodeId === null) return invalidToken(res);
-        const query = getNodeSnapshot.request.query.safeParse(Object.fromEntries(url.searchParams));
-        if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
-        const changed = () => snapshot !== null && (snapshot as { version?: unknown }).version !== query.data.version;
-        return hold(res, query.data.wait, changed, () => (changed() ? snapshot : null));
-      }
-      if (route === `GET ${EDGE_API_BASE}${getNodePlane.path}` && servePlanes) {
-        // Whole planes only (the control plane's own route answers deltas; server tests hold them).
-        if (verify(req, raw) === null) return invalidToken(res);
-        planeQueries.push(Object.fromEntries(url.searchParams));
-        const query = getNodePlane.request.query.safeParse(Object.fromEntries(url.searchParams));
-        if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
-        const changed = () => plane !== null && plane.to !== query.data.since;
-        // An answer queued with answerPlaneOnce goes first, whatever the node holds.
-        return hold(
-          res,
-          query.data.wait,
-          () => changed() || planeOnce.length > 0,
-          () => (planeOnce.length > 0 ? planeOnce.shift() : changed() ? plane : null),
-        );
-      }
-      if (route === `GET ${EDGE_API_BASE}${getNodePlaneStream.path}` && servePlaneStreams) {
-        if (verify(req, raw) === null) return invalidToken(res);
-        const query = getNodePlaneStream.request.query.safeParse(Object.fromEntries(url.searchParams));
-        if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
-        planeQueries.push(Object.fromEntries(url.searchParams));
-        let since = query.data.since;
-        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-        res.write('\n');
-        // As the poll: an answer queued with answerPlaneOnce first, else the plane when the node holds another.
-        const wake = () => {
-          if (res.writableEnded) return;
-          const answer = planeOnce.length > 0 ? planeOnce.shift() : plane !== null && plane.to !== since ? plane : null;
-          if (answer === null) return;
-          res.write(`${JSON.stringify(answer)}\n`);
-          const next = answer as { to?: unknown; planeHash?: unknown; metaHash?: unknown };
-          if (typeof next.to === 'string') {
-            since = next.to;
-            planeQueries.push({ since: next.to, plane: String(next.planeHash), meta: String(next.metaHash) });
-          }
-          wake();
-        };
-        waiters.push(wake);
-        res.on('close', () => {
-          waiters = waiters.filter((w) => w !== wake);
-        });
-        wake();
-        return;
-      }
+      if (planes.handle(route, url, req, res, raw)) return;
       if (route === `GET ${EDGE_API_BASE}${getNodeCommands.path}`) {
         if (verify(req, raw) === null) return invalidToken(res);
         const query = getNodeCommands.request.query.safeParse(Object.fromEntries(url.searchParams));
@@ -575,32 +295,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         blocks.push(...input.data.entries.map((e) => ({ ...e, nodeId })));
         return send(res, 200, { data: true });
       }
-      if (route === `POST ${EDGE_API_BASE}${shipNodeEvents.path}`) {
-        return receiveBatch(req, res, raw, {
-          schema: edgeEventBatchSchema,
-          maxBytes: EVENT_BATCH_JSON_MAX_BYTES,
-          attempts: eventAttempts,
-          batches: eventBatches,
-          failures: 'events',
-          stored: (batch) => batch.events.length,
-        });
-      }
-      if (route === `POST ${EDGE_API_BASE}${shipNodeAggregates.path}`) {
-        return receiveBatch(req, res, raw, {
-          schema: aggregateBatchSchema,
-          maxBytes: AGGREGATE_BATCH_JSON_MAX_BYTES,
-          attempts: aggregateAttempts,
-          batches: aggregateBatches,
-          failures: 'aggregates',
-          stored: (batch) => batch.minutes.length + batch.collapsed.length,
-          // As the node API: the compact form (decoded) or the object form.
-          decode: (json) => {
-            const shipped = shipNodeAggregates.request.body.safeParse(json);
-            if (!shipped.success) return null;
-            return 'format' in shipped.data ? decodeAggregateBatch(shipped.data) : shipped.data;
-          },
-        });
-      }
+      if (batches.handle(route, req, res, raw)) return;
       if (route === `POST ${EDGE_API_BASE}${reportNodeUpgradeProgress.path}`) {
         const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
@@ -626,34 +321,13 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     reports,
     refused,
     accepted,
-    servePlanes(options) {
-      servePlanes = true;
-      servePlaneStreams = options?.streams ?? false;
-    },
-    answerPlaneOnce(answer, becomes) {
-      planeOnce.push(answer);
-      if (becomes) {
-        plane = becomes;
-        planeSeq = Number(becomes.to);
-      }
-      for (const wake of [...waiters]) wake();
-    },
-    planeQueries,
+    servePlanes: planes.servePlanes,
+    answerPlaneOnce: planes.answerPlaneOnce,
+    planeQueries: planes.planeQueries,
     get plane() {
-      return plane;
+      return planes.plane;
     },
-    setSnapshot(next) {
-      snapshot = next;
-      const nextPlane = planeOf(next, planeSeq + 1);
-      if (
-        nextPlane !== null &&
-        nextPlane.planeHash + nextPlane.metaHash !== (plane ? plane.planeHash + plane.metaHash : '')
-      ) {
-        planeSeq++;
-        plane = nextPlane;
-      }
-      for (const wake of [...waiters]) wake();
-    },
+    setSnapshot: planes.setSnapshot,
     queueCommand(command) {
       commands.push(command);
       commandWaiters[0]?.();
@@ -713,17 +387,12 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     failBlockReports(count) {
       blockFailures = count;
     },
-    eventBatches,
-    eventAttempts,
-    failEvents(count, retryAfterSeconds) {
-      failuresLeft.events = count;
-      retryAfter.events = retryAfterSeconds;
-    },
-    aggregateBatches,
-    aggregateAttempts,
-    failAggregates(count) {
-      failuresLeft.aggregates = count;
-    },
+    eventBatches: batches.eventBatches,
+    eventAttempts: batches.eventAttempts,
+    failEvents: batches.failEvents,
+    aggregateBatches: batches.aggregateBatches,
+    aggregateAttempts: batches.aggregateAttempts,
+    failAggregates: batches.failAggregates,
     secretOf: (nodeId) => secrets.get(nodeId),
     waitForReport(match, timeoutMs = 15_000) {
       const seen = reports.find(match);

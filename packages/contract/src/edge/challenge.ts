@@ -91,15 +91,16 @@ export function challengeKeyIds(now: Date): [number, number, number] {
   return [p - 1, p, p + 1];
 }
 
-export const edgeChallengeKeySchema = z.strictObject({
+/** Unknown keys dropped, as every part of the plane's meta (plane.ts planeMetaSchema). */
+export const edgeChallengeKeySchema = z.object({
   /** The period the key belongs to (challengePeriod). */
   id: z.number().int().min(0).max(2_147_483_647),
   /** 32 bytes, hex. */
   secret: z.string().regex(/^[0-9a-f]{64}$/, 'not a 32-byte hex key'),
 });
 
-/** The node's challenge keys; empty when none of its sites has a challenge rule. */
-export const edgeChallengeSchema = z.strictObject({
+/** The node's challenge keys; empty when none of its sites has a challenge rule. Unknown keys dropped. */
+export const edgeChallengeSchema = z.object({
   keys: z.array(edgeChallengeKeySchema).max(CHALLENGE_KEYS_MAX),
   passSeconds: z.number().int().min(60).max(CHALLENGE_PERIOD_SECONDS),
 });

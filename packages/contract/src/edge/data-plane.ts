@@ -195,8 +195,10 @@ export const edgeCertificateSchema = z.strictObject({
  * counted in fixed 60-second windows; 0 = off. Zone-level, not per domain: they apply to every
  * request and handshake the node sees, including those for hosts it does not serve. With them rides
  * the zone's challenge work (edge/challenge.ts), the bits of proof of work its challenge pages ask.
+ * A limit the agent does not know is dropped, not refused (as every part of the plane's meta,
+ * plane.ts planeMetaSchema): zones gain limits over time.
  */
-export const edgeZoneLimitsSchema = z.strictObject({
+export const edgeZoneLimitsSchema = z.object({
   invalidDomainPerMinute: z.number().int().min(0).max(ZONE_LIMIT_MAX),
   tlsHandshakesPerMinute: z.number().int().min(0).max(ZONE_LIMIT_MAX),
   /**
@@ -241,8 +243,12 @@ export const edgeAcmeChallengeSchema = z.strictObject({
   keyAuthorization: z.string().regex(/^[A-Za-z0-9_-]{16,128}\.[A-Za-z0-9_-]{16,128}$/, 'not a key authorization'),
 });
 
+/**
+ * The whole data plane (the snapshot's): a top-level key the agent does not know is dropped, not
+ * refused, as the plane's meta (plane.ts planeMetaSchema); the lists' items are checked strictly.
+ */
 export const dataPlaneSchema = z
-  .strictObject({
+  .object({
     version: z.string().min(1).max(DATA_PLANE_LIMITS.versionLength).regex(VERSION_RE, 'not a version token'),
     domains: z.array(edgeDomainSchema).max(DATA_PLANE_LIMITS.domains),
     certificates: z.array(edgeCertificateSchema).max(DATA_PLANE_LIMITS.certificates),
@@ -273,6 +279,8 @@ export const dataPlaneSchema = z
         'pages too large',
       )
       .optional(),
+    /** The operator allows origins on private addresses, as the plane's meta says it (plane.ts). */
+    allowPrivateOrigins: z.literal(true).optional(),
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();

@@ -45,8 +45,14 @@ export const planeEntryValueSchemas = {
 const HASH_RE = /^[0-9a-f]{12}$/;
 export const planeHashSchema = z.string().regex(HASH_RE);
 
-/** The plane's values that are not entries: recomputed per answer (small). */
-export const planeMetaSchema = z.strictObject({
+/**
+ * The plane's values that are not entries: recomputed per answer (small). Like the answers' and
+ * entries' framing below, a key the agent does not know is dropped, not refused: a control plane
+ * one version ahead may send one, and refusing it would stop the node applying every tenant's
+ * changes (docs/decisions.md "Plane framing and meta ignore unknown keys"). Every key it knows is
+ * checked as strictly as before.
+ */
+export const planeMetaSchema = z.object({
   cacheEpoch: z.number().int().min(0).max(2_147_483_647),
   limits: edgeZoneLimitsSchema,
   forceSSLCode: edgeDomainSchema.shape.forceSSLCode,
@@ -56,15 +62,15 @@ export const planeMetaSchema = z.strictObject({
   errorPages: z.array(edgeErrorPageSchema).optional(),
   /**
    * The operator allows origins on loopback and private addresses (routes/private-origins.ts):
-   * the node's host-name origins may resolve to them. Absent: refused (sent only when allowed, so
-   * an agent that predates it refuses only a plane of an operator that allows them).
+   * the node's host-name origins may resolve to them. Absent: refused (sent only when allowed: an
+   * agent older than the tolerant meta refuses only the plane of an operator that allows them).
    */
   allowPrivateOrigins: z.literal(true).optional(),
 });
 export type PlaneMeta = z.infer<typeof planeMetaSchema>;
 
 const entryKey = z.string().min(1).max(300);
-export const planeEntrySchema = z.strictObject({
+export const planeEntrySchema = z.object({
   kind: z.enum(PLANE_ENTRY_KINDS),
   key: entryKey,
   hash: planeHashSchema,
@@ -72,7 +78,7 @@ export const planeEntrySchema = z.strictObject({
 });
 export type PlaneEntry = { kind: PlaneEntryKind; key: string; hash: string; value: unknown };
 
-export const planeChangeSchema = z.strictObject({
+export const planeChangeSchema = z.object({
   op: z.enum(['put', 'del']),
   kind: z.enum(PLANE_ENTRY_KINDS),
   key: entryKey,
@@ -84,7 +90,7 @@ export type PlaneChange = z.infer<typeof planeChangeSchema>;
 /** A sequence number of the control plane's change log (a decimal bigint). */
 const seqSchema = z.string().regex(/^[0-9]{1,19}$/);
 
-export const planeDeltaSchema = z.strictObject({
+export const planeDeltaSchema = z.object({
   type: z.literal('delta'),
   from: seqSchema,
   to: seqSchema,
@@ -97,7 +103,7 @@ export const planeDeltaSchema = z.strictObject({
 });
 export type PlaneDelta = z.infer<typeof planeDeltaSchema>;
 
-export const planeFullSchema = z.strictObject({
+export const planeFullSchema = z.object({
   type: z.literal('full'),
   to: seqSchema,
   meta: planeMetaSchema,

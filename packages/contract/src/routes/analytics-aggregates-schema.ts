@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROLLUP_COUNTERS } from '../aggregates/event-counters.js';
 import { HISTOGRAM_BUCKETS } from '../aggregates/histogram.js';
 import { HLL_EXACT_MAX, HLL_PRECISION } from '../aggregates/hyperloglog.js';
 import { isIP } from '../validators/ip.js';
@@ -22,24 +23,11 @@ export const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const unixMs = z.number().int().min(0).max(4_102_444_800_000);
 const minuteMs = unixMs.refine((t) => t % 60_000 === 0, { message: 'not a whole minute' });
 
-/** ROLLUP_COUNTERS in their order (aggregates/event-counters.ts). */
-const rollupCounters = z.tuple([
-  count,
-  count,
-  count,
-  count,
-  count,
-  count,
-  count,
-  count,
-  count,
-  count,
-  count,
-  count,
-  count,
-  count,
-  count,
-]);
+/** A tuple of one `count` per element of `T`, as long as `T`. */
+type CountsOf<T extends readonly unknown[]> = { -readonly [K in keyof T]: typeof count };
+
+/** ROLLUP_COUNTERS in their order (aggregates/event-counters.ts), one count each. */
+const rollupCounters = z.tuple(ROLLUP_COUNTERS.map(() => count) as CountsOf<typeof ROLLUP_COUNTERS>);
 
 /** One value of a low-cardinality dimension and its DIM_COUNTERS (requests, bytes out, blocked, blacklisted, WAF). */
 const lowValues = z
