@@ -8,11 +8,14 @@
  * unsafe-text check of every request, the plain check (isAggregateBatch), AggregateIngestService into a DuckDB store on disk (or
  * ClickHouse at CLICKHOUSE_URL with BENCH_STORE=clickhouse). Prints one JSON object: CPU ms of
  * this process per node-minute by step, rows written per node-minute, and the load average.
+ * `store_stages`: the store's CPU (this process, every thread) split by DuckDB statement and
+ * appender (from its creation to its close), as the bench wraps the client's calls (DuckDB only).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import {
   DEFAULT_PARTIAL_MS,
   decodeAggregateBatch,
@@ -69,8 +72,51 @@ function nodeMinute(): string[] {
   return bodies;
 }
 
+/** The store's CPU by statement and appender: the DuckDB client's calls wrapped (bench only). */
+const storeStages: Record<string, number> = {};
+function watchDuckDb(): void {
+  const label = (sql: string) => {
+    const s = sql.replace(/\s+/g, ' ').trim();
+    const m = /^(INSERT (?:OR REPLACE )?INTO \w+|DELETE FROM \w+|SELECT|BEGIN TRANSACTION|COMMIT|ROLLBACK|\w+)/.exec(s);
+    return `sql ${m?.[1] ?? s.slice(0, 24)}${s.includes(';') ? ' (several)' : ''}`;
+  };
+  const add = (key: string, ms: number) => {
+    storeStages[key] = (storeStages[key] ?? 0) + ms;
+  };
+  const run = DuckDBConnection.prototype.run;
+  DuckDBConnection.prototype.run = async function (this: DuckDBConnection, sql: string, ...rest: unknown[]) {
+    const cpu = cpuMs();
+    try {
+      return await (run as (...a: unknown[]) => ReturnType<typeof run>).call(this, sql, ...rest);
+    } finally {
+      add(label(sql), cpuMs() - cpu);
+    }
+  } as typeof run;
+  const open = new WeakMap<DuckDBAppender, [string, number]>();
+  const create = DuckDBConnection.prototype.createAppender;
+  DuckDBConnection.prototype.createAppender = async function (
+    this: DuckDBConnection,
+    table: string,
+    ...rest: unknown[]
+  ) {
+    const cpu = cpuMs();
+    const appender = await (create as (...a: unknown[]) => Promise<DuckDBAppender>).call(this, table, ...rest);
+    open.set(appender, [`append ${table}`, cpu]);
+    return appender;
+  } as typeof create;
+  const close = DuckDBAppender.prototype.closeSync;
+  DuckDBAppender.prototype.closeSync = function (this: DuckDBAppender) {
+    close.call(this);
+    const o = open.get(this);
+    if (o) add(o[0], cpuMs() - o[1]);
+  };
+}
+
 async function main() {
   const bodies = nodeMinute();
+  // As the node API receives them: gzip (the agent's level 1), read back with gunzip.
+  const gzipped = bodies.map((b) => gzipSync(b, { level: 1 }));
+  if (process.env.BENCH_STORE !== 'clickhouse') watchDuckDb();
   const placeOf = (domainId: number): DomainPlace => ({ domainId, siteId: domainId, ownerId: 1 });
   const repo = {
     nodePlace: async () => ({ zoneId: 1, ownerId: 1 }),
@@ -87,6 +133,7 @@ async function main() {
       ? new ClickHouseStore(process.env.CLICKHOUSE_URL as string)
       : new DuckDbStore(path.join(dir, 'store'));
   await store.open();
+  for (const k of Object.keys(storeStages)) delete storeStages[k]; // Only the batches' statements.
   const rows = { counters: 0, lowDims: 0, highDims: 0, sketches: 0, collapsed: 0 };
   const counting: Pick<AnalyticsStore, 'ingestAggregates'> = {
     ingestAggregates: async (b: StoredAggregateBatch) => {
@@ -104,11 +151,14 @@ async function main() {
     },
   };
   const service = new AggregateIngestService(counting as AnalyticsStore, repo, places as never, () => Date.now());
-  const spent = { parse: 0, text: 0, check: 0, service: 0, store: 0 };
+  const spent = { gunzip: 0, parse: 0, text: 0, check: 0, service: 0, store: 0 };
   const wall = performance.now();
   for (let n = 0; n < NODES; n++) {
-    for (const [i, text] of bodies.entries()) {
+    for (const [i, body] of gzipped.entries()) {
       let cpu = cpuMs();
+      const text = gunzipSync(body).toString();
+      spent.gunzip += cpuMs() - cpu;
+      cpu = cpuMs();
       const batch = JSON.parse(text) as ShippedAggregateBatch;
       batch.batchId = `b${n}-${i}`;
       spent.parse += cpuMs() - cpu;
@@ -138,8 +188,13 @@ async function main() {
       batches_per_node_minute: bodies.length,
       json_bytes_per_node_minute: bodies.reduce((s, b) => s + b.length, 0),
       // As the agent spools and ships them: gzip level 1.
-      gzip_bytes_per_node_minute: bodies.reduce((s, b) => s + gzipSync(b, { level: 1 }).length, 0),
+      gzip_bytes_per_node_minute: gzipped.reduce((s, b) => s + b.length, 0),
       cpu_ms_per_node_minute: Object.fromEntries(Object.entries(spent).map(([k, v]) => [k, per(v)])),
+      store_stages: Object.fromEntries(
+        Object.entries(storeStages)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => [k, per(v)]),
+      ),
       wall_ms_per_node_minute: per(wallMs),
       rows_per_node_minute: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, per(v)])),
       load_average: loadavg().map((l) => Math.round(l * 100) / 100),

@@ -119,6 +119,8 @@ export interface Config {
    * log-sampler.ts LOG_CAPACITY_DEFAULT; docs/operator-guide.md "Log sampling").
    */
   readonly logCapacity?: number;
+  /** How long a node's aggregate batch may take to arrive once admitted, in ms (default 30000; tests shorten it). */
+  readonly aggregateBodyMs?: number;
   /** How often the push job looks for work, in ms (default 1000; 0: only when woken or driven, as tests may). */
   readonly logPushTickMs?: number;
   /** The retry backoff's first wait and its cap, in ms (defaults 1000 and 300000; tests shorten them). */

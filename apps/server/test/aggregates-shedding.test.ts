@@ -124,14 +124,15 @@ describe(`edge.aggregates under load (${TEST_ANALYTICS_KIND})`, () => {
     // Requests whose headers arrived and whose bodies never come: each holds a place.
     const sockets: Socket[] = [];
     const pending: Promise<unknown>[] = [];
-    const stalled = { 'content-type': EVENT_BATCH_CONTENT_TYPE, 'content-length': '1000000' };
+    // Signed headers (for a body never sent): a request without them is refused before it takes a place.
+    const stalled = { ...signed(Buffer.from('never sent')), 'content-length': '1000000' };
     for (let i = 0; i < AGGREGATE_INGEST_MAX_IN_FLIGHT; i++) {
       pending.push(post(stalled, null, (s) => sockets.push(s)).catch(() => null));
     }
-    // A small complete request is answered (401: unsigned) until every stalled one holds its place.
+    // A small complete request is answered (taken, or refused as not a batch) until every stalled one holds its place.
     let refused: Awaited<ReturnType<typeof post>> | null = null;
     await until(async () => {
-      const res = await post({ 'content-type': EVENT_BATCH_CONTENT_TYPE }, Buffer.from('x'));
+      const res = await post(signed(Buffer.from('x')), Buffer.from('x'));
       if (res.status === 503) refused = res;
       return refused !== null;
     }, 'a request refused as busy');

@@ -1,5 +1,9 @@
 import { AggregateIngestService } from '../modules/analytics/aggregate-ingest.service.js';
-import { bindAggregateRoutes } from '../modules/analytics/aggregates.routes.js';
+import {
+  AGGREGATE_BODY_MS,
+  AGGREGATE_INGEST_MAX_IN_FLIGHT,
+  bindAggregateRoutes,
+} from '../modules/analytics/aggregates.routes.js';
 import { AnalyticsJob } from '../modules/analytics/analytics.job.js';
 import type { AnalyticsStore } from '../modules/analytics/analytics-store.js';
 import { DashboardService } from '../modules/analytics/dashboard.service.js';
@@ -38,6 +42,7 @@ import { bindLogPushRoutes } from '../modules/log-push/log-push.routes.js';
 import { LogPushService } from '../modules/log-push/log-push.service.js';
 import { LogPushSource } from '../modules/log-push/log-push.source.js';
 import type { Binder } from '../platform/http/bind-route.js';
+import { InFlightLimit } from '../platform/http/in-flight-limit.js';
 import { operatorOf } from '../platform/tenancy/operator.js';
 import type { AppContext } from './context.js';
 
@@ -64,7 +69,12 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
     },
   );
   bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock);
-  bindAggregateRoutes(binder, new AggregateIngestService(store, repo, ingest, clock));
+  bindAggregateRoutes(
+    binder,
+    new AggregateIngestService(store, repo, ingest, clock),
+    clock,
+    new InFlightLimit(AGGREGATE_INGEST_MAX_IN_FLIGHT, undefined, ctx.config.aggregateBodyMs ?? AGGREGATE_BODY_MS),
+  );
   bindL4StatisticsRoutes(
     binder,
     new L4IngestService(

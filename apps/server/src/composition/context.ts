@@ -44,6 +44,7 @@ export type AppConfig = Pick<
   | 'logPushDeadAfterSeconds'
   | 'logPushSettleMs'
   | 'logCapacity'
+  | 'aggregateBodyMs'
   | 'logPushTickMs'
   | 'logPushBackoffMs'
   | 'telegramApiUrl'

@@ -4,7 +4,7 @@
  * `@rampart/contract/node-signing` so that the console's bundle never sees node:crypto.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { NODE_SIGNATURE_HEADERS, nodeSignaturePayload } from '../routes/nodes.js';
+import { NODE_SIGNATURE_HEADERS, NODE_SIGNATURE_MAX_SKEW_SECONDS, nodeSignaturePayload } from '../routes/nodes.js';
 
 /** HMAC-SHA256 hex, under the node's secret, of {@link nodeSignaturePayload}. */
 export function signNodeRequest(
@@ -43,4 +43,31 @@ export function signedNodeHeaders(
       nonce,
     }),
   };
+}
+
+/**
+ * Whether a request's headers have a signed request's form — a node id (a whole number), a
+ * timestamp, a nonce and a signature as {@link signedNodeHeaders} writes them — and its timestamp
+ * within NODE_SIGNATURE_MAX_SKEW_SECONDS of `nowMs`: what can be checked before the body is read
+ * and without a lookup (the control plane refuses others before they take an ingest slot).
+ */
+export function hasNodeSignatureForm(
+  h: Readonly<Record<string, string | string[] | undefined>>,
+  nowMs: number,
+): boolean {
+  const nodeId = h[NODE_SIGNATURE_HEADERS.node];
+  const timestamp = h[NODE_SIGNATURE_HEADERS.timestamp];
+  const nonce = h[NODE_SIGNATURE_HEADERS.nonce];
+  const signature = h[NODE_SIGNATURE_HEADERS.signature];
+  return (
+    typeof nodeId === 'string' &&
+    /^[1-9][0-9]{0,14}$/.test(nodeId) &&
+    typeof timestamp === 'string' &&
+    /^\d{1,12}$/.test(timestamp) &&
+    Math.abs(nowMs / 1000 - Number(timestamp)) <= NODE_SIGNATURE_MAX_SKEW_SECONDS &&
+    typeof nonce === 'string' &&
+    /^[A-Za-z0-9_-]{16,128}$/.test(nonce) &&
+    typeof signature === 'string' &&
+    /^[0-9a-f]{64}$/.test(signature)
+  );
 }

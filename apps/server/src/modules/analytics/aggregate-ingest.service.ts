@@ -94,20 +94,24 @@ export class AggregateIngestService {
         batchId,
         counted: 0,
       };
-      // The record's own decision and address (the sample's may be a tally's made-up request).
-      const sample = { ...c.sample, ip: c.ip, fwKind: c.fwKind, fwRule: c.fwRule, fwAction: c.fwAction };
-      const row = eventRowOf(sample, at, (locate as NonNullable<typeof locate>)(c.ip || c.sample.ip));
-      return {
-        ...row,
-        ts: Math.floor(c.last / 1000),
-        ms: c.last % 1000,
-        bytesIn: c.bytesIn,
-        bytesOut: c.bytesOut,
-        minute: c.minute / 1000,
-        count: c.count,
-        firstMs: c.first,
-        lastMs: c.last,
-      };
+      // The record's own decision and address (the sample's may be a tally's made-up request),
+      // then the record's own fields on the fresh row (no copies of these ~40-field objects: a
+      // node-minute of a flood is ~30,000 records).
+      const row = eventRowOf(
+        c.sample,
+        at,
+        (locate as NonNullable<typeof locate>)(c.ip || c.sample.ip),
+        c,
+      ) as CollapsedRow;
+      row.ts = Math.floor(c.last / 1000);
+      row.ms = c.last % 1000;
+      row.bytesIn = c.bytesIn;
+      row.bytesOut = c.bytesOut;
+      row.minute = c.minute / 1000;
+      row.count = c.count;
+      row.firstMs = c.first;
+      row.lastMs = c.last;
+      return row;
     });
     return this.store.ingestAggregates(
       {

@@ -1,4 +1,7 @@
 import { shipNodeAggregates } from '@rampart/contract';
+import { hasNodeSignatureForm } from '@rampart/contract/node-signing';
+import type { Clock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors/app-error.js';
 import type { Binder } from '../../platform/http/bind-route.js';
 import { InFlightLimit } from '../../platform/http/in-flight-limit.js';
 import type { AggregateIngestService } from './aggregate-ingest.service.js';
@@ -10,16 +13,22 @@ import type { AggregateIngestService } from './aggregate-ingest.service.js';
  * "Load shedding of the nodes' aggregates").
  */
 export const AGGREGATE_INGEST_MAX_IN_FLIGHT = 16;
+/** How long an admitted batch's body may take to arrive (a few MB of gzip from a node: seconds). */
+export const AGGREGATE_BODY_MS = 30_000;
 
 /**
  * The node API's aggregate call (contract routes/analytics-aggregates.ts): a node ships, the
- * ingest merges once. Beyond `limit` batches in flight one more is refused before its body is
- * read (503, Retry-After); a batch whose node went before it was written is not written.
+ * ingest merges once. A request without a signed request's headers (their form, a timestamp
+ * within the skew) is refused (101013) before it takes a place; beyond `limit` batches in flight
+ * one more is refused before its body is read (503, Retry-After); a place whose body has not come
+ * within the limit's `bodyMs` is freed (its connection cut); a batch whose node went before it was
+ * written is not written.
  */
 export function bindAggregateRoutes(
   binder: Binder,
   ingest: AggregateIngestService,
-  limit = new InFlightLimit(AGGREGATE_INGEST_MAX_IN_FLIGHT),
+  clock: Clock,
+  limit = new InFlightLimit(AGGREGATE_INGEST_MAX_IN_FLIGHT, undefined, AGGREGATE_BODY_MS),
 ): void {
   binder.bind(
     shipNodeAggregates,
@@ -27,6 +36,11 @@ export function bindAggregateRoutes(
       signal.throwIfAborted();
       return { data: await ingest.ingest(node.nodeId, body, signal) };
     },
-    { admit: limit.admit },
+    {
+      admit: (request, reply) => {
+        if (!hasNodeSignatureForm(request.headers, clock())) throw new AppError(101013);
+        limit.admit(request, reply);
+      },
+    },
   );
 }

@@ -3,51 +3,34 @@ import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable, logPartOf } from '@rampart/contract';
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
-import {
-  AGGREGATE_DDL,
-  AGGREGATE_HOURS,
-  AGGREGATE_STAGING_DDL,
-  FIRST_SECOND,
-  ingestAggregatesDuckDb,
-  PRUNE_AGGREGATES,
-} from './aggregate-duckdb-store.js';
-import {
-  type AnalyticsStore,
-  hexOf,
-  type IngestResult,
-  type L4CounterRow,
-  type Row,
-  type SqlDialect,
-  type StoredAggregateBatch,
-  type StoredBatch,
-  type StoredL4Batch,
+import { FIRST_SECOND, ingestAggregatesDuckDb, PRUNE_AGGREGATES } from './aggregate-duckdb-store.js';
+import type {
+  AnalyticsStore,
+  IngestResult,
+  Row,
+  StoredAggregateBatch,
+  StoredBatch,
+  StoredL4Batch,
 } from './analytics-store.js';
 import { aggregateRows, BatchGroups } from './batch-groups.js';
+import { writeEventGroup } from './duckdb-event-group-store.js';
 import { appendEvent } from './duckdb-events.js';
-import { appendLedger, ledgerCheck } from './duckdb-ledger-store.js';
+import { ingestL4DuckDb } from './duckdb-l4-store.js';
+import { ROLL_DAY, ROLL_HOURS } from './duckdb-rollup-store.js';
 import {
-  ALL_DAYS,
-  HOURLY_IPS,
-  MERGE_SITE_IPS,
-  REPLACE_SITE_IPS,
-  SITE_IP_DDL,
-  SITE_IP_DECISIONS,
-  SITE_IP_MASKS,
-  SITE_IP_ROWS,
-  SITE_IP_SYNC_SECONDS,
-  siteIpDayBit,
-  UPSERT_SITE_IPS,
-} from './duckdb-site-ips-store.js';
-import { ADDED_EVENT_COLUMNS, EVENT_COLUMNS } from './event-columns.js';
+  DAY_TABLES,
+  DIM_TABLES,
+  DUCKDB_DIALECT,
+  EVENTS_DDL,
+  GROUP_MAX_EVENTS,
+  IP4_OF_VALUE,
+  inTransaction,
+  L4_COLUMNS,
+  migrateDuckDb,
+  SUMMED_TABLES,
+} from './duckdb-schema-store.js';
+import { ALL_DAYS, SITE_IP_MASKS, siteIpDayBit, siteIpsFrom, siteIpsSync } from './duckdb-site-ips-store.js';
 import { checkedParts, DATED_COLUMN } from './log-parts.js';
-import {
-  DIM_COUNTERS,
-  HIGH_DIM_COLUMNS,
-  lowDimValueSql,
-  ROLLUP_COUNTERS,
-  SITE_IP_DAYS,
-  UPSTREAM_SQL,
-} from './rollups.js';
 
 /**
  * The embedded analytics store: one DuckDB file in DATA_DIR (`analytics/analytics.duckdb`), owned
@@ -57,238 +40,12 @@ import {
  * a retried one is recognised by the ledger. The time rollups are computed in SQL from the batch,
  * the dimensions from the events of hours that ended, in `compact` (rollDims), with the same sums
  * as rollups.ts, which the store tests compare them with. Writes are serialised on one connection;
- * reads use a second one and see committed batches only.
+ * reads use a second one and see committed batches only. Its tables: duckdb-schema-store.ts; its rollup
+ * SQL: duckdb-rollup-store.ts; a group of events: duckdb-event-group-store.ts.
  */
 
-/** An IPv4 address's octet written canonically (0–255, no leading zero). */
-const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
-/** The i-th (1–4) octet of a dotted address, as a BIGINT. */
-const octet = (expr: string, i: number) => `CAST(split_part(${expr}, '.', ${i}) AS BIGINT)`;
-
-export { appendEvent };
-
-export const DUCKDB_DIALECT: SqlDialect = {
-  pieces: 'union',
-  windows: true,
-  hash64: null,
-  idiv: (a, b) => `((${a}) // (${b}))`,
-  distinct: (expr) => `count(DISTINCT ${expr})`,
-  text: (expr) => `CAST(${expr} AS VARCHAR)`,
-  int64: (expr) => `CAST(${expr} AS BIGINT)`,
-  str: (value) => `decode(unhex('${hexOf(value)}'))`,
-  contains: (expr, value) => `contains(${expr}, decode(unhex('${hexOf(value)}')))`,
-  startsWith: (expr, value) => `starts_with(${expr}, decode(unhex('${hexOf(value)}')))`,
-  ip4: {
-    // Canonical only, so that the integer's text is the value again (a value is one key, both ways).
-    of: (expr) =>
-      `CASE WHEN regexp_full_match(${expr}, '(${OCTET}\\.){3}${OCTET}') THEN CAST(${octet(expr, 1)} * 16777216 + ${octet(expr, 2)} * 65536 + ${octet(expr, 3)} * 256 + ${octet(expr, 4)} AS UINTEGER) END`,
-    text: (expr) =>
-      `concat_ws('.', ${expr} // 16777216, (${expr} // 65536) % 256, (${expr} // 256) % 256, ${expr} % 256)`,
-  },
-  distinctAddresses: null,
-};
-const IP4_OF_VALUE = `CASE WHEN dim = 'ip' THEN ${DUCKDB_DIALECT.ip4?.of('value')} END`;
-
-/** Column name and DuckDB type of the layer-4 counters table, in the appender's order. */
-export const L4_COLUMNS: readonly [keyof L4CounterRow, string, string][] = [
-  ['bucket', 'bucket', 'BIGINT'],
-  ['siteId', 'site_id', 'INTEGER'],
-  ['nodeId', 'node_id', 'INTEGER'],
-  ['portId', 'port_id', 'INTEGER'],
-  ['outcome', 'outcome', 'VARCHAR'],
-  ['dim', 'dim', 'VARCHAR'],
-  ['value', 'value', 'VARCHAR'],
-  ['packets', 'packets', 'BIGINT'],
-  ['bytes', 'bytes', 'BIGINT'],
-];
-
-const KEY_COLUMNS =
-  'bucket BIGINT NOT NULL, site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL';
-const ROLLUP_DDL = (table: string) =>
-  `CREATE TABLE IF NOT EXISTS ${table} (${KEY_COLUMNS}, ${ROLLUP_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')})`;
-/**
- * `ip4`: an address's value as an integer (DUCKDB_DIALECT.ip4: IPv4 only, NULL for the rest and
- * for the other dimensions), which the statistics group and count instead of the string. Added
- * after the tables first shipped: it goes last (stores from before get it on open, filled).
- */
-const DIM_DDL = (table: string) =>
-  `CREATE TABLE IF NOT EXISTS ${table} (${KEY_COLUMNS}, dim VARCHAR NOT NULL, value VARCHAR NOT NULL, ${DIM_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')}, ip4 UINTEGER)`;
-
-/** The raw events' table (the bench's raw floor writes one alone). */
-export const EVENTS_DDL = `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`;
-
-const DDL = [
-  EVENTS_DDL,
-  ROLLUP_DDL('rollup_1m'),
-  ROLLUP_DDL('rollup_5m'),
-  ROLLUP_DDL('rollup_1h'),
-  ROLLUP_DDL('rollup_1d'),
-  ROLLUP_DDL('siterollup_5m'),
-  DIM_DDL('lowdims_1h'),
-  DIM_DDL('dims_1h'),
-  DIM_DDL('dims_1d'),
-  DIM_DDL('sitedims_1d'),
-  SITE_IP_DDL,
-  // How far the dimension tables are built from events (see rollDims): one row, 'dims'.
-  'CREATE TABLE IF NOT EXISTS rolled (name VARCHAR PRIMARY KEY, upto BIGINT NOT NULL)',
-  // The ledger: every batch taken, with the events the node's spool dropped before it.
-  // `ingested_at`: when the control plane wrote it (unix milliseconds, the wall clock): the order
-  // log push reads new events in (docs/decisions.md "Log push"); 0 for batches from before it.
-  `CREATE TABLE IF NOT EXISTS batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
-     received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, events INTEGER NOT NULL, ingested_at BIGINT NOT NULL DEFAULT 0)`,
-  // The layer-4 counters (docs/decisions.md "Layer-4 counters"): partial sums per minute, site,
-  // node, port, outcome and dimension value, as the nodes' batches bring them; and their ledger.
-  `CREATE TABLE IF NOT EXISTS l4_counters (${L4_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
-  `CREATE TABLE IF NOT EXISTS l4_batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
-     received_at BIGINT NOT NULL, records INTEGER NOT NULL)`,
-  ...AGGREGATE_DDL, // The nodes' aggregates' ledger (aggregate-duckdb-store.ts).
-];
-
-/**
- * A group of batches lands here first (a temporary table: it lives in memory and is emptied in the
- * same transaction, so it never reaches the write-ahead log); the rollups are computed from it in
- * SQL, then its rows move to events.
- */
-const STAGING_DDL = `CREATE TEMP TABLE IF NOT EXISTS ingest_staging (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`;
-
-/**
- * At most this many events are written in one transaction. Batches that arrive while one is being
- * written wait and go together in the next (group commit): a transaction's cost is mostly fixed
- * (the rollups' statements, the commit), and one of more than DuckDB's row group (122,880 rows)
- * writes the events straight to the database file instead of through the write-ahead log.
- */
-export const GROUP_MAX_EVENTS = 200_000;
-
-/**
- * Tables whose rows are partial sums, with their key columns (what compaction groups by) and the
- * columns after the counters (a function of the key).
- */
-const DIM_KEY = 'bucket, site_id, domain_id, zone_id, dim, value';
-const SUMMED_TABLES: readonly [string, string, readonly string[], string][] = [
-  ['rollup_1m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
-  ['rollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
-  ['rollup_1h', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
-  ['rollup_1d', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
-  ['siterollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
-  ['lowdims_1h', DIM_KEY, DIM_COUNTERS, 'ip4'],
-  ['dims_1h', DIM_KEY, DIM_COUNTERS, 'ip4'],
-  ['dims_1d', DIM_KEY, DIM_COUNTERS, 'ip4'],
-  ['sitedims_1d', DIM_KEY, DIM_COUNTERS, 'ip4'],
-];
-/** Tables of day buckets. */
-const DAY_TABLES: ReadonlySet<string> = new Set(['rollup_1d', 'dims_1d', 'sitedims_1d']);
-/** The dimension tables: built from events by the hour (rollDims), merged only where late events added rows. */
-const DIM_TABLES: ReadonlySet<string> = new Set(['lowdims_1h', 'dims_1h', 'dims_1d', 'sitedims_1d']);
-
-const UPSTREAM = UPSTREAM_SQL;
-/** rollups.ts's eventCounters, in SQL over ingest_staging. */
-const ROLLUP_SELECT = (
-  unit: number,
-  site = false,
-) => `SELECT (ts // ${unit}) * ${unit} AS bucket, site_id, ${site ? '0, 0' : 'domain_id, zone_id'},
-  count(*), sum(bytes_in), sum(bytes_out), sum(hit), sum(hit * bytes_out), sum(blocked), sum(blacklisted),
-  sum(CASE WHEN status = 444 THEN 1 ELSE 0 END), sum(waf),
-  sum(CASE WHEN ${UPSTREAM} THEN 1 ELSE 0 END),
-  sum(CASE WHEN ${UPSTREAM} AND upstream_status >= 500 THEN 1 ELSE 0 END),
-  sum(CASE WHEN status // 100 = 2 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 3 THEN 1 ELSE 0 END),
-  sum(CASE WHEN status // 100 = 4 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 5 THEN 1 ELSE 0 END)
-  FROM ingest_staging WHERE counted = 1 GROUP BY ${site ? '1, 2' : '1, 2, 3, 4'}`;
-/**
- * rollups.ts's dimensions, in SQL over `source` (a table and its filter): one scan with a grouping
- * set per dimension (`grouping()` says which set a row is of: its bit is 0 for the dimension the
- * row counts); the columns of the dimension tables, in their order (`ip4` last).
- */
-const DIM_SELECT = (unit: number, dims: Readonly<Record<string, string>>, source: string) => {
-  const values = Object.entries(dims);
-  const all = (1 << values.length) - 1;
-  const which = values.map(([dim], i) => `WHEN g = ${all ^ (1 << (values.length - 1 - i))} THEN '${dim}'`).join(' ');
-  const v = values.map((_, i) => `v${i}`);
-  return `SELECT *, ${IP4_OF_VALUE} FROM (SELECT b, site_id, domain_id, zone_id, CASE ${which} END AS dim, COALESCE(${v.join(', ')}) AS value, r, bo, bl, bk, w FROM (
-  SELECT (ts // ${unit}) * ${unit} AS b, site_id, domain_id, zone_id, ${values.map(([, sql], i) => `${sql} AS v${i}`).join(', ')},
-    grouping(${v.join(', ')}) AS g, count(*) AS r, sum(bytes_out) AS bo, sum(blocked) AS bl, sum(blacklisted) AS bk, sum(waf) AS w
-  FROM ${source} GROUP BY GROUPING SETS (${v.map((x) => `(b, site_id, domain_id, zone_id, ${x})`).join(', ')})))`;
-};
-const LOW_DIMS_SQL = lowDimValueSql(DUCKDB_DIALECT);
-/** The daily rollup summed from the hourly one (a store from before the daily one). */
-const DAILY_FROM_HOURS = `INSERT INTO rollup_1d SELECT (bucket // 86400) * 86400 AS day, site_id, domain_id, zone_id,
-  ${ROLLUP_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ')} FROM rollup_1h GROUP BY day, site_id, domain_id, zone_id ORDER BY site_id, day`;
-/** The per-site five-minute rollup summed from the per-domain one (a store from before it). */
-const SITES_FROM_DOMAINS = `INSERT INTO siterollup_5m SELECT bucket, site_id, 0, 0,
-  ${ROLLUP_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ')} FROM rollup_5m GROUP BY bucket, site_id ORDER BY site_id, bucket`;
-/** Every group's statements: the time rollups from its events, then the events themselves. */
-const FROM_STAGING = [
-  `INSERT INTO rollup_1m ${ROLLUP_SELECT(60)}`,
-  `INSERT INTO rollup_5m ${ROLLUP_SELECT(300)}`,
-  `INSERT INTO rollup_1h ${ROLLUP_SELECT(3600)}`,
-  `INSERT INTO rollup_1d ${ROLLUP_SELECT(86_400)}`,
-  `INSERT INTO siterollup_5m ${ROLLUP_SELECT(300, true)}`,
-  'INSERT INTO events SELECT * FROM ingest_staging',
-  'DELETE FROM ingest_staging',
-];
-/** The dimension counters summed, as BIGINT, from these columns (in DIM_COUNTERS's order). */
-const SUMS = (columns: string) =>
-  columns
-    .split(', ')
-    .map((c) => `sum(${c})::BIGINT`)
-    .join(', ');
-/**
- * A group's late events (before `hours`, the whole hours whose dimensions are built, or `days`,
- * the whole days): their dimensions are added to the built ones as partial rows.
- */
-const LATE_DIMS = (hours: number, days: number) => {
-  const late = [
-    `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, `ingest_staging WHERE counted = 1 AND ts < ${hours}`)}`,
-    `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, `ingest_staging WHERE counted = 1 AND ts < ${hours}`)}`,
-  ];
-  if (days > 0) {
-    const day = DIM_SELECT(86_400, HIGH_DIM_COLUMNS, `ingest_staging WHERE counted = 1 AND ts < ${days}`);
-    late.push(
-      `INSERT INTO dims_1d ${day}`,
-      `INSERT INTO sitedims_1d SELECT b, site_id, 0, 0, d, v, ${SUMS('r, bo, bl, bk, w')}, ip FROM (${day})
-         AS x(b, site_id, domain_id, zone_id, d, v, r, bo, bl, bk, w, ip) GROUP BY b, site_id, d, v, ip`,
-    );
-  }
-  return late;
-};
-/** The hourly dimensions of the events in [from, to), whole hours: replace whatever those hours held. */
-const ROLL_HOURS = (from: number, to: number) => {
-  const events = `events WHERE counted = 1 AND ts >= ${from} AND ts < ${to}`;
-  return [
-    `DELETE FROM lowdims_1h WHERE bucket >= ${from} AND bucket < ${to}`,
-    `DELETE FROM dims_1h WHERE bucket >= ${from} AND bucket < ${to}`,
-    // Ordered by site (as compaction orders its ranges): a site's rows then sit in few row groups.
-    `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, events)} ORDER BY site_id, b`,
-    `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, events)} ORDER BY site_id, b`,
-    ...AGGREGATE_HOURS(from, to, IP4_OF_VALUE), // The nodes' aggregates' hours too (aggregate-duckdb-store.ts).
-  ];
-};
-/**
- * The day `day` of the high-cardinality dimensions, summed from its hours (all built by now), and
- * per whole site from that.
- */
-const ROLL_DAY = (day: number) => {
-  const sums = SUMS(DIM_COUNTERS.join(', '));
-  return [
-    `DELETE FROM dims_1d WHERE bucket = ${day}`,
-    `INSERT INTO dims_1d SELECT ${day}, site_id, domain_id, zone_id, dim, value, ${sums}, ip4 FROM dims_1h
-       WHERE bucket >= ${day} AND bucket < ${day + 86_400} GROUP BY site_id, domain_id, zone_id, dim, value, ip4 ORDER BY site_id`,
-    `DELETE FROM sitedims_1d WHERE bucket = ${day}`,
-    `INSERT INTO sitedims_1d SELECT ${day}, site_id, 0, 0, dim, value, ${sums}, ip4 FROM dims_1d
-       WHERE bucket = ${day} GROUP BY site_id, dim, value, ip4 ORDER BY site_id, dim`,
-  ];
-};
-
-/** Runs the statements in one transaction: all or none. */
-async function inTransaction(db: DuckDBConnection, statements: readonly string[]): Promise<void> {
-  await db.run('BEGIN TRANSACTION');
-  try {
-    for (const statement of statements) await db.run(statement);
-    await db.run('COMMIT');
-  } catch (error) {
-    await db.run('ROLLBACK').catch(() => {});
-    throw error;
-  }
-}
+// What the benches and tests import from here.
+export { appendEvent, DUCKDB_DIALECT, EVENTS_DDL, GROUP_MAX_EVENTS, L4_COLUMNS };
 
 const toNumber = (v: unknown): number | string => {
   if (typeof v === 'bigint') return Number(v);
@@ -360,37 +117,7 @@ export class DuckDbStore implements AnalyticsStore {
     // log, DuckDB's default, cost more than the ingest itself at a high rate; one per 256 MB, and
     // one after each compaction (compact), write the same in far fewer, larger steps.
     await this.writer.run("SET checkpoint_threshold = '256MB'");
-    // A store from before the daily or the per-site rollup: it is summed from the finer or
-    // per-domain one once, as it is created.
-    const tables = new Set(
-      (await this.writer.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'"))
-        .getRowObjectsJS()
-        .map((row) => String(row.table_name)),
-    );
-    for (const statement of DDL) await this.writer.run(statement);
-    if (tables.has('rollup_1h') && !tables.has('rollup_1d')) await inTransaction(this.writer, [DAILY_FROM_HOURS]);
-    if (tables.has('rollup_5m') && !tables.has('siterollup_5m')) await inTransaction(this.writer, [SITES_FROM_DOMAINS]);
-    // A store from before a column was added: it goes last, as EVENT_COLUMNS (and the appender) say.
-    for (const [, name, type] of EVENT_COLUMNS) {
-      const older = ADDED_EVENT_COLUMNS.get(name);
-      if (older) await this.writer.run(`ALTER TABLE events ADD COLUMN IF NOT EXISTS ${name} ${type} DEFAULT ${older}`);
-    }
-    // Dimension tables from before addresses were kept as integers: the column, filled.
-    for (const table of DIM_TABLES) {
-      const has = await this.writer.runAndReadAll(
-        `SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = '${table}' AND column_name = 'ip4'`,
-      );
-      if (has.currentRowCount > 0) continue;
-      await this.writer.run(`ALTER TABLE ${table} ADD COLUMN ip4 UINTEGER`);
-      await this.writer.run(`UPDATE ${table} SET ip4 = ${IP4_OF_VALUE} WHERE dim = 'ip'`);
-    }
-    // A ledger from before log push: its batches count as ingested at 0.
-    await this.writer.run('ALTER TABLE batches ADD COLUMN IF NOT EXISTS ingested_at BIGINT DEFAULT 0');
-    // An older version staged in a table of the database; a temporary one replaces it.
-    await this.writer.run('DROP TABLE IF EXISTS main.ingest_staging');
-    // Before the low-cardinality dimensions went hourly (lowdims_1h) they had a five-minute table.
-    await this.writer.run('DROP TABLE IF EXISTS dims_5m');
-    for (const ddl of [STAGING_DDL, ...AGGREGATE_STAGING_DDL]) await this.writer.run(ddl);
+    await migrateDuckDb(this.writer);
     this.rolledTo = await this.loadRolledTo(this.writer);
     const marks = new Map(
       (await this.writer.runAndReadAll(`SELECT name, upto FROM rolled WHERE name IN ('siteips', 'siteips_to')`))
@@ -410,13 +137,7 @@ export class DuckDbStore implements AnalyticsStore {
    */
   get siteAddresses(): { from: number; to: number; merged: boolean } | null {
     if (this.siteIpsTo === 0) return null;
-    return { from: this.siteIpsFrom(this.siteIpsTo), to: this.siteIpsTo, merged: this.siteIpsMerged };
-  }
-
-  /** The first day siteips's masks hold when built to `to` (SITE_IP_DAYS days up to the one its last hour is in). */
-  private siteIpsFrom(to: number): number {
-    const last = to - 1 - ((to - 1) % 86_400);
-    return last - (SITE_IP_DAYS - 1) * 86_400;
+    return { from: siteIpsFrom(this.siteIpsTo), to: this.siteIpsTo, merged: this.siteIpsMerged };
   }
 
   /**
@@ -427,36 +148,8 @@ export class DuckDbStore implements AnalyticsStore {
    */
   private async syncSiteIps(db: DuckDBConnection, rebuild = false): Promise<void> {
     const to = this.rolledTo;
-    if (to === 0 || (!rebuild && this.siteIpsTo === to && this.siteIpsMerged)) return;
-    // Every SITE_IP_SYNC_SECONDS, and when a day starts (the one before whole in the masks): the
-    // hours after are read from dims_1h meanwhile (store/dim-rows.ts, addressPlan).
-    const dayOf = (t: number) => Math.floor((t - 1) / 86_400);
-    if (!rebuild && this.siteIpsMerged && this.siteIpsTo > 0) {
-      if (to - this.siteIpsTo < SITE_IP_SYNC_SECONDS && dayOf(to) === dayOf(this.siteIpsTo)) return;
-    }
-    let statements: string[];
-    if (rebuild || this.siteIpsTo === 0 || to - this.siteIpsTo > 64 * 86_400) {
-      const from = this.siteIpsFrom(to);
-      const dayEnd = to - (to % 86_400);
-      const columns = `site_id, value, ip4, bucket, requests, ${SITE_IP_DECISIONS.join(', ')}, bytes_out`;
-      statements = REPLACE_SITE_IPS(
-        `${SITE_IP_ROWS(`(SELECT ${columns} FROM sitedims_1d WHERE dim = 'ip' AND bucket >= ${from} AND bucket < ${dayEnd}
-           UNION ALL SELECT ${columns} FROM dims_1h WHERE dim = 'ip' AND bucket >= ${Math.max(dayEnd, from)} AND bucket < ${to})`)} ORDER BY site_id`,
-      );
-    } else {
-      let clear = 0n;
-      for (let day = Math.ceil(this.siteIpsTo / 86_400) * 86_400; day < to; day += 86_400) clear |= siteIpDayBit(day);
-      if (clear !== 0n) {
-        // A day started: the table rewritten, merged and ordered by site, once a day. Updated in
-        // place, new addresses go to its end at every merge, and after a week of them each site's
-        // rows lay in every row group (the bench's busiest site's distinct addresses 145 ms p95).
-        statements = MERGE_SITE_IPS(HOURLY_IPS(this.siteIpsTo, to), clear);
-      } else {
-        // Late events' partial rows merged first (the update adds to every row of an address).
-        statements = this.siteIpsMerged ? [] : MERGE_SITE_IPS(null, 0n);
-        if (this.siteIpsTo < to) statements.push(...UPSERT_SITE_IPS(HOURLY_IPS(this.siteIpsTo, to)));
-      }
-    }
+    const statements = siteIpsSync(to, this.siteIpsTo, this.siteIpsMerged, rebuild);
+    if (statements === null) return;
     await inTransaction(db, [...statements, `INSERT OR REPLACE INTO rolled VALUES ('siteips_to', ${to})`]);
     this.siteIpsTo = to;
     this.siteIpsMerged = true;
@@ -509,65 +202,17 @@ export class DuckDbStore implements AnalyticsStore {
     return this.groups.add(batch);
   }
 
-  /**
-   * One transaction: the group's batches not in the ledger yet (a batch sent twice, even within the
-   * group, is stored once), their events, their rollups and their ledger rows — all or nothing.
-   */
+  /** One transaction: the group's fresh batches, their events, rollups and ledger rows (duckdb-event-group-store.ts). */
   private async writeGroup(db: DuckDBConnection, batches: readonly StoredBatch[]): Promise<IngestResult[]> {
-    await db.run('BEGIN TRANSACTION');
-    try {
-      // The ledger's entries of the group's batch ids, in one statement.
-      const { results, fresh } = await ledgerCheck(db, 'batches', batches, (b) => b.events.length);
-      if (fresh.length === 0) {
-        await db.run('ROLLBACK');
-        return results;
-      }
-      const staging = await db.createAppender('ingest_staging', null, 'temp');
-      let first = Number.MAX_SAFE_INTEGER;
-      for (const batch of fresh) {
-        for (const e of batch.events) {
-          appendEvent(staging, e);
-          if (e.ts < first) first = e.ts;
-        }
-      }
-      staging.closeSync();
-      // Events of hours whose dimensions are built already (a node that was away, a clock behind).
-      const hours = this.rolledTo;
-      const days = hours - (hours % 86_400);
-      const late = first < hours;
-      const statements: string[] = [];
-      if (late) {
-        statements.push(...LATE_DIMS(hours, first < days ? days : 0));
-        // Their addresses as partial rows of siteips (of the days its masks hold), merged in compact.
-        if (this.siteIpsTo > 0 && first < this.siteIpsTo) {
-          const ips = `(SELECT site_id, ip AS value, ${DUCKDB_DIALECT.ip4?.of('ip')} AS ip4, ts AS bucket, 1 AS requests, ${SITE_IP_DECISIONS.join(', ')},
-            bytes_out FROM ingest_staging WHERE counted = 1 AND ts < ${this.siteIpsTo} AND ts >= ${this.siteIpsFrom(this.siteIpsTo)})`;
-          statements.push(
-            `INSERT INTO siteips ${SITE_IP_ROWS(ips)}`,
-            `INSERT OR REPLACE INTO rolled VALUES ('siteips', 1)`,
-          );
-        }
-      }
-      // One call for all of them (no value in them but integers checked here).
-      await db.run([...statements, ...FROM_STAGING].join(';\n'));
-      await appendLedger(db, 'batches', fresh, (b) => b.events.length);
-      await db.run('COMMIT');
-      if (late) {
-        if (this.siteIpsTo > 0 && first < this.siteIpsTo) this.siteIpsMerged = false;
-        for (const batch of fresh) {
-          for (const e of batch.events) {
-            if (e.ts >= hours) continue;
-            this.lateHours.add(e.ts - (e.ts % 3600));
-            if (e.ts < days) this.lateDays.add(e.ts - (e.ts % 86_400));
-          }
-        }
-      }
-      return results;
-    } catch (error) {
-      await db.run('ROLLBACK').catch(() => {});
-      // The staging table is temporary and emptied in the transaction; a rollback empties it too.
-      throw error;
-    }
+    const { results, siteIpsPartial } = await writeEventGroup(db, batches, {
+      rolledTo: this.rolledTo,
+      siteIpsTo: this.siteIpsTo,
+      siteIpsFrom: siteIpsFrom(this.siteIpsTo),
+      lateHours: this.lateHours,
+      lateDays: this.lateDays,
+    });
+    if (siteIpsPartial) this.siteIpsMerged = false;
+    return results;
   }
 
   ingestAggregates(batch: StoredAggregateBatch, signal?: AbortSignal): Promise<IngestResult> {
@@ -575,42 +220,7 @@ export class DuckDbStore implements AnalyticsStore {
   }
 
   ingestL4(batch: StoredL4Batch): Promise<IngestResult> {
-    return this.serialised(async (db) => {
-      await db.run('BEGIN TRANSACTION');
-      try {
-        if (
-          (await db.runAndReadAll('SELECT 1 FROM l4_batches WHERE batch_id = $1', [batch.batchId])).currentRowCount > 0
-        ) {
-          await db.run('ROLLBACK');
-          return { stored: 0, duplicate: true };
-        }
-        const appender = await db.createAppender('l4_counters');
-        for (const r of batch.rows) {
-          appender.appendBigInt(BigInt(r.bucket));
-          appender.appendInteger(r.siteId);
-          appender.appendInteger(r.nodeId);
-          appender.appendInteger(r.portId);
-          appender.appendVarchar(r.outcome);
-          appender.appendVarchar(r.dim);
-          appender.appendVarchar(r.value);
-          appender.appendBigInt(BigInt(r.packets));
-          appender.appendBigInt(BigInt(r.bytes));
-          appender.endRow();
-        }
-        appender.closeSync();
-        await db.run('INSERT INTO l4_batches (batch_id, node_id, received_at, records) VALUES ($1, $2, $3, $4)', [
-          batch.batchId,
-          batch.nodeId,
-          BigInt(batch.receivedAt),
-          batch.rows.length,
-        ]);
-        await db.run('COMMIT');
-        return { stored: batch.rows.length, duplicate: false };
-      } catch (error) {
-        await db.run('ROLLBACK').catch(() => {});
-        throw error;
-      }
-    });
+    return this.serialised((db) => ingestL4DuckDb(db, batch));
   }
 
   /**
@@ -644,7 +254,7 @@ export class DuckDbStore implements AnalyticsStore {
       // The pruned days leave siteips's masks (whole days: as sitedims_1d's rows go).
       let clear = 0n;
       if (this.siteIpsTo > 0) {
-        for (let day = this.siteIpsFrom(this.siteIpsTo); day < rollupBefore && day < this.siteIpsTo; day += 86_400) {
+        for (let day = siteIpsFrom(this.siteIpsTo); day < rollupBefore && day < this.siteIpsTo; day += 86_400) {
           clear |= siteIpDayBit(day);
         }
       }

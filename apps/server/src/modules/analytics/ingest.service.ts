@@ -124,10 +124,21 @@ export interface EventPlace {
   counted: number;
 }
 
-/** A shipped event as the stores keep it, placed and located. */
-export function eventRowOf(e: EdgeEvent, at: EventPlace, where: { country: string; city: number }): EventRow {
+/** An event's address and decision (a collapsed record's own, which its sample's may not be). */
+type EventDecision = Pick<EdgeEvent, 'ip' | 'fwKind' | 'fwRule' | 'fwAction'>;
+
+/**
+ * A shipped event as the stores keep it, placed and located; `d`: its address and decision when
+ * they are not the event's own (a collapsed record's sample: no copy of the sample made for them).
+ */
+export function eventRowOf(
+  e: EdgeEvent,
+  at: EventPlace,
+  where: { country: string; city: number },
+  d: EventDecision = e,
+): EventRow {
   const { path, fileType } = pathOf(e.path);
-  const flags = eventFlags(e.cacheStatus, e.fwKind, e.fwAction);
+  const flags = eventFlags(e.cacheStatus, d.fwKind, d.fwAction);
   return {
     ts: Math.floor(e.time / 1000),
     ms: e.time % 1000,
@@ -137,7 +148,7 @@ export function eventRowOf(e: EdgeEvent, at: EventPlace, where: { country: strin
     domainId: at.domainId,
     requestId: e.id,
     batchId: at.batchId,
-    ip: e.ip,
+    ip: d.ip,
     country: where.country,
     city: where.city,
     method: e.method,
@@ -156,9 +167,9 @@ export function eventRowOf(e: EdgeEvent, at: EventPlace, where: { country: strin
     cacheStatus: e.cacheStatus,
     userAgent: e.userAgent,
     referer: e.referer,
-    fwKind: e.fwKind,
-    fwRule: e.fwRule,
-    fwAction: e.fwAction,
+    fwKind: d.fwKind,
+    fwRule: d.fwRule,
+    fwAction: d.fwAction,
     // An agent from before the WAF sends neither (the schema's default, skipped by the plain check).
     wafPart: e.wafPart ?? '',
     wafExcerpt: e.wafExcerpt ?? '',

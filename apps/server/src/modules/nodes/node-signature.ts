@@ -1,5 +1,5 @@
 import { NODE_SIGNATURE_HEADERS, NODE_SIGNATURE_MAX_SKEW_SECONDS } from '@rampart/contract';
-import { signNodeRequest } from '@rampart/contract/node-signing';
+import { hasNodeSignatureForm, signNodeRequest } from '@rampart/contract/node-signing';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { safeEqual } from '../../platform/crypto/keys.js';
@@ -74,20 +74,12 @@ export function createNodeAuthenticator(nodes: NodesRepository, box: SecretBox, 
   const credentials = new NodeCredentials(nodes, box);
   return async (request: FastifyRequest) => {
     const h = request.headers;
-    const nodeId = Number(h[NODE_SIGNATURE_HEADERS.node]);
-    const timestamp = String(h[NODE_SIGNATURE_HEADERS.timestamp] ?? '');
-    const nonce = String(h[NODE_SIGNATURE_HEADERS.nonce] ?? '');
-    const signature = String(h[NODE_SIGNATURE_HEADERS.signature] ?? '');
     const now = clock();
-    if (
-      !Number.isSafeInteger(nodeId) ||
-      !/^\d{1,12}$/.test(timestamp) ||
-      !/^[A-Za-z0-9_-]{16,128}$/.test(nonce) ||
-      !/^[0-9a-f]{64}$/.test(signature) ||
-      Math.abs(now / 1000 - Number(timestamp)) > NODE_SIGNATURE_MAX_SKEW_SECONDS
-    ) {
-      throw new AppError(101013);
-    }
+    if (!hasNodeSignatureForm(h, now)) throw new AppError(101013);
+    const nodeId = Number(h[NODE_SIGNATURE_HEADERS.node]);
+    const timestamp = String(h[NODE_SIGNATURE_HEADERS.timestamp]);
+    const nonce = String(h[NODE_SIGNATURE_HEADERS.nonce]);
+    const signature = String(h[NODE_SIGNATURE_HEADERS.signature]);
     const node = await credentials.get(nodeId, now);
     if (!node) throw new AppError(101013);
     const expected = signNodeRequest(node.secret, {

@@ -7,7 +7,9 @@ import { AppError } from '../errors/app-error.js';
  * closes. One more is refused at once — 101005 with HTTP 503 and `Retry-After` — instead of
  * being read, parsed and queued behind work it would wait on past its sender's timeout. The
  * Retry-After is the time the recent requests took, from arrival to reply (a moving average,
- * 1–60 s): about when the requests ahead have been served.
+ * 1–60 s): about when the requests ahead have been served. A request admitted whose body has not
+ * all arrived within `bodyMs` is cut (its connection closed): a sender that trickles its body, or
+ * never sends it, holds its place that long at most, not the server's request timeout.
  */
 export class InFlightLimit {
   private inFlight = 0;
@@ -17,6 +19,7 @@ export class InFlightLimit {
   constructor(
     readonly max: number,
     private readonly now: () => number = () => performance.now(),
+    readonly bodyMs = 30_000,
   ) {}
 
   get current(): number {
@@ -24,14 +27,24 @@ export class InFlightLimit {
   }
 
   /** The binder's `admit`. */
-  readonly admit = (_request: FastifyRequest, reply: FastifyReply): void => {
+  readonly admit = (request: FastifyRequest, reply: FastifyReply): void => {
     if (this.inFlight >= this.max) {
       const seconds = Math.min(60, Math.max(1, Math.ceil(this.servedMs / 1000)));
       throw new AppError(101005, { status: 503, headers: { 'retry-after': String(seconds) } });
     }
     this.inFlight++;
     const start = this.now();
+    const req = request.raw;
+    let deadline: NodeJS.Timeout | null = null;
+    if (!req.complete) {
+      deadline = setTimeout(() => {
+        if (!req.complete) req.socket.destroy();
+      }, this.bodyMs);
+      deadline.unref();
+      req.once('end', () => clearTimeout(deadline ?? undefined));
+    }
     reply.raw.once('close', () => {
+      if (deadline) clearTimeout(deadline);
       this.inFlight--;
       // Only answered requests say how long serving takes (a client that went says nothing).
       if (reply.raw.writableFinished && reply.statusCode < 500) {
