@@ -273,7 +273,8 @@ local function inspect_base64(part, name, v)
   end
 end
 
--- The arguments (`args`, decoded) of a query string or urlencoded body (`raw`, as sent). When the
+-- The arguments (`args`, decoded, or a function that parses them, called with `args_of`) of a
+-- query string or urlencoded body (`raw`, as sent). When the
 -- whole string, decoded, holds nothing the prefilter looks for but the separators, and no encoded
 -- separator or second "=" can hide one inside a value, no name or value holds any either: the
 -- arguments are then only tried as base64 (one regex pass for the whole string instead of one per
@@ -282,7 +283,7 @@ end
 -- before it and is then read argument by argument). A pattern that fails (an error) leaves the
 -- string not clean.
 local SEPARATOR_INSIDE = [=[%(?:2[56]|3d)|=[^&=]*=]=]
-local function inspect_args(part, raw, args)
+local function inspect_args(part, raw, args, args_of)
   local clean, b64, names = false, true, true
   local redirect_on = S.m.groups.redirect and (part == "query" or part == "body")
   -- (a second "=" in an argument: "[^&=]*" stops at the first one, where "[^&]*" ran to the "&"
@@ -311,7 +312,7 @@ local function inspect_args(part, raw, args)
       if not b64 and not names then return end
     end
   end
-  if type(args) == "function" then args = args() end
+  if type(args) == "function" then args = args(args_of) end
   local n = 0
   for k, v in pairs(args) do
     n = n + 1
