@@ -17,7 +17,6 @@ export const MAX_LINES = 400;
 export const SIZE_DEBT = {
   'apps/server/src/modules/analytics/duckdb-store.ts': 770,
   'bench/edge.ts': 666,
-  'bench/waf.ts': 756,
 };
 
 /**
