@@ -66,10 +66,31 @@ end
 -- the word boundaries: one compiled pattern fewer to keep warm; see header_prefilter)
 
 
+-- Windows known to be inert, per worker: no byte or word the prefilter looks for and no base64
+-- inside (what inspect_window answers depends on the bytes and on whether they are a header's, not
+-- on the request or the module). The same User-Agent, client hints, cookies and ids come back on
+-- request after request; each is then one table lookup instead of two to four PCRE scans. Only
+-- values of at most INERT_LEN bytes, at most INERT_MAX of them (then the tables start again), and
+-- none whose reading saw a pattern fail in this request (its answer may be a failure's).
+local INERT_LEN, INERT_MAX = 512, 4096
+local inert_header, inert_other, n_inert = {}, {}, 0
+local function remember_inert(v, header)
+  if #v > INERT_LEN or waf_re.failure() then return end
+  if n_inert >= INERT_MAX then inert_header, inert_other, n_inert = {}, {}, 0 end
+  if header then inert_header[v] = true else inert_other[v] = true end
+  n_inert = n_inert + 1
+end
+
 -- One window of a value (at most CHUNK bytes).
 local function inspect_window(v, skip_url_rules, inner, quotes)
+  local header = S.part == "header"
+  if header then
+    if inert_header[v] then return end
+  elseif inert_other[v] then
+    return
+  end
   local pf
-  if S.part == "header" then
+  if header then
     -- "(", ")" and ";" are normal in a header value (User-Agent); a separator at its start is not
     pf = find(v, "^%s*[;|&`]") or prefiltered((find(v, "(", 1, true) or find(v, ")", 1, true) or find(v, ";", 1, true)) and re_gsub(v, "[();]", " ", "jo") or v)
   else
@@ -83,6 +104,8 @@ local function inspect_window(v, skip_url_rules, inner, quotes)
     if b then
       S.value = b
       if prefiltered(b) then detect(decode.decode(b), skip_url_rules) end
+    else
+      remember_inert(v, header)
     end
     return
   end
