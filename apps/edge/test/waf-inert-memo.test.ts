@@ -18,13 +18,9 @@ beforeAll(async () => {
   origin = await startOrigin('origin');
   edge = await startEdge({ workerProcesses: 1 });
   await edge.push(
-    document(
-      'waf-memo-1',
-      [domain(1, HOST, [upstream(origin.port)], { modules: moduleRefs({ waf: 1 }) })],
-      [],
-      [],
-      { modules: [wafModule(1)] },
-    ),
+    document('waf-memo-1', [domain(1, HOST, [upstream(origin.port)], { modules: moduleRefs({ waf: 1 }) })], [], [], {
+      modules: [wafModule(1)],
+    }),
   );
 });
 
