@@ -51,10 +51,20 @@ local function words(v)
   if from or err then return from, to, err end
   return re_find(v, WORDS_RE, "jo")
 end
+-- (values prefiltered() found nothing in, per worker, as the windows below: names, JSON keys and
+-- decoded base64 come back as the values do)
+local PLAIN_LEN, PLAIN_MAX = 512, 4096
+local plain, n_plain = {}, 0
 local function prefiltered(v)
+  if plain[v] then return nil end
   local from, to, err = re_find(v, PREFILTER, "jo")
   if from or err then return from, to, err end
-  return words(v)
+  from, to, err = words(v)
+  if not from and not err and #v <= PLAIN_LEN then
+    if n_plain >= PLAIN_MAX then plain, n_plain = {}, 0 end
+    plain[v], n_plain = true, n_plain + 1
+  end
+  return from, to, err
 end
 local function args_prefiltered(v)
   local from, to, err = re_find(v, ARGS_PREFILTER, "jo")
