@@ -93,7 +93,7 @@ describe('the cheap checks after the CPU pass, beside the ones they replaced', (
     expect(report.sessions).toBeGreaterThan(20);
     // each plain-search rewrite met values where the search it replaced found something
     for (const [name, n] of Object.entries(report.plain)) expect([name, n > 50]).toEqual([name, true]);
-    expect(Object.keys(report.plain).length).toBe(27);
+    expect(Object.keys(report.plain).length).toBe(20);
     // and each short value again inside a long one, at its start and at its end
     expect(report.long).toBeGreaterThan(100000);
   });

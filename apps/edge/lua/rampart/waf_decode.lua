@@ -17,7 +17,7 @@ local byte, char, find, gsub, sub, lower = string.byte, string.char, string.find
 local tonumber, floor = tonumber, math.floor
 local unescape = ngx.unescape_uri
 local decode_base64 = ngx.decode_base64
-local re_find, re_gsub = require("rampart.waf_re").find, require("rampart.waf_re").gsub
+local re_find = require("rampart.waf_re").find
 
 local ROUNDS = 3
 
@@ -119,7 +119,7 @@ function _M.decode(s)
     s = _M.html(s)
     s = _M.js(s)
     s = _M.unicode(s)
-    if find(s, "\0", 1, true) then s = re_gsub(s, [=[\x00]=], "", "jo") end
+    if find(s, "\0", 1, true) then s = gsub(s, "%z", "") end
     if s == before then break end
   end
   return s
@@ -148,8 +148,7 @@ function _M.base64(s)
   -- (a Lua pattern: one PCRE program fewer on the path of every token)
   if not find(s, "^[%w+/_%-]+=?=?$") then return nil end
   local t = s
-  -- (by PCRE, which skips to the bytes: a one-byte Lua gsub is tried at every byte)
-  if find(t, "_", 1, true) or find(t, "-", 1, true) then t = re_gsub(re_gsub(t, "-", "+", "jo"), "_", "/", "jo") end
+  if find(t, "_", 1, true) or find(t, "-", 1, true) then t = gsub(gsub(t, "-", "+"), "_", "/") end
   local pad = #t % 4
   if pad == 1 then return nil end
   if pad > 0 then t = t .. sub("==", 1, 4 - pad) end

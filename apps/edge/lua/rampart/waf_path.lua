@@ -12,7 +12,6 @@
 local _M = {}
 
 local find, gsub, sub, byte, concat = string.find, string.gsub, string.sub, string.byte, table.concat
-local re_gsub = require("rampart.waf_re").gsub
 
 local LOOKALIKE = {
   ["\226\128\164"] = ".", ["\226\128\165"] = "..", ["\239\185\146"] = ".", ["\226\136\149"] = "/",
@@ -36,8 +35,7 @@ end
 function _M.normalise(l)
   local n = l
   if find(n, "\226", 1, true) or find(n, "\239", 1, true) then n = gsub(n, "[\226\239][\128-\191][\128-\191]", LOOKALIKE) end
-  -- (by PCRE, which skips to the backslashes: a one-byte Lua gsub is tried at every byte)
-  if find(n, "\\", 1, true) then n = re_gsub(n, [=[\\]=], "/", "jo") end
+  if find(n, "\\", 1, true) then n = gsub(n, "\\", "/") end
   -- (each pass behind a plain search for what it replaces: a pattern pass is tried at every byte,
   -- and URLs, "https://...", hold "//" without "/./" or "..;")
   if find(n, ".;", 1, true) then n = gsub(n, "(%.%.?);[^/]*", "%1") end

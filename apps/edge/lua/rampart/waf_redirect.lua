@@ -99,8 +99,7 @@ function _M.check(v, hit, raw)
     return
   end
   -- what a browser drops or reads as a slash
-  -- (the bytes found by PCRE: a Lua class search is tried at every byte)
-  if re_find(s, [=[[\x00-\x20\x7f\\]]=], "jo") then s = gsub(gsub(s, "[%z\1-\32\127]", ""), "\\", "/") end
+  if find(s, "[%z\1-\32\127\\]") then s = gsub(gsub(s, "[%z\1-\32\127]", ""), "\\", "/") end
   if raw == nil or raw == v then
     if re_find(lower(v), RAW_SCHEME_TRICK, "jo") then
       hit(R.raw_scheme, 8, 1)

@@ -16,7 +16,7 @@ local _M = {}
 local byte, sub, lower, find, gsub = string.byte, string.sub, string.lower, string.find, string.gsub
 -- through rampart.waf_re: a failing pattern leaves the request not fully inspected
 local waf_re = require "rampart.waf_re"
-local re_find, re_match, re_gsub = waf_re.find, waf_re.match, waf_re.gsub
+local re_find, re_match = waf_re.find, waf_re.match
 
 local R = {
   tag = 101001, event = 101002, js_url = 101003, css = 101004, attr_break = 101005, js_call = 101006,
@@ -38,9 +38,7 @@ local SCRIPT_SCHEMES = { "javascript:", "vbscript:", "livescript:", "data:text/h
 local function letter(c) return c and ((c >= 97 and c <= 122) or (c >= 65 and c <= 90)) end
 
 -- The value with what a browser skips inside a URL scheme removed (control bytes, spaces), lower-cased.
--- (the bytes looked for by PCRE first: a Lua class gsub is tried at every byte, and most values hold none)
 local function compact(s)
-  if not re_find(s, [=[[\x00-\x20]]=], "jo") then return lower(s) end
   return lower(gsub(s, "[%z\1-\32]", ""))
 end
 
@@ -226,8 +224,7 @@ function _M.check(s, hit, l)
   end
   -- US-ASCII read with the high bit dropped (old IE): "\xbcscript\xbe" is "<script>"
   if find(s, "\188", 1, true) then
-    -- (by PCRE, which skips to the bytes: a Lua class gsub is tried at every byte)
-    local a = re_gsub(re_gsub(re_gsub(s, [=[[\xc2\xd0]?\xbc]=], "<", "jo"), [=[[\xc2\xd0]?\xbe]=], ">", "jo"), [=[\xc2?\xa2]=], '"', "jo")
+    local a = gsub(gsub(gsub(s, "[\194\208]?\188", "<"), "[\194\208]?\190", ">"), "[\194]?\162", '"')
     if a ~= s then
       local k = find(a, "<", 1, true)
       local n = 0
@@ -275,7 +272,7 @@ function _M.check(s, hit, l)
     local p = find(c, "javascript:", 1, true) or find(c, "vbscript:", 1, true) or find(c, "livescript:", 1, true)
     -- the scheme spelled with control characters inside ("ja&Tab;vascript:"): browsers skip them,
     -- nobody types them; the disguise is the attack
-    if p and re_find(l, [=[[\x00-\x1f]]=], "jo") then
+    if p and find(l, "[%z\1-\31]") then
       local cc = gsub(l, "[%z\1-\31]", "")
       local q = find(cc, "javascript:", 1, true) or find(cc, "vbscript:", 1, true) or find(cc, "livescript:", 1, true)
       if q and not (find(l, "javascript:", 1, true) or find(l, "vbscript:", 1, true) or find(l, "livescript:", 1, true)) then

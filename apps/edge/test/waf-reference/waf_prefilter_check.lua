@@ -36,7 +36,6 @@ return function()
     "file_name", "x-filename", "file-name", "fileName", "T(", "t (", "[ '", "[\"", "[`", "\r\n", "_", ":", "-", ")",
     "T(java.lang.Runtime)", "t (javax.naming.x)", "./", "//", ".;", "/./", "..;/", "https://a.example//b/./c",
     "<![CDATA[", "]]>", "<a>", "</a>", "<ns:to >", "='", "=\"", "'.'", "\" . \"", "[a]",
-    "\188script\190", "\194\188", "\208\190", "\194\162", "\162", "\127", "\t", " ",
   }
   local AROUND = { "", " ", "a", "Z", "1", "_", ".", "/", "-", "+", "=", "&", "\195\169", "\128", "(", "\n" }
   -- every guard string of the rules, alone and glued to its neighbours
@@ -66,27 +65,7 @@ return function()
     return function(s) return joined(s:gmatch(pat)) end,
       function(s) return joined(require("rampart.waf_re").gmatch_from(s, lit, pat)) end
   end
-  local re_gsub = require("rampart.waf_re").gsub
   local PLAIN = {
-    -- rampart.waf_redirect: what a browser drops or reads as a slash, by PCRE
-    { "redirect controls", function(s) return find(s, "[%z\1-\32\127\\]") ~= nil end,
-      function(s) return ngx.re.find(s, [=[[\x00-\x20\x7f\\]]=], "jo") ~= nil end },
-    -- rampart.waf_xss: control bytes inside a script URL; compact()'s gate before its gsub
-    { "script controls", function(s) return find(s, "[%z\1-\31]") ~= nil end,
-      function(s) return ngx.re.find(s, [=[[\x00-\x1f]]=], "jo") ~= nil end },
-    { "compact", function(s) return string.lower((gsub(s, "[%z\1-\32]", ""))) end,
-      function(s)
-        if not ngx.re.find(s, [=[[\x00-\x20]]=], "jo") then return string.lower(s) end
-        return string.lower((gsub(s, "[%z\1-\32]", "")))
-      end },
-    -- rampart.waf_xss: US-ASCII read with the high bit dropped, by PCRE
-    { "high-bit markup", function(s) return (gsub(gsub(gsub(s, "[\194\208]?\188", "<"), "[\194\208]?\190", ">"), "[\194]?\162", '"')) end,
-      function(s) return re_gsub(re_gsub(re_gsub(s, [=[[\xc2\xd0]?\xbc]=], "<", "jo"), [=[[\xc2\xd0]?\xbe]=], ">", "jo"), [=[\xc2?\xa2]=], '"', "jo") end },
-    -- rampart.waf_path and rampart.waf_decode: one-byte gsubs by PCRE
-    { "backslash gsub", function(s) return (gsub(s, "\\", "/")) end, function(s) return re_gsub(s, [=[\\]=], "/", "jo") end },
-    { "nul gsub", function(s) return (gsub(s, "%z", "")) end, function(s) return re_gsub(s, [=[\x00]=], "", "jo") end },
-    { "base64url gsubs", function(s) return (gsub(gsub(s, "-", "+"), "_", "/")) end,
-      function(s) return re_gsub(re_gsub(s, "-", "+", "jo"), "_", "/", "jo") end },
     -- rampart.waf: a header named as holding a file name
     { "file name", function(s) return find(s, "file[_-]?name") ~= nil end,
       function(s) return find(s, "name", 1, true) ~= nil and find(s, "file[_-]?name") ~= nil end },
