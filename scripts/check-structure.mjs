@@ -15,7 +15,6 @@ export const MAX_LINES = 400;
 
 /** Files over MAX_LINES and their line counts: each may not grow, and leaves once within 400. */
 export const SIZE_DEBT = {
-  'bench/waf.ts': 756,
 };
 
 /**

@@ -7,6 +7,8 @@
  * `valgrind --tool=callgrind`; a warm-up, the counters zeroed, then the first BENCH_CALLGRIND_N
  * (default 200) requests of a corpus (BENCH_CORPORA, default benign-traffic) replayed one at a time,
  * one connection each, twice: the first pass warms up (the .1 dump), the second is measured (.2).
+ * BENCH_CALLGRIND_WARMUP=next warms up on the next N requests instead (the engine's per-worker
+ * memos then never hold a measured request's values: the measure is that of requests first seen).
  * BENCH_CALLGRIND_LUA_DIR runs another copy of the Lua (compare two versions). Instruction counts do not depend on the machine's
  * load, so two runs (BENCH_CALLGRIND_WAF=on, =off) compare on a shared machine:
  *   callgrind_annotate --inclusive=yes <out>.2
@@ -31,6 +33,8 @@ const OUT = process.env.BENCH_CALLGRIND_OUT ?? `/tmp/rampart-callgrind-${WAF_ON 
 const HOST = 'waf-test.local';
 /** Another copy of the edge's Lua (compare two versions), as bench/waf/profile.ts's BENCH_PROFILE_LUA_DIR. */
 const LUA_DIR = process.env.BENCH_CALLGRIND_LUA_DIR;
+/** BENCH_CALLGRIND_WARMUP=next: warm up on the next N requests of the corpus, not the measured ones. */
+const WARM_UP_NEXT = process.env.BENCH_CALLGRIND_WARMUP === 'next';
 const log = (s: string) => process.stderr.write(`callgrind: ${s}\n`);
 
 /** The case's bytes with the bench's Host, a fresh Content-Length and Connection: close (bench:waf's rewrite). */
@@ -86,6 +90,7 @@ async function main() {
   const corpus = (await readCorpora())[0];
   if (!corpus) throw new Error('no corpus');
   const cases = corpus.cases.slice(0, N);
+  const warmUp = WARM_UP_NEXT ? corpus.cases.slice(N, 2 * N) : cases;
   const origin = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => res.end('ok\n'));
@@ -147,7 +152,7 @@ async function main() {
     // The warm-up replays the same slice: the measured replay sees compiled traces and a warm
     // regex cache (steady state), not LuaJIT's trace compiler.
     log('warm-up');
-    for (const c of cases) await send(edge.httpPort, rewrite(c));
+    for (const c of warmUp) await send(edge.httpPort, rewrite(c));
     await run('callgrind_control', ['-d', 'warm-up', String(child.pid)]);
     log(`replaying ${cases.length} requests of ${corpus.name}, WAF ${WAF_ON ? 'on' : 'off'}`);
     const statuses: Record<number, number> = {};

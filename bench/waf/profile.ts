@@ -9,7 +9,8 @@
  * `BENCH_PROFILE_VERDICTS=<file>` writes each request's verdict (id, rule or "pass"), for
  * comparing two versions of the engine on the same material; `BENCH_PROFILE_SHAPE=<regex>` keeps the
  * requests whose shape ("GET - 0", "POST application/json 1-16k") it matches;
- * `BENCH_PROFILE_LUA_DIR` runs another copy of the edge's Lua (an older version, for comparing).
+ * `BENCH_PROFILE_LUA_DIR` runs another copy of the edge's Lua (an older version, for comparing);
+ * `BENCH_PROFILE_JITV=<file>` writes LuaJIT's trace log there (jit.v: each trace, each abort and why).
  */
 import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -44,6 +45,7 @@ end
 local waf = require "rampart.waf"
 local waf_compile = require "rampart.waf_compile"
 local prof = require "jit.profile"
+${process.env.BENCH_PROFILE_JITV ? `require("jit.v").on(${JSON.stringify(process.env.BENCH_PROFILE_JITV)})` : ''}
 local M = waf_compile.compile(cjson.decode(${JSON.stringify(JSON.stringify(MODULE))}), { ${WAF_GROUPS.map((g) => `"${g}"`).join(', ')} }, { low = 8, medium = 5, high = 3 })
 local counts = { f = {}, l = {}, v = {}, s = {} }
 local started = false

@@ -51,7 +51,7 @@
 -- frequency rules do nothing (one warning per worker).
 local _M = {}
 
-local ffi = require "ffi"
+local monotonic = require "rampart.monotonic"
 local challenge = require "rampart.challenge"
 
 local dict = ngx.shared.rampart_firewall
@@ -62,26 +62,12 @@ local tostring, tonumber = tostring, tonumber
 -- every process of the machine), not nginx's cached time: a worker's cached time lags by as long as
 -- its event-loop iteration took, and on a busy node that lag (tens of milliseconds) would read as
 -- thousands of slots at a high rate and refuse requests well under it.
--- (pcall: declared once per Lua state; a second load finds the declarations there already.)
-pcall(ffi.cdef, [[
-  typedef struct { long tv_sec; long tv_nsec; } rampart_timespec;
-  int clock_gettime(int clock_id, rampart_timespec *tp);
-]])
-local C, CLOCK_MONOTONIC = ffi.C, 1
-local timespec = ffi.new("rampart_timespec")
-
--- Seconds since the machine started.
-local function clock()
-  C.clock_gettime(CLOCK_MONOTONIC, timespec)
-  return tonumber(timespec.tv_sec) + tonumber(timespec.tv_nsec) * 1e-9
-end
--- Should another library have declared clock_gettime differently, nginx's time brought up to date
--- (a system call and a few formatted strings per request) instead.
-if not pcall(clock) then
-  clock = function()
-    ngx.update_time()
-    return ngx.now()
-  end
+-- Seconds since the machine started (rampart.monotonic); should another library have declared
+-- clock_gettime differently, nginx's time brought up to date (a system call and a few formatted
+-- strings per request) instead.
+local clock = monotonic.now or function()
+  ngx.update_time()
+  return ngx.now()
 end
 -- How long a per-second key outlives the end of the excess it last held (seconds).
 local SLACK = 1

@@ -297,8 +297,9 @@ local function inspect_as(body, ctype, lctype, declared, decoded, fragment, head
     if wide then
       inspect_args("body", body, form_args(body, declared))
     else
-      -- (parsed only when inspect_args needs the arguments one by one)
-      inspect_args("body", body, function() return form_args(body) end)
+      -- (parsed only when inspect_args needs the arguments one by one; the function and its
+      -- argument, not a closure: a closure made per call stops LuaJIT's trace compiler)
+      inspect_args("body", body, form_args, body)
     end
   else
     -- Any other body: as text when it is text, else its printable runs (protobuf, binary beacons).

@@ -93,6 +93,10 @@ end
 -- Overlong UTF-8 (a classic way to hide "." and "/" from a filter) and full-width forms.
 local function overlong2(a, b) return char((byte(a) - 0xC0) * 64 + byte(b) - 0x80) end
 local function overlong3(b) return char(byte(b) - 0x80) end
+-- (the full-width replacements are functions of the module: a closure made per call stops
+-- LuaJIT's trace compiler)
+local function fullwidth_bc(b) return char(byte(b) - 0x60) end
+local function fullwidth_bd(b) return char(byte(b) - 0x20) end
 function _M.unicode(s)
   -- plain searches: CJK text is full of other lead bytes, and a class search is slow on it
   local c0, c1 = find(s, "\192", 1, true), find(s, "\193", 1, true)
@@ -101,8 +105,8 @@ function _M.unicode(s)
   s = gsub(s, "([\192\193])([\128-\191])", overlong2)
   s = gsub(s, "\224\128([\128-\191])", overlong3)
   -- U+FF01..FF5E: EF BC 81..BF and EF BD 80..9E
-  s = gsub(s, "\239\188([\129-\191])", function(b) return char(byte(b) - 0x60) end)
-  s = gsub(s, "\239\189([\128-\158])", function(b) return char(byte(b) - 0x20) end)
+  s = gsub(s, "\239\188([\129-\191])", fullwidth_bc)
+  s = gsub(s, "\239\189([\128-\158])", fullwidth_bd)
   return s
 end
 

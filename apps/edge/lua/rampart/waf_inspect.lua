@@ -51,10 +51,20 @@ local function words(v)
   if from or err then return from, to, err end
   return re_find(v, WORDS_RE, "jo")
 end
+-- (values prefiltered() found nothing in, per worker, as the windows below: names, JSON keys and
+-- decoded base64 come back as the values do)
+local PLAIN_LEN, PLAIN_MAX = 512, 4096
+local plain, n_plain = {}, 0
 local function prefiltered(v)
+  if plain[v] then return nil end
   local from, to, err = re_find(v, PREFILTER, "jo")
   if from or err then return from, to, err end
-  return words(v)
+  from, to, err = words(v)
+  if not from and not err and #v <= PLAIN_LEN then
+    if n_plain >= PLAIN_MAX then plain, n_plain = {}, 0 end
+    plain[v], n_plain = true, n_plain + 1
+  end
+  return from, to, err
 end
 local function args_prefiltered(v)
   local from, to, err = re_find(v, ARGS_PREFILTER, "jo")
@@ -66,10 +76,31 @@ end
 -- the word boundaries: one compiled pattern fewer to keep warm; see header_prefilter)
 
 
+-- Windows known to be inert, per worker: no byte or word the prefilter looks for and no base64
+-- inside (what inspect_window answers depends on the bytes and on whether they are a header's, not
+-- on the request or the module). The same User-Agent, client hints, cookies and ids come back on
+-- request after request; each is then one table lookup instead of two to four PCRE scans. Only
+-- values of at most INERT_LEN bytes, at most INERT_MAX of them (then the tables start again), and
+-- none whose reading saw a pattern fail in this request (its answer may be a failure's).
+local INERT_LEN, INERT_MAX = 512, 4096
+local inert_header, inert_other, n_inert = {}, {}, 0
+local function remember_inert(v, header)
+  if #v > INERT_LEN or waf_re.failure() then return end
+  if n_inert >= INERT_MAX then inert_header, inert_other, n_inert = {}, {}, 0 end
+  if header then inert_header[v] = true else inert_other[v] = true end
+  n_inert = n_inert + 1
+end
+
 -- One window of a value (at most CHUNK bytes).
 local function inspect_window(v, skip_url_rules, inner, quotes)
+  local header = S.part == "header"
+  if header then
+    if inert_header[v] then return end
+  elseif inert_other[v] then
+    return
+  end
   local pf
-  if S.part == "header" then
+  if header then
     -- "(", ")" and ";" are normal in a header value (User-Agent); a separator at its start is not
     pf = find(v, "^%s*[;|&`]") or prefiltered((find(v, "(", 1, true) or find(v, ")", 1, true) or find(v, ";", 1, true)) and re_gsub(v, "[();]", " ", "jo") or v)
   else
@@ -83,6 +114,8 @@ local function inspect_window(v, skip_url_rules, inner, quotes)
     if b then
       S.value = b
       if prefiltered(b) then detect(decode.decode(b), skip_url_rules) end
+    else
+      remember_inert(v, header)
     end
     return
   end
@@ -273,7 +306,8 @@ local function inspect_base64(part, name, v)
   end
 end
 
--- The arguments (`args`, decoded) of a query string or urlencoded body (`raw`, as sent). When the
+-- The arguments (`args`, decoded, or a function that parses them, called with `args_of`) of a
+-- query string or urlencoded body (`raw`, as sent). When the
 -- whole string, decoded, holds nothing the prefilter looks for but the separators, and no encoded
 -- separator or second "=" can hide one inside a value, no name or value holds any either: the
 -- arguments are then only tried as base64 (one regex pass for the whole string instead of one per
@@ -282,7 +316,7 @@ end
 -- before it and is then read argument by argument). A pattern that fails (an error) leaves the
 -- string not clean.
 local SEPARATOR_INSIDE = [=[%(?:2[56]|3d)|=[^&=]*=]=]
-local function inspect_args(part, raw, args)
+local function inspect_args(part, raw, args, args_of)
   local clean, b64, names = false, true, true
   local redirect_on = S.m.groups.redirect and (part == "query" or part == "body")
   -- (a second "=" in an argument: "[^&=]*" stops at the first one, where "[^&]*" ran to the "&"
@@ -311,7 +345,7 @@ local function inspect_args(part, raw, args)
       if not b64 and not names then return end
     end
   end
-  if type(args) == "function" then args = args() end
+  if type(args) == "function" then args = args(args_of) end
   local n = 0
   for k, v in pairs(args) do
     n = n + 1

@@ -117,40 +117,49 @@ local function statement_at(toks, i, n)
 end
 
 -- Reads one tokenization; `quoted` when the first token is the application's broken string.
+-- A finding: reported, and the best score so far returned. (Functions of the module, not
+-- closures made per call: a closure's creation stops LuaJIT's trace compiler.)
+local function found(best, hit, rule, score, p)
+  hit(R[rule], score, p)
+  if score > best then return score end
+  return best
+end
+-- Does the tautology end at t (nothing more, a comment, a statement's end, a logic word)?
+local function endish(t, quoted)
+  return t == nil or t.t == "c" or t.t == ";" or t.t == ")" or (quoted and t.t == "s" and t.x == "open")
+    or t.t == "B" or t.t == "k"
+end
+
 local function analyse(toks, n, quoted, hit)
   local best = 0
-  local function found(rule, score, p)
-    if score > best then best = score end
-    hit(R[rule], score, p)
-  end
   local sql = 0 -- how much SQL structure is around (for the weaker signals)
   for i = 1, n do
     local t = toks[i]
     local tt, v = t.t, t.v
     if tt == "k" or tt == "B" or tt == "f" and SQL_FUNCS[v] or tt == "v" then sql = sql + 1 end
     if tt == "c" and t.x == "bang" then
-      found("versioned", 8, t.p)
+      best = found(best, hit, "versioned", 8, t.p)
     elseif tt == "k" and v == "union" then
       local j = i + 1
       while toks[j] and (toks[j].v == "all" or toks[j].v == "distinct" or toks[j].t == "(" or toks[j].t == "c") do j = j + 1 end
       -- and a select list after it: a value, "*", null, a call, a variable, a column and ","/from
       local sel, a, b = toks[j], toks[j + 1], toks[j + 2]
-      if sel and sel.v == "select" and a == nil then found("union", 5, t.p) end
+      if sel and sel.v == "select" and a == nil then best = found(best, hit, "union", 5, t.p) end
       if sel and sel.v == "select" and a then
         local ok = a.t == "n" or a.t == "s" or a.t == "v" or a.t == "f" or a.t == "(" or (a.t == "o" and a.v == "*")
           or (a.t == "k" and (a.v == "null" or a.v == "distinct" or a.v == "all" or a.v == "top" or a.v == "char"))
           or ((a.t == "w" or a.t == "k") and b and (b.t == "," or b.v == "from" or b.t == "." or b.t == "c" or b.v == "as"))
-        if ok then found("union", 8, t.p) end
+        if ok then best = found(best, hit, "union", 8, t.p) end
       end
     elseif tt == ";" then
-      if statement_at(toks, i + 1, n) then found("stacked", 8, t.p) end
+      if statement_at(toks, i + 1, n) then best = found(best, hit, "stacked", 8, t.p) end
     elseif (tt == "f" or tt == "k" or tt == "w") and v == "select" then
       -- a subquery: "(" select ... from, or select after an operator / a break
       local prev = toks[i - 1]
       if prev and (prev.t == "(" or prev.t == "B" or (quoted and i == 2)) and statement_at(toks, i, n) then
-        found("subquery", 8, t.p)
+        best = found(best, hit, "subquery", 8, t.p)
       elseif i == 1 and statement_at(toks, i, n) then
-        found("statement", 3, t.p)
+        best = found(best, hit, "statement", 3, t.p)
       end
     elseif tt == "f" and SQL_FUNCS[v] then
       local after = close_paren(toks, i + 1, n)
@@ -159,25 +168,25 @@ local function analyse(toks, n, quoted, hit)
       -- "sleep (at least)": a bare word then more prose is no argument list
       local prose = args and args.t == "w" and toks[i + 3] and toks[i + 3].t == "w"
       if strong and args and args.t ~= ")" and not prose then
-        found("func", (quoted or i > 1) and 8 or 5, t.p)
+        best = found(best, hit, "func", (quoted or i > 1) and 8 or 5, t.p)
       elseif strong and not prose then
-        found("func", 5, t.p)
+        best = found(best, hit, "func", 5, t.p)
       -- (not after "{" or "}": a GraphQL selection or a template, "{ user(id: 1) { name } }")
       elseif after and (quoted or (toks[i - 1] and (toks[i - 1].t == "B"
         or toks[i - 1].t == "o" and toks[i - 1].v ~= "{" and toks[i - 1].v ~= "}" or toks[i - 1].t == "("))) then
-        found("func", 5, t.p)
+        best = found(best, hit, "func", 5, t.p)
       end
     elseif (tt == "w" or tt == "v" or tt == "f") and SYS_NAMES[v] then
-      found("systable", 5, t.p)
+      best = found(best, hit, "systable", 5, t.p)
     elseif (tt == "w" or tt == "k") and v == "waitfor" and toks[i + 1] and toks[i + 1].v == "delay" then
-      found("stacked", 8, t.p)
+      best = found(best, hit, "stacked", 8, t.p)
     elseif tt == "k" and v == "as" and toks[i - 1] and (toks[i - 1].t == "w" or toks[i - 1].t == "s" or toks[i - 1].t == "n")
       and toks[i + 1] and (toks[i + 1].t == "w" or toks[i + 1].t == "s") and toks[i + 2] and toks[i + 2].v == "from" then
-      found("statement", 5, t.p) -- "<expr> AS <alias> FROM": a select list spliced in
+      best = found(best, hit, "statement", 5, t.p) -- "<expr> AS <alias> FROM": a select list spliced in
     elseif tt == "k" and (v == "outfile" or v == "dumpfile") and toks[i - 1] and toks[i - 1].v == "into"
       and toks[i + 1] and toks[i + 1].t == "s" then
       -- (the file is a string literal in MySQL's grammar: "INTO OUTFILE, but ..." in prose names it)
-      found("func", 8, t.p)
+      best = found(best, hit, "func", 8, t.p)
     end
   end
 
@@ -196,27 +205,27 @@ local function analyse(toks, n, quoted, hit)
     while t1 and t1.t == ")" do first = first + 1; t1 = toks[first] end
     if t1 == nil then return best end
     -- admin' -- | admin'#  : the rest of the query commented out
-    if t1.t == "c" and (toks[first + 1] == nil) then found("comment_break", 5, t1.p) end
-    if t1.t == ";" and (toks[first + 1] == nil or toks[first + 1].t == "c") then found("comment_break", 5, t1.p) end
+    if t1.t == "c" and (toks[first + 1] == nil) then best = found(best, hit, "comment_break", 5, t1.p) end
+    if t1.t == ";" and (toks[first + 1] == nil or toks[first + 1].t == "c") then best = found(best, hit, "comment_break", 5, t1.p) end
     -- '; <statement keyword> ...: a second statement after the break
-    if t1.t == ";" and toks[first + 1] and STATEMENT[toks[first + 1].v] then found("stacked", 8, t1.p) end
+    if t1.t == ";" and toks[first + 1] and STATEMENT[toks[first + 1].v] then best = found(best, hit, "stacked", 8, t1.p) end
     if t1.t == "k" and (t1.v == "as" or t1.v == "regexp" or t1.v == "rlike" or t1.v == "from" or t1.v == "where") then
-      found("clause_break", 5, t1.p)
+      best = found(best, hit, "clause_break", 5, t1.p)
     end
     if t1.t == "k" and (t1.v == "union" or t1.v == "order" or t1.v == "group" or t1.v == "having"
       or t1.v == "limit" or t1.v == "procedure" or t1.v == "into") then
       local t2 = toks[first + 1]
-      if t2 and (t2.v == "by" or t1.v ~= "order" and t1.v ~= "group") then found("clause_break", 8, t1.p) end
+      if t2 and (t2.v == "by" or t1.v ~= "order" and t1.v ~= "group") then best = found(best, hit, "clause_break", 8, t1.p) end
     end
     -- ' = '  |  '=0--   : a comparison right after the break
     if compare_at(t1) and toks[first + 1] and OPERAND[toks[first + 1].t] then
       local t3 = toks[first + 2]
-      if t3 == nil or t3.t == "c" or (t3.t == "s" and t3.x == "open") then found("tautology", 5, t1.p) end
+      if t3 == nil or t3.t == "c" or (t3.t == "s" and t3.x == "open") then best = found(best, hit, "tautology", 5, t1.p) end
     end
     -- '||(select ...)', '+sleep(5)+': an operator joining SQL to the broken string
     if t1.t == "o" or t1.v == "||" then
       local t2 = toks[first + 1]
-      if t2 and (t2.t == "(" or t2.t == "f") and sql > 0 then found("tautology", 5, t1.p) end
+      if t2 and (t2.t == "(" or t2.t == "f") and sql > 0 then best = found(best, hit, "tautology", 5, t1.p) end
     end
   end
   if t1.t == "B" and t1.v ~= "not" then
@@ -228,26 +237,22 @@ local function analyse(toks, n, quoted, hit)
       local j = first + 2
       if a.t == "f" then j = close_paren(toks, first + 2, n) or n + 1 end
       local op = toks[j]
-      local endish = function(t)
-        return t == nil or t.t == "c" or t.t == ";" or t.t == ")" or (quoted and t.t == "s" and t.x == "open")
-          or t.t == "B" or t.t == "k"
-      end
       if compare_at(op) then
         local b = toks[j + 1]
         if b and (b.t == "(") then b = toks[j + 2]; j = j + 1 end
         if b and (OPERAND[b.t] or b.t == "k") then
           local rest = toks[j + 2]
           if b.t == "f" then rest = toks[(close_paren(toks, j + 2, n) or n + 1)] end
-          if endish(rest) or (rest and (rest.t == "o" or rest.t == "s" or rest.t == "n")) then
-            found("tautology", quoted and 8 or ((a.t == "n" or a.t == "s") and (b.t == "n" or b.t == "s") and 5 or 3), a.p)
+          if endish(rest, quoted) or (rest and (rest.t == "o" or rest.t == "s" or rest.t == "n")) then
+            best = found(best, hit, "tautology", quoted and 8 or ((a.t == "n" or a.t == "s") and (b.t == "n" or b.t == "s") and 5 or 3), a.p)
           end
         end
       elseif a.t == "f" and (SQL_FUNCS[a.v] or a.v == "if" or a.v == "case") then
-        found("tautology", 8, a.p)
-      elseif quoted and endish(op) and (a.t == "n" or a.t == "s" or a.t == "k") then
-        found("tautology", (op and op.t == "c" or a.t ~= "s") and 8 or 5, a.p)
+        best = found(best, hit, "tautology", 8, a.p)
+      elseif quoted and endish(op, quoted) and (a.t == "n" or a.t == "s" or a.t == "k") then
+        best = found(best, hit, "tautology", (op and op.t == "c" or a.t ~= "s") and 8 or 5, a.p)
       elseif not quoted and op and op.t == "c" and (a.t == "n" or a.t == "k") then
-        found("tautology", 5, a.p)
+        best = found(best, hit, "tautology", 5, a.p)
       end
     end
   end

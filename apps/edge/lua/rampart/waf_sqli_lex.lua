@@ -41,15 +41,19 @@ end
 -- Tokens: { t = type, v = value, p = offset } with types
 --   s string (open = unterminated), n number, k keyword, w bareword, f bareword/keyword called "(",
 --   v @variable, o operator, B logic operator, c comment (bang = /*!), ( ) , ; .
+-- (a function of the module, not a closure made per call: a closure's creation stops LuaJIT's
+-- trace compiler, and the tokenizer then ran in the interpreter)
+local function push(toks, n, t, v, p, extra)
+  n = n + 1
+  toks[n] = { t = t, v = v, p = p, x = extra }
+  return n
+end
+
 local function tokenize(s, quote)
   local toks, n = {}, 0
   local len = #s
   local i = 1
   local bang = false
-  local function push(t, v, p, extra)
-    n = n + 1
-    toks[n] = { t = t, v = v, p = p, x = extra }
-  end
   if quote then
     -- The value continues a string opened by the application.
     local j = 1
@@ -61,7 +65,7 @@ local function tokenize(s, quote)
       elseif q > 1 and byte(s, q - 1) == 92 then
         j = q + 1 -- backslash-escaped
       else
-        push("s", sub(s, 1, q - 1), 1)
+        n = push(toks, n, "s", sub(s, 1, q - 1), 1)
         i = q + 1
         break
       end
@@ -91,13 +95,13 @@ local function tokenize(s, quote)
         end
       end
       if byte(s, k) == 40 then
-        push("f", word, i)
+        n = push(toks, n, "f", word, i)
       elseif LOGIC[word] then
-        push("B", word, i)
+        n = push(toks, n, "B", word, i)
       elseif KEYWORDS[word] then
-        push("k", word, i)
+        n = push(toks, n, "k", word, i)
       else
-        push("w", word, i)
+        n = push(toks, n, "w", word, i)
       end
       i = j
     elseif cls == 2 or (c == 46 and CLASS[byte(s, i + 1) or 0] == 2) then
@@ -121,10 +125,10 @@ local function tokenize(s, quote)
       if j <= len and CLASS[byte(s, j)] == 1 then
         local k = j
         while k <= len and (CLASS[byte(s, k)] == 1 or CLASS[byte(s, k)] == 2) do k = k + 1 end
-        push("w", lower(sub(s, i, k - 1)), i)
+        n = push(toks, n, "w", lower(sub(s, i, k - 1)), i)
         i = k
       else
-        push("n", sub(s, i, j - 1), i)
+        n = push(toks, n, "n", sub(s, i, j - 1), i)
         i = j
       end
     elseif c == 39 or c == 34 or c == 96 then
@@ -141,58 +145,58 @@ local function tokenize(s, quote)
         end
       end
       if c == 96 then
-        push("w", lower(sub(s, i + 1, j - 1)), i)
+        n = push(toks, n, "w", lower(sub(s, i + 1, j - 1)), i)
       else
-        push("s", sub(s, i + 1, j - 1), i, not closed and "open" or nil)
+        n = push(toks, n, "s", sub(s, i + 1, j - 1), i, not closed and "open" or nil)
       end
       i = j + 1
     elseif c == 64 and (CLASS[byte(s, i + 1) or 0] == 1 or byte(s, i + 1) == 64) then
       local j = i + 1
       if byte(s, j) == 64 then j = j + 1 end
       while j <= len and (CLASS[byte(s, j)] == 1 or CLASS[byte(s, j)] == 2) do j = j + 1 end
-      push("v", lower(sub(s, i, j - 1)), i)
+      n = push(toks, n, "v", lower(sub(s, i, j - 1)), i)
       i = j
     elseif c == 47 and byte(s, i + 1) == 42 then
       if byte(s, i + 2) == 33 then
         -- "/*!50000 ... */": MySQL runs what is inside; its "*/" is skipped where it comes
-        push("c", "/*", i, "bang")
+        n = push(toks, n, "c", "/*", i, "bang")
         i = i + 3
         while i <= len and CLASS[byte(s, i)] == 2 do i = i + 1 end
         bang = true
       else
         local e = find(s, "*/", i + 2, true)
-        push("c", "/*", i)
+        n = push(toks, n, "c", "/*", i)
         i = e and e + 2 or len + 1
       end
     elseif c == 42 and bang and byte(s, i + 1) == 47 then
       bang = false
       i = i + 2
     elseif c == 45 and byte(s, i + 1) == 45 then
-      push("c", "--", i)
+      n = push(toks, n, "c", "--", i)
       local e = find(s, "\n", i, true)
       i = e and e + 1 or len + 1
     elseif c == 35 then
-      push("c", "#", i)
+      n = push(toks, n, "c", "#", i)
       local e = find(s, "\n", i, true)
       i = e and e + 1 or len + 1
     elseif c == 40 or c == 41 or c == 44 or c == 59 then
-      push(string.char(c), string.char(c), i)
+      n = push(toks, n, string.char(c), string.char(c), i)
       i = i + 1
     elseif c == 46 then
-      push(".", ".", i)
+      n = push(toks, n, ".", ".", i)
       i = i + 1
     else
       -- operators: one or two bytes
       local two = sub(s, i, i + 1)
       if two == "||" or two == "&&" then
-        push("B", two, i)
+        n = push(toks, n, "B", two, i)
         i = i + 2
       elseif two == "<>" or two == "!=" or two == "<=" or two == ">=" or two == "::" or two == ":=" or two == "<<"
         or two == ">>" or two == "=>" then
-        push("o", two, i)
+        n = push(toks, n, "o", two, i)
         i = i + 2
       else
-        push("o", string.char(c), i)
+        n = push(toks, n, "o", string.char(c), i)
         i = i + 1
       end
     end

@@ -8,7 +8,7 @@ local waf_re = require "rampart.waf_re"
 
 local S = {}
 
-local ffi = require "ffi"
+local monotonic = require "rampart.monotonic"
 
 local sub, gsub = string.sub, string.gsub
 -- The budget counts the worker's CPU time (os.clock), not the wall clock: a busy machine must not
@@ -19,20 +19,9 @@ local sub, gsub = string.sub, string.gsub
 -- The CPU clock is read when the budget starts and then only once the wall clock says it may be
 -- spent (the same decisions at the same checks, without a system call at most of them).
 local cpu_clock = os.clock
--- (pcall: declared once per Lua state, as rampart.firewall_frequency does)
-pcall(ffi.cdef, [[
-  typedef struct { long tv_sec; long tv_nsec; } rampart_timespec;
-  int clock_gettime(int clock_id, rampart_timespec *tp);
-]])
-local C, CLOCK_MONOTONIC = ffi.C, 1
-local timespec = ffi.new("rampart_timespec")
-local function wall_clock()
-  C.clock_gettime(CLOCK_MONOTONIC, timespec)
-  return tonumber(timespec.tv_sec) + tonumber(timespec.tv_nsec) * 1e-9
-end
--- (another library's declaration of clock_gettime, a different one: no gate, the CPU clock at
--- every check as before)
-if not pcall(wall_clock) then wall_clock = nil end
+-- (nil when another library declared clock_gettime differently: no gate, the CPU clock at every
+-- check as before)
+local wall_clock = monotonic.now
 local EXCERPT = 128
 S.EXCERPT = EXCERPT
 S.BYTES_BUDGET = 512 * 1024

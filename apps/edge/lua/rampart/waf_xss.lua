@@ -57,6 +57,14 @@ local function script_url(v)
   return false
 end
 
+-- A script-capable tag's own score, once per tag (`scored`: it was given); true. (A function of
+-- the module, not a closure made per tag: a closure's creation stops LuaJIT's trace compiler.)
+local function score_tag(scored, strong, medium, hit, i)
+  if scored then return true end
+  if strong then hit(R.tag, 8, i) elseif medium then hit(R.weak_tag, 3, i) end
+  return true
+end
+
 -- One tag at offset i ("<" there): calls hit for what it holds; returns the offset after it.
 local function tag_at(s, i, len, hit)
   local j = i + 1
@@ -78,12 +86,7 @@ local function tag_at(s, i, len, hit)
   -- "binary<script is incorrect" is prose.
   local strong, medium = STRONG_TAGS[name], MEDIUM_TAGS[name]
   local tag_scored = false
-  local function score_tag()
-    if tag_scored then return end
-    tag_scored = true
-    if strong then hit(R.tag, 8, i) elseif medium then hit(R.weak_tag, 3, i) end
-  end
-  if c == 62 then score_tag() end
+  if c == 62 then tag_scored = score_tag(tag_scored, strong, medium, hit, i) end
   -- attributes
   local p = k
   local attrs = 0
@@ -93,7 +96,7 @@ local function tag_at(s, i, len, hit)
       p = p + 1
       b = byte(s, p)
     end
-    if b == 62 then score_tag() return p + 1 end
+    if b == 62 then score_tag(tag_scored, strong, medium, hit, i) return p + 1 end
     if b == nil then
       if strong then hit(R.tag, 3, i) end
       return p + 1
@@ -133,7 +136,7 @@ local function tag_at(s, i, len, hit)
     else
       p = q
     end
-    if value then score_tag() end
+    if value then tag_scored = score_tag(tag_scored, strong, medium, hit, i) end
     if #aname > 2 and sub(aname, 1, 2) == EVENTS_PREFIX and aname:find("^on%a+$") then
       hit(R.event, value and 8 or 5, p)
     elseif value then
