@@ -1,8 +1,10 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { brotliCompress, constants } from 'node:zlib';
-import { gzipAsync as zopfliGzip } from '@gfx/zopfli';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -43,27 +45,70 @@ function precompress(): Plugin {
     },
     async closeBundle() {
       const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
-      const files = entries.filter((e) => e.isFile() && COMPRESSIBLE.test(e.name));
-      await Promise.all(
-        files.map(async (entry) => {
-          const file = path.join(entry.parentPath, entry.name);
+      const files = entries
+        .filter((e) => e.isFile() && COMPRESSIBLE.test(e.name))
+        .map((e) => path.join(e.parentPath, e.name));
+      await Promise.all([
+        zopfliInThreads(files),
+        ...files.map(async (file) => {
           const body = await readFile(file);
           if (body.length < 1024) return;
-          const [br, gzipped] = await Promise.all([
-            brotli(body, {
-              params: {
-                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-                [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-              },
-            }),
-            zopfliGzip(body, { numiterations: 15 }),
-          ]);
+          const br = await brotli(body, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+              [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+            },
+          });
           if (br.length < body.length) await writeFile(`${file}.br`, br);
-          if (gzipped.length < body.length) await writeFile(`${file}.gz`, gzipped);
         }),
-      );
+      ]);
     },
   };
+}
+
+/**
+ * A worker thread's part of the gzip siblings: Zopfli is WebAssembly that runs on the thread that
+ * calls it (brotli runs in libuv's pool), so the files are shared out over one thread per core.
+ */
+const ZOPFLI_WORKER = `
+const { readFileSync, writeFileSync } = require('node:fs');
+const { workerData } = require('node:worker_threads');
+const { gzipAsync } = require(workerData.zopfli);
+(async () => {
+  for (const file of workerData.files) {
+    const body = readFileSync(file);
+    if (body.length < 1024) continue;
+    const gzipped = await gzipAsync(body, { numiterations: 15 });
+    if (gzipped.length < body.length) writeFileSync(file + '.gz', gzipped);
+  }
+})();
+`;
+
+async function zopfliInThreads(files: readonly string[]): Promise<void> {
+  const zopfli = createRequire(import.meta.url).resolve('@gfx/zopfli');
+  const sized = await Promise.all(files.map(async (file) => ({ file, size: (await readFile(file)).length })));
+  // Largest first, each to the least loaded thread.
+  const shares = Array.from({ length: Math.max(1, Math.min(availableParallelism(), 4)) }, () => ({
+    files: [] as string[],
+    size: 0,
+  }));
+  for (const { file, size } of sized.sort((a, b) => b.size - a.size)) {
+    const share = shares.reduce((least, s) => (s.size < least.size ? s : least));
+    share.files.push(file);
+    share.size += size;
+  }
+  await Promise.all(
+    shares
+      .filter((share) => share.files.length > 0)
+      .map(
+        (share) =>
+          new Promise<void>((resolve, reject) => {
+            const worker = new Worker(ZOPFLI_WORKER, { eval: true, workerData: { zopfli, files: share.files } });
+            worker.once('error', reject);
+            worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`zopfli worker exited ${code}`))));
+          }),
+      ),
+  );
 }
 
 export default defineConfig({

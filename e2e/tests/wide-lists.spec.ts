@@ -48,40 +48,50 @@ interface Widths {
   tables: { scrollWidth: number; clientWidth: number }[];
 }
 
-/** The document's width and that of every visible table scroll container. */
-function measure(page: Page): Promise<Widths> {
-  return page.evaluate(() => ({
-    document: document.documentElement.scrollWidth,
-    window: window.innerWidth,
-    tables: Array.from(document.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body'))
-      .filter((element) => element.offsetParent !== null)
-      .map((element) => ({
-        scrollWidth: element.scrollWidth,
-        clientWidth: element.clientWidth,
-        ...(element.scrollWidth > element.clientWidth + 1
-          ? {
-              cells: Array.from(element.querySelectorAll<HTMLElement>('thead th, tbody tr:first-child td')).map(
-                (c) => `${(c.textContent ?? '').slice(0, 20)}=${c.offsetWidth}`,
-              ),
-            }
-          : {}),
-      })),
-  }));
+/**
+ * The document's width and that of every visible table scroll container, once the layout holds
+ * still: read on each animation frame until two consecutive frames agree (for up to 3 s, then the last
+ * reading). A list lays its columns out after its rows arrive, and a reading in between is not what
+ * people see.
+ */
+function measureSettled(page: Page): Promise<Widths> {
+  return page.evaluate(async () => {
+    const measure = () => ({
+      document: document.documentElement.scrollWidth,
+      window: window.innerWidth,
+      tables: Array.from(document.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body'))
+        .filter((element) => element.offsetParent !== null)
+        .map((element) => ({
+          scrollWidth: element.scrollWidth,
+          clientWidth: element.clientWidth,
+          ...(element.scrollWidth > element.clientWidth + 1
+            ? {
+                cells: Array.from(element.querySelectorAll<HTMLElement>('thead th, tbody tr:first-child td')).map(
+                  (c) => `${(c.textContent ?? '').slice(0, 20)}=${c.offsetWidth}`,
+                ),
+              }
+            : {}),
+        })),
+    });
+    const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+    const until = performance.now() + 3_000;
+    await frame();
+    let widths = measure();
+    while (performance.now() < until) {
+      await frame();
+      const again = measure();
+      const settled = JSON.stringify(again) === JSON.stringify(widths);
+      widths = again;
+      if (settled) break;
+    }
+    return widths;
+  });
 }
 
 /** Waits for the page's lists to load (no spinner), then checks that nothing scrolls sideways. */
 async function expectFits(page: Page, what: string): Promise<void> {
   await expect(page.locator('.ant-spin-spinning')).toHaveCount(0, { timeout: 15_000 });
-  // Measured once the layout holds still (two readings 200 ms apart agree, for up to 3 s): a list
-  // lays its columns out after its rows arrive, and a reading in between is not what people see.
-  let widths = await measure(page);
-  for (let i = 0; i < 15; i += 1) {
-    await page.waitForTimeout(200);
-    const again = await measure(page);
-    const settled = JSON.stringify(again) === JSON.stringify(widths);
-    widths = again;
-    if (settled) break;
-  }
+  const widths = await measureSettled(page);
   console.log(`${what}: document ${widths.document}/${widths.window}`, JSON.stringify(widths.tables));
   expect.soft(widths.document, `${what}: the document scrolls sideways`).toBeLessThanOrEqual(widths.window);
   for (const table of widths.tables)
