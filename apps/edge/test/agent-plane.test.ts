@@ -229,7 +229,7 @@ describe.each([
     };
     const planted = document('planted', [domain(1, 'site.example.com', [upstream(second.port)])]);
     expect((await adminRequest(endpoint, 'PUT', '/config', JSON.stringify(planted))).status).toBe(200);
-    const mismatch = await edge.waitForLog('dataplane.mismatch', () => true, 5000);
+    const mismatch = await edge.waitForLog('dataplane.mismatch', () => true, 30_000);
     expect(mismatch).toMatchObject({ found: 'planted' });
     await until(async () => (await served(edge)) === 'first', 'its own plane again');
   });

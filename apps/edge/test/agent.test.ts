@@ -78,7 +78,7 @@ describe('registration and signed requests', () => {
       controlPlane: cp.url,
     });
     // The first report, then heartbeats.
-    await cp.waitForReport(() => cp.reports.length >= 3, 5000);
+    await cp.waitForReport(() => cp.reports.length >= 3, 30_000);
     expect(cp.reports[0]).toMatchObject({ nodeId: 1, version: '0.1.0', appliedVersion: '', lastError: '' });
     await edge.stop();
 
@@ -348,7 +348,7 @@ describe('supervision and restarts', () => {
     // Another version: the second origin serves the site until the agent notices.
     const other = document('planted', [domain(1, 'site.example.com', [upstream(second.port)])]);
     expect((await adminRequest(endpoint, 'PUT', '/config', JSON.stringify(other))).status).toBe(200);
-    const mismatch = await edge.waitForLog('dataplane.mismatch', () => true, 5000);
+    const mismatch = await edge.waitForLog('dataplane.mismatch', () => true, 30_000);
     expect(mismatch).toMatchObject({ expected: s1.dataPlane.version, found: 'planted' });
     expect(await active()).toMatchObject({ version: s1.dataPlane.version });
     expect(await served(edge)).toBe('first');
@@ -356,7 +356,7 @@ describe('supervision and restarts', () => {
     // The same version with other content: only the hash tells.
     const same = { ...s1.dataPlane, domains: [domain(1, 'site.example.com', [upstream(second.port)])] };
     expect((await adminRequest(endpoint, 'PUT', '/config', JSON.stringify(same))).status).toBe(200);
-    const second_ = await edge.waitForLog('dataplane.mismatch', (e) => e.found === s1.dataPlane.version, 5000);
+    const second_ = await edge.waitForLog('dataplane.mismatch', (e) => e.found === s1.dataPlane.version, 30_000);
     expect(second_.foundHash).not.toBe((await active()).hash);
     expect(await active()).toMatchObject({ version: s1.dataPlane.version });
     expect(await served(edge)).toBe('first');

@@ -67,9 +67,9 @@ afterAll(async () => {
 describe('node operations through the whole chain', () => {
   it('switches the node off (it answers the unknown-host page) and on again (it serves the site)', async () => {
     await operator('PATCH', 'client/node/status', { ids: [nodeId], status: 'off' });
-    await waitUntil(async () => (await status()) === 404, 5000);
+    await waitUntil(async () => (await status()) === 404, 30_000);
     await operator('PATCH', 'client/node/status', { ids: [nodeId], status: 'on' });
-    await waitUntil(async () => (await status()) === 200, 5000);
+    await waitUntil(async () => (await status()) === 200, 30_000);
     expect(servedBy((await request(edge.ports.http, 'www.shop.example')).body)).toBe('a');
   });
 

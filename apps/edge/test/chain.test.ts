@@ -104,7 +104,11 @@ describe('the whole chain on loopback', () => {
     expect(workers.length).toBeGreaterThan(0);
     const started = Date.now();
     await site('PUT', 'domain', { id: wwwId, upstreams: [{ ip: '127.0.0.1', port: b.port }], certificateID: 0 });
-    await waitUntil(async () => servedBy((await request(edge.ports.http, 'www.shop.example')).body) === 'b', 5000, 10);
+    await waitUntil(
+      async () => servedBy((await request(edge.ports.http, 'www.shop.example')).body) === 'b',
+      30_000,
+      10,
+    );
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await edge.agent.nginx.workerPids()).toEqual(workers);
 
@@ -118,7 +122,7 @@ describe('the whole chain on loopback', () => {
         'client/nodes/initialized',
       );
       return node !== undefined && node.appliedVersion === node.currentVersion;
-    }, 5000);
+    }, 30_000);
     expect(list[0]?.lastError).toBe('');
   });
 
@@ -129,10 +133,10 @@ describe('the whole chain on loopback', () => {
       upstreams: [{ ip: '127.0.0.1', port: b.port }],
       certificateID: certificateId,
     });
-    await waitUntil(async () => (await httpsGet('www.shop.example')).fingerprint === fingerprint, 5000, 10);
+    await waitUntil(async () => (await httpsGet('www.shop.example')).fingerprint === fingerprint, 30_000, 10);
     const workers = await edge.agent.nginx.workerPids();
     await site('PUT', 'domain/setting/status', { domainIDs: [wwwId], status: 0 });
-    await waitUntil(async () => (await request(edge.ports.http, 'www.shop.example')).status === 403, 5000, 10);
+    await waitUntil(async () => (await request(edge.ports.http, 'www.shop.example')).status === 403, 30_000, 10);
     const page = await request(edge.ports.http, 'www.shop.example', '/', { headers: { 'accept-language': 'zh-TW' } });
     expect(page.body).toContain('<h1>403 網域已停用</h1>');
     const secure = await httpsGet('www.shop.example');
@@ -141,7 +145,7 @@ describe('the whole chain on loopback', () => {
     expect(secure.fingerprint).toBe(fingerprint);
 
     await site('PUT', 'domain/setting/status', { domainIDs: [wwwId], status: 1 });
-    await waitUntil(async () => (await request(edge.ports.http, 'www.shop.example')).status === 200, 5000, 10);
+    await waitUntil(async () => (await request(edge.ports.http, 'www.shop.example')).status === 200, 30_000, 10);
     expect(await edge.agent.nginx.workerPids()).toEqual(workers);
   });
 
@@ -154,7 +158,7 @@ describe('the whole chain on loopback', () => {
     const [black] = (await site('POST', 'firewall/setting/blacklists', {
       data: [{ ips: ['127.0.0.0/8'], url: '.*', methods: everyMethod, blockType: 10 }],
     })) as { id: number }[];
-    await waitUntil(async () => (await status()) === 403, 5000, 10);
+    await waitUntil(async () => (await status()) === 403, 30_000, 10);
     expect(Date.now() - started).toBeLessThan(1000);
 
     // The whitelist wins over the blacklist.
@@ -162,20 +166,20 @@ describe('the whole chain on loopback', () => {
     const [white] = (await site('POST', 'firewall/setting/whitelists', {
       data: [{ ips: ['127.0.0.1'], url: 'www\\.shop\\.example', methods: { get: true } }],
     })) as { id: number }[];
-    await waitUntil(async () => (await status()) === 200, 5000, 10);
+    await waitUntil(async () => (await status()) === 200, 30_000, 10);
     expect(Date.now() - started).toBeLessThan(1000);
 
     await site('DELETE', 'firewall/setting/whitelists', { ids: [white?.id] });
     await site('DELETE', 'firewall/setting/blacklists', { ids: [black?.id] });
     // A POST is not whitelisted: its 200 says the blacklist is gone from the node too.
-    await waitUntil(async () => (await status({}, 'POST')) === 200, 5000, 10);
+    await waitUntil(async () => (await status({}, 'POST')) === 200, 30_000, 10);
     const [agentRule] = (await site('POST', 'firewall/setting/userAgents', {
       data: [{ urlRegex: '.*', userAgentRegex: 'curl', blockType: 10 }],
     })) as { id: number }[];
-    await waitUntil(async () => (await status({ 'user-agent': 'curl/8.5.0' })) === 403, 5000, 10);
+    await waitUntil(async () => (await status({ 'user-agent': 'curl/8.5.0' })) === 403, 30_000, 10);
     expect(await status({ 'user-agent': 'Mozilla/5.0' })).toBe(200);
     await site('DELETE', 'firewall/setting/userAgents', { ids: [agentRule?.id] });
-    await waitUntil(async () => (await status({ 'user-agent': 'curl/8.5.0' })) === 200, 5000, 10);
+    await waitUntil(async () => (await status({ 'user-agent': 'curl/8.5.0' })) === 200, 30_000, 10);
     expect(await edge.agent.nginx.workerPids()).toEqual(workers);
   });
 
@@ -192,7 +196,7 @@ describe('the whole chain on loopback', () => {
     const image = await request(edge.ports.http, 'www.shop.example', `/.rampart/challenge?i=${t}`);
     expect(image.status).toBe(200);
     await site('DELETE', 'firewall/setting/userAgents', { ids: [rule?.id] });
-    await waitUntil(async () => !(await page()).includes('Enter the code'), 5000, 10);
+    await waitUntil(async () => !(await page()).includes('Enter the code'), 30_000, 10);
   });
 
   it("places visitors with the operator's geo database: black and white geo rules, without a reload", async () => {
@@ -230,7 +234,11 @@ describe('the whole chain on loopback', () => {
         { ip: '127.0.0.1', port: c.port, backup: true },
       ],
     });
-    await waitUntil(async () => servedBy((await request(edge.ports.http, 'www.shop.example')).body) === 'a', 5000, 10);
+    await waitUntil(
+      async () => servedBy((await request(edge.ports.http, 'www.shop.example')).body) === 'a',
+      30_000,
+      10,
+    );
     const spread = await servedNames('www.shop.example', 40);
     expect(spread.c ?? 0).toBe(0);
     expect(spread.a ?? 0).toBeGreaterThanOrEqual(26);
@@ -249,7 +257,7 @@ describe('the whole chain on loopback', () => {
         { name: 'down.shop.example', upstreams: [{ ip: '127.0.0.1', port: closedPort }] },
       ],
     });
-    await waitUntil(async () => (await request(edge.ports.http, 'down.shop.example')).status !== 404, 5000, 10);
+    await waitUntil(async () => (await request(edge.ports.http, 'down.shop.example')).status !== 404, 30_000, 10);
     expect(await servedNames('failover.shop.example', 5)).toEqual({ c: 5 });
     const down = await request(edge.ports.http, 'down.shop.example');
     expect(down.status).toBe(502);
@@ -271,7 +279,7 @@ describe('the whole chain on loopback', () => {
     const [rule] = (await site('POST', 'firewall/setting/userAgents', {
       data: [{ urlRegex: '.*', userAgentRegex: 'evil-bot', blockType: 12 }],
     })) as { id: number }[];
-    await waitUntil(async () => (await status('evil-bot/1.0')) === 'closed', 5000, 10);
+    await waitUntil(async () => (await status('evil-bot/1.0')) === 'closed', 30_000, 10);
     // The address is blocked now: a request the rule does not cover is dropped too.
     expect(await status('Mozilla/5.0')).toBe('closed');
     // The agent reports the block; the customer sees it with its cause, rule and node.
@@ -283,7 +291,7 @@ describe('the whole chain on loopback', () => {
           blocks = (await setup.customer.call<Block[]>('GET', 'user/blockIPs')) ?? [];
           return blocks.length > 0;
         },
-        5000,
+        30_000,
         50,
       );
       return blocks;
@@ -295,15 +303,15 @@ describe('the whole chain on loopback', () => {
     // An unblock ends the block on the node within a second; the rule, still there, blocks again.
     const started = Date.now();
     await setup.customer.call('DELETE', 'user/blockIPs', { ids: blocks.map((b) => b.id) });
-    await waitUntil(async () => (await status('Mozilla/5.0')) === 200, 5000, 10);
+    await waitUntil(async () => (await status('Mozilla/5.0')) === 200, 30_000, 10);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await status('evil-bot/1.0')).toBe('closed');
     // With the rule deleted, that new block outlives it until unblocked.
     await site('DELETE', 'firewall/setting/userAgents', { ids: [rule?.id] });
     blocks = await listed();
-    await waitUntil(async () => (await status('Mozilla/5.0')) === 'closed', 5000, 10);
+    await waitUntil(async () => (await status('Mozilla/5.0')) === 'closed', 30_000, 10);
     await setup.customer.call('DELETE', 'user/blockIPs', { ids: blocks.map((b) => b.id) });
-    await waitUntil(async () => (await status('Mozilla/5.0')) === 200, 5000, 10);
+    await waitUntil(async () => (await status('Mozilla/5.0')) === 200, 30_000, 10);
     expect(await status('evil-bot/1.0')).toBe(200);
     expect(await setup.customer.call<Block[]>('GET', 'user/blockIPs')).toEqual([]);
     expect(await edge.agent.nginx.workerPids()).toEqual(workers);

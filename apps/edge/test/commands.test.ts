@@ -68,7 +68,7 @@ describe('operator commands on the agent', () => {
     const access = path.join(logs, 'access.log');
     await request(edge.ports.http, 'site.example.com', '/before-rotation');
     // The access log is buffered for up to a second.
-    await waitUntil(async () => (await readFile(access, 'utf8')).includes('/before-rotation'), 5000, 50);
+    await waitUntil(async () => (await readFile(access, 'utf8')).includes('/before-rotation'), 30_000, 50);
 
     cp.queueCommand({ id: 21, type: 'logRotate', payload: {} });
     const result = await cp.waitForResult(21);
@@ -76,7 +76,7 @@ describe('operator commands on the agent', () => {
     expect(await readFile(`${access}.1`, 'utf8')).toContain('/before-rotation');
     expect(await size(path.join(logs, 'error.log.1'))).toBeGreaterThan(0);
     await request(edge.ports.http, 'site.example.com', '/after-rotation');
-    await waitUntil(async () => (await readFile(access, 'utf8')).includes('/after-rotation'), 5000, 50);
+    await waitUntil(async () => (await readFile(access, 'utf8')).includes('/after-rotation'), 30_000, 50);
     expect(await readFile(access, 'utf8')).not.toContain('/before-rotation');
     expect(await readFile(`${access}.1`, 'utf8')).not.toContain('/after-rotation');
 

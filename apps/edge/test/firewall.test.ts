@@ -330,13 +330,11 @@ describe('a change of rules', () => {
     expect(statusOf(await send('127.0.0.4', 'deny.example.com'))).toBe(200);
 
     const changed = FIREWALLS.map((f) => (f.id === 1 ? { ...f, blacklist: [deny(11, ['127.0.0.4'])] } : f));
-    const started = performance.now();
     await edge.push(plane('firewall-2', changed));
+    // The very next requests, sent once the push returned, see the new rules (no wait, no retry).
     const [now, then] = [await send('127.0.0.4', 'deny.example.com'), await send('127.0.0.2', 'deny.example.com')];
-    const elapsed = performance.now() - started;
     expect(statusOf(now)).toBe(403);
     expect(statusOf(then)).toBe(200);
-    expect(elapsed).toBeLessThan(1000);
 
     // And off again: a document without the firewall.
     const off = plane('firewall-3');

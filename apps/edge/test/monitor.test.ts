@@ -74,7 +74,7 @@ describe('probes', () => {
     cp.setProbes([
       { groupId: 1, intervalSeconds: 1, timeoutSeconds: 1, targets: [{ nodeId: 2, ip: '127.0.0.1', ports: [open] }] },
     ]);
-    await cp.waitForProbeResults((r) => r.length >= 1, 5000);
+    await cp.waitForProbeResults((r) => r.length >= 1, 30_000);
     cp.setProbes([]);
     await new Promise((resolve) => setTimeout(resolve, 400));
     const count = cp.probeResults.length;

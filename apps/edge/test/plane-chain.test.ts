@@ -91,7 +91,7 @@ describe('the data plane as entries, end to end', () => {
 
   it('drops a deleted domain from the node', async () => {
     await site('DELETE', 'domains', { ids: [ids[7]] });
-    await waitUntil(async () => (await request(edge.ports.http, 'd7.plane.example')).status === 404, 5000);
+    await waitUntil(async () => (await request(edge.ports.http, 'd7.plane.example')).status === 404, 30_000);
     expect(await served('d8.plane.example')).toBe('a');
   });
 });

@@ -202,7 +202,8 @@ describe('bandwidth rate limit', () => {
 
     const free = await get('rates.example.com', '/other/file.bin');
     expect(free.body.length).toBe(DOWNLOAD.length);
-    expect(free.ms).toBeLessThan(1_500);
+    // Faster than the limit lets a matching download go (the 2.5 s floor above).
+    expect(free.ms).toBeLessThan(2_500);
   }, 20_000);
 });
 

@@ -163,12 +163,15 @@ describe('client/setting/dns', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     try {
       const url = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
-      const started = Date.now();
-      const slow = as(client, testDnsSetting, { body: powerdns({ apiUrl: url, apiKey: 'k' }) });
+      let slowEnded = false;
+      const slow = as(client, testDnsSetting, { body: powerdns({ apiUrl: url, apiKey: 'k' }) }).finally(() => {
+        slowEnded = true;
+      });
       await new Promise((r) => setTimeout(r, 300));
       const meanwhile = await as(client, saveDnsSetting, { body: powerdns() });
       expect(meanwhile.statusCode).toBe(200);
-      expect(Date.now() - started).toBeLessThan(5000);
+      // Answered while the slow test still waits on its provider (its 10 s timeout).
+      expect(slowEnded).toBe(false);
       const res = await slow;
       expect(res.json()).toMatchObject({
         code: 101010,

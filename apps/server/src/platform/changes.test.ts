@@ -16,13 +16,12 @@ describe('ConfigChanges', () => {
     const seen = changes.generation;
     // A change lands while the waiter reads its data…
     changes.bump();
-    const started = Date.now();
-    // …so its wait returns at once instead of sleeping until the re-check.
-    expect(await changes.next(5000, undefined, seen)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // …so its wait returns at once instead of sleeping until the re-check: true only comes from a
+    // bump (the wait's end answers false), and none is made after it starts.
+    expect(await changes.next(60_000, undefined, seen)).toBe(true);
     // With no change since, it waits as before.
     expect(await changes.next(10, undefined, changes.generation)).toBe(false);
-  });
+  }, 90_000);
 
   it('holds a poll: looks again after a bump made while it looked, answers null when the wait ends or is aborted', async () => {
     const changes = new ConfigChanges();
@@ -33,14 +32,15 @@ describe('ConfigChanges', () => {
       async () => {
         looks += 1;
         if (looks === 1) changes.bump();
-        return { answer: looks === 2 ? 'changed' : null, recheckMs: 5000 };
+        return { answer: looks === 2 ? 'changed' : null, recheckMs: 60_000 };
       },
-      10,
+      120,
       new AbortController().signal,
     );
     expect(answer).toBe('changed');
     expect(looks).toBe(2);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The second look came from the bump, not from the re-check (60 s after the first look).
+    expect(Date.now() - started).toBeLessThan(60_000);
     // Nothing comes: null once the wait ends, having looked again at each re-check.
     looks = 0;
     const none = await changes.hold(
@@ -58,7 +58,7 @@ describe('ConfigChanges', () => {
     const held = changes.hold(async () => ({ answer: null, recheckMs: 5000 }), 10, hangUp.signal);
     hangUp.abort();
     expect(await held).toBeNull();
-  });
+  }, 90_000);
 
   it('listens once to a signal however many waits it ends, and ends every wait on it when it aborts', async () => {
     const changes = new ConfigChanges();
@@ -70,10 +70,11 @@ describe('ConfigChanges', () => {
     expect(await woken).toBe(true);
     expect(getEventListeners(hangUp.signal, 'abort')).toHaveLength(1);
     const started = Date.now();
-    const held = [changes.next(5000, hangUp.signal), changes.next(5000, hangUp.signal)];
+    const held = [changes.next(60_000, hangUp.signal), changes.next(60_000, hangUp.signal)];
     hangUp.abort();
     expect(await Promise.all(held)).toEqual([false, false]);
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(await changes.next(5000, hangUp.signal)).toBe(false);
-  });
+    // Ended by the abort, not by their own end (60 s).
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(await changes.next(60_000, hangUp.signal)).toBe(false);
+  }, 90_000);
 });

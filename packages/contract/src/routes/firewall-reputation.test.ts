@@ -258,7 +258,8 @@ describe('the file the edge reads', () => {
     const ranges = abuseIPRanges(entries);
     expect(ranges.v4).toHaveLength(100_000);
     expect(encodeAbuseIPFile(ranges).length).toBe(16 + 9 * 100_000);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Under the agent's request timeout (15 s) that the list's download waits for it.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 

@@ -18,7 +18,7 @@ import type { NodesRepository } from './nodes.repository.js';
  * A waiting poll looks at the table this often: for commands queued by another control-plane process
  * while this one is not listening for its notifications (platform/db/change-broadcast.ts).
  */
-const RECHECK_MS = 5000;
+export const RECHECK_MS = 5000;
 /** Most commands handed to a node in one answer. */
 const TAKE_LIMIT = 100;
 

@@ -20,7 +20,7 @@ import type { SnapshotBuilder } from './snapshot-builder.js';
 import { memoized, nodeForceSSLCode, nodeOwnValues, type PlaneMemo } from './snapshot-plane.js';
 
 /** A held poll looks again this often (a build another process runs, a change nobody announced). */
-const RECHECK_MS = 5000;
+export const RECHECK_MS = 5000;
 /** And this often while a build is under way elsewhere or dirty sites are left. */
 const BUSY_RECHECK_MS = 250;
 /**

@@ -13,7 +13,7 @@ import type { PlaneMemo } from './snapshot-plane.js';
  */
 const CACHE_MS = 60_000;
 /** A waiting poll wakes this often to see whether the cached snapshot has expired. */
-const RECHECK_MS = 5000;
+export const RECHECK_MS = 5000;
 /** The snapshot's schema but for the data plane (SnapshotBuilder checks that part itself). */
 const ZONE_LEVEL = edgeSnapshotSchema.omit({ dataPlane: true });
 
