@@ -55,7 +55,8 @@ export class SitePortsService {
 
   /**
    * Refuses origins the operator does not allow (SSRF policy) and origins that are one of the
-   * operator's node sockets (NodeSockets), naming each field.
+   * operator's node sockets (NodeSockets), naming each field once: a batch gives one upstream
+   * field an entry per port it makes.
    */
   private async checkOrigins(
     operatorId: number,
@@ -66,6 +67,7 @@ export class SitePortsService {
     const allowPrivate = await this.allowPrivateOrigins(operatorId);
     const bad: { field: string; key: 'originNotAllowed' | 'originIsNode' }[] = [];
     for (const e of entries) {
+      if (bad.some((b) => b.field === e.field)) continue;
       if (!isOriginAddressAllowed(e.ip, allowPrivate)) bad.push({ field: e.field, key: 'originNotAllowed' });
       else if (sockets.isNodeSocket(e.ip, e.port)) bad.push({ field: e.field, key: 'originIsNode' });
     }
