@@ -1,7 +1,7 @@
-import { dimJsonRow } from './aggregate-lowdims-store.js';
-import { checkSketchRows, SKETCH_DATED_TABLES, SKETCH_TABLES, sketchDdl } from './aggregate-sketch-clickhouse-store.js';
+import { checkSketchRows, SKETCH_DATED_TABLES, sketchDdl } from './aggregate-sketch-clickhouse-store.js';
 import type { IngestResult, Row, StoredAggregateBatch } from './analytics-store.js';
-import { checkCollapsed, collapsedClickHouseDdl, collapsedJsonRow } from './collapsed-store.js';
+import { AGGREGATE_TSV_TABLES, type AggregateTsvTable, COUNTERS_TSV } from './clickhouse-aggregate-tsv.js';
+import { checkCollapsed, collapsedClickHouseDdl } from './collapsed-store.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**
@@ -64,7 +64,8 @@ export const AGGREGATE_DATED_TABLES: readonly [string, string, 'raw' | 'rollup' 
 /** What the store lends: its reads, and its inserts of JSON rows. */
 export interface ClickHouseIo {
   select(sql: string): Promise<Row[]>;
-  insert(target: string, rows: readonly string[]): Promise<unknown>;
+  /** `format`: JSONEachRow unless named. */
+  insert(target: string, rows: readonly string[], format?: string): Promise<unknown>;
 }
 
 /** Seconds in a UTC day: the tables' partitions (clickhouse-schema-store.ts DAY_OF). */
@@ -134,10 +135,11 @@ export async function insertByDay(
   io: ClickHouseIo,
   table: string,
   byDay: ReadonlyMap<number, string[]>,
+  format?: string,
 ): Promise<void> {
   for (const day of [...byDay.keys()].sort((a, b) => a - b)) {
     const rows = byDay.get(day) as string[];
-    if (rows.length > 0) await io.insert(table, rows);
+    if (rows.length > 0) await io.insert(table, rows, format);
   }
 }
 
@@ -216,56 +218,31 @@ export async function ingestAggregatesClickHouse(
   const freshKeys = fresh.map((g) => g.key);
   const empty = new Set<string>();
   /**
-   * The rows of `pick` of every fresh batch whose part (site and day) is not in `table` yet, as
-   * `json` makes them, inserted a day at a time (insertByDay); answers how many of each batch.
+   * The rows of `t` of every fresh batch whose part (site and day) is not in its table yet, as
+   * TabSeparated (clickhouse-aggregate-tsv.ts), inserted a day at a time (insertByDay); answers
+   * how many of each batch.
    */
-  const write = async <R extends { siteId: number; minute: number }>(
-    table: string,
-    pick: (b: StoredAggregateBatch) => readonly R[],
-    json: (r: R, key: string) => string,
-  ): Promise<number[]> => {
-    const any = fresh.some(({ batch }) => pick(batch).length > 0);
-    const there = any && Number.isFinite(from) ? await storedPartsOf(io, table, from, to, freshKeys) : new Map();
+  const write = async (t: AggregateTsvTable<{ siteId: number; minute: number }>): Promise<number[]> => {
+    const any = fresh.some(({ batch }) => t.pick(batch).length > 0);
+    const there = any && Number.isFinite(from) ? await storedPartsOf(io, t.table, from, to, freshKeys) : new Map();
     const byDay = new Map<number, string[]>();
     const per: number[] = [];
     for (const { batch, key } of fresh) {
       const stored = there.get(key) ?? empty;
       let n = 0;
-      for (const r of pick(batch)) {
+      for (const r of t.pick(batch)) {
         if (stored.has(sitePart(r.siteId, r.minute))) continue;
-        addByDay(byDay, r.minute, json(r, key));
+        addByDay(byDay, r.minute, t.row(r, key));
         n++;
       }
       per.push(n);
     }
-    await insertByDay(io, table, byDay);
+    await insertByDay(io, t.target, byDay, 'TabSeparated');
     return per;
   };
-  const counters = await write(
-    'agg_counters',
-    (b) => b.counters,
-    (r, key) =>
-      JSON.stringify({
-        minute: r.minute,
-        site_id: r.siteId,
-        domain_id: r.domainId,
-        zone_id: r.zoneId,
-        ...Object.fromEntries(ROLLUP_COUNTERS.map((c, i) => [c, r.counters[i]])),
-        batch_key: key,
-      }),
-  );
-  await write(
-    'agg_lowdims',
-    (b) => b.lowDims,
-    (r, key) => dimJsonRow(r, key),
-  );
-  // The heavy hitters, sketches and peaks (aggregate-sketch-clickhouse-store.ts), before the ledger rows.
-  for (const [table, pick, json] of SKETCH_TABLES) await write(table, pick as never, json as never);
-  await write(
-    'collapsed_blocks',
-    (b) => b.collapsed,
-    (r, key) => collapsedJsonRow(r, key),
-  );
+  const counters = await write(COUNTERS_TSV);
+  // The low dimensions, heavy hitters, sketches and peaks, collapsed floods, before the ledger rows.
+  for (const t of AGGREGATE_TSV_TABLES) await write(t);
   // The ledger rows last, stamped now (as the events' ledger): log push reads the collapsed records by it.
   const now = Date.now();
   await io.insert(
