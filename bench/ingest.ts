@@ -96,7 +96,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /**
- * On a failure: the work directory is kept, ClickHouse's logs copied into it before its server
+ * On a failure (or groups left unacknowledged): the work directory is kept, ClickHouse's logs copied into it before its server
  * goes, and the tail of the control plane's log (its warnings and errors) printed beside the error.
  */
 let failed = false;
@@ -245,6 +245,11 @@ async function main() {
     log(
       `${groupsAcknowledged} of ${groupsShipped} groups acknowledged, the last ${round((lastAck - windowEnd) / 1000, 1)} s after the window`,
     );
+    // Groups left unacknowledged: what the control plane and ClickHouse said is kept (keepLogs).
+    if (groupsAcknowledged < groupsShipped) {
+      failed = true;
+      await keepLogs(work);
+    }
 
     const range = { startTime: new Date(start).toISOString(), endTime: new Date(windowEnd).toISOString() };
     // The real node's minutes: shipped once its reader passed them (its log's time and the grace).
