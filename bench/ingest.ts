@@ -109,8 +109,14 @@ async function keepLogs(work: string): Promise<void> {
       await copyFile(path.join(chLogs, file), path.join(work, `clickhouse-${file}`)).catch(() => {});
   }
   const cpLog = await readFile(path.join(work, 'control-plane', 'output.log'), 'utf8').catch(() => '');
-  const lines = cpLog.trimEnd().split('\n').slice(-40).join('\n');
-  log(`the control plane's log ends with:\n${lines}`);
+  // The load shedding's refusals (101005, logged as errors) are many and expected: left out here.
+  const lines = cpLog
+    .trimEnd()
+    .split('\n')
+    .filter((line) => !line.includes('AppError 101005'))
+    .slice(-40)
+    .join('\n');
+  log(`the control plane's log ends with (its load shedding's refusals left out):\n${lines}`);
   if (chLogs) {
     const err = await readFile(path.join(work, 'clickhouse-server.err.log'), 'utf8').catch(() => '');
     log(`ClickHouse's error log ends with:\n${err.trimEnd().split('\n').slice(-20).join('\n')}`);
