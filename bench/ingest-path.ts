@@ -6,8 +6,10 @@
  * into the agent's batches (packAggregates) and their compact JSON (encodeAggregateBatch); then BENCH_NODES node-minutes of those
  * batches (each its own batch ids) through what the node API does with a body: JSON.parse, the
  * unsafe-text check of every request, the plain check (isAggregateBatch), AggregateIngestService into a DuckDB store on disk (or
- * ClickHouse at CLICKHOUSE_URL with BENCH_STORE=clickhouse). Prints one JSON object: CPU ms of
- * this process per node-minute by step, rows written per node-minute, and the load average.
+ * ClickHouse with BENCH_STORE=clickhouse: at CLICKHOUSE_URL, else a server started on loopback as
+ * the tests start one). Prints one JSON object: CPU ms of this process per node-minute by step
+ * (and ClickHouse's, `clickhouse_cpu_ms_per_node_minute`, when it started the server), rows written
+ * per node-minute, and the load average.
  * `store_stages`: the store's CPU (this process, every thread) split by DuckDB statement and
  * appender (from its creation to its close), as the bench wraps the client's calls (DuckDB only).
  */
@@ -32,6 +34,8 @@ import type { AnalyticsRepository, DomainPlace } from '../apps/server/src/module
 import type { AnalyticsStore, StoredAggregateBatch } from '../apps/server/src/modules/analytics/analytics-store.js';
 import { ClickHouseStore } from '../apps/server/src/modules/analytics/clickhouse-store.js';
 import { DuckDbStore } from '../apps/server/src/modules/analytics/duckdb-store.js';
+import { startClickHouse } from '../apps/server/test/helpers/clickhouse-server.js';
+import { treeTicks } from './edge/load.js';
 
 const NODES = Number(process.env.BENCH_NODES ?? 5);
 const RPS = Number(process.env.BENCH_RPS ?? 8000);
@@ -128,10 +132,10 @@ async function main() {
     locatorOf: async () => () => ({ country: 'US', city: 0 }),
   };
   const dir = await mkdtemp(path.join(tmpdir(), 'rampart-ingest-path-'));
-  const store: AnalyticsStore =
-    process.env.BENCH_STORE === 'clickhouse'
-      ? new ClickHouseStore(process.env.CLICKHOUSE_URL as string)
-      : new DuckDbStore(path.join(dir, 'store'));
+  const clickhouse = process.env.BENCH_STORE === 'clickhouse';
+  const server = clickhouse && !process.env.CLICKHOUSE_URL ? await startClickHouse() : null;
+  const chUrl = server ? `${server.url}rampart` : (process.env.CLICKHOUSE_URL as string);
+  const store: AnalyticsStore = clickhouse ? new ClickHouseStore(chUrl) : new DuckDbStore(path.join(dir, 'store'));
   await store.open();
   for (const k of Object.keys(storeStages)) delete storeStages[k]; // Only the batches' statements.
   const rows = { counters: 0, lowDims: 0, highDims: 0, sketches: 0, collapsed: 0 };
@@ -153,6 +157,7 @@ async function main() {
   const service = new AggregateIngestService(counting as AnalyticsStore, repo, places as never, () => Date.now());
   const spent = { gunzip: 0, parse: 0, text: 0, check: 0, service: 0, store: 0 };
   const wall = performance.now();
+  const chTicks0 = server ? await treeTicks(server.pid) : 0;
   for (let n = 0; n < NODES; n++) {
     for (const [i, body] of gzipped.entries()) {
       let cpu = cpuMs();
@@ -178,7 +183,9 @@ async function main() {
     }
   }
   const wallMs = performance.now() - wall;
+  const chMs = server ? ((await treeTicks(server.pid)) - chTicks0) * 10 : null;
   await store.close();
+  await server?.stop();
   await rm(dir, { recursive: true, force: true });
   const per = (n: number) => Math.round(n / NODES);
   process.stdout.write(
@@ -196,6 +203,7 @@ async function main() {
           .map(([k, v]) => [k, per(v)]),
       ),
       wall_ms_per_node_minute: per(wallMs),
+      clickhouse_cpu_ms_per_node_minute: chMs === null ? null : per(chMs),
       rows_per_node_minute: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, per(v)])),
       load_average: loadavg().map((l) => Math.round(l * 100) / 100),
     })}\n`,

@@ -39,7 +39,7 @@
  * node's requests are logged). `edge_cost`: bench/aggregate-cost.ts over one node's minute
  * (aggregator against per-event batches, CPU per 1,000 requests), in the same run before the window.
  */
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PARTIAL_MS, ROLLUP_COUNTERS } from '@rampart/contract';
@@ -95,10 +95,39 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/**
+ * On a failure (or groups left unacknowledged): the work directory is kept, ClickHouse's logs copied into it before its server
+ * goes, and the tail of the control plane's log (its warnings and errors) printed beside the error.
+ */
+let failed = false;
+/** ClickHouse's log directory, while its server runs. */
+let chLogs: string | null = null;
+
+async function keepLogs(work: string): Promise<void> {
+  if (chLogs) {
+    for (const file of ['server.err.log', 'server.log'])
+      await copyFile(path.join(chLogs, file), path.join(work, `clickhouse-${file}`)).catch(() => {});
+  }
+  const cpLog = await readFile(path.join(work, 'control-plane', 'output.log'), 'utf8').catch(() => '');
+  // The load shedding's refusals (101005, logged as errors) are many and expected: left out here.
+  const lines = cpLog
+    .trimEnd()
+    .split('\n')
+    .filter((line) => !line.includes('AppError 101005'))
+    .slice(-40)
+    .join('\n');
+  log(`the control plane's log ends with (its load shedding's refusals left out):\n${lines}`);
+  if (chLogs) {
+    const err = await readFile(path.join(work, 'clickhouse-server.err.log'), 'utf8').catch(() => '');
+    log(`ClickHouse's error log ends with:\n${err.trimEnd().split('\n').slice(-20).join('\n')}`);
+  }
+  log(`kept ${work} (control-plane/output.log${chLogs ? ', clickhouse-server.err.log, clickhouse-server.log' : ''})`);
+}
+
 async function main() {
   const work = await mkdtemp(path.join(tmpdir(), 'rampart-bench-ingest-'));
   stops.push(async () => {
-    if (process.env.BENCH_KEEP) log(`kept ${work}`);
+    if (process.env.BENCH_KEEP || failed) log(`kept ${work}`);
     else await removeDir(work);
   });
   try {
@@ -113,6 +142,7 @@ async function main() {
       const ch = await startClickHouse();
       stops.push(ch.stop);
       chPid = ch.pid;
+      chLogs = ch.dir;
       const url = new URL(ch.url);
       url.pathname = '/rampart';
       env.CLICKHOUSE_URL = url.toString();
@@ -221,6 +251,11 @@ async function main() {
     log(
       `${groupsAcknowledged} of ${groupsShipped} groups acknowledged, the last ${round((lastAck - windowEnd) / 1000, 1)} s after the window`,
     );
+    // Groups left unacknowledged: what the control plane and ClickHouse said is kept (keepLogs).
+    if (groupsAcknowledged < groupsShipped) {
+      failed = true;
+      await keepLogs(work);
+    }
 
     const range = { startTime: new Date(start).toISOString(), endTime: new Date(windowEnd).toISOString() };
     // The real node's minutes: shipped once its reader passed them (its log's time and the grace).
@@ -315,6 +350,11 @@ async function main() {
         load_average: (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).map(Number),
       })}\n`,
     );
+  } catch (err) {
+    failed = true;
+    log(`failed: ${err instanceof Error ? err.message : String(err)}`);
+    await keepLogs(work);
+    throw err;
   } finally {
     await stopAll();
   }

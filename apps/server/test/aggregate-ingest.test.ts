@@ -198,11 +198,14 @@ describe(`aggregates merged into the rollups (${TEST_ANALYTICS_KIND})`, () => {
   }, 180_000);
 
   /**
-   * A batch's first attempt cut after the INSERT of the counters of the sites `left` picks (all of
-   * them on one server; on a cluster a shard's block, a site's rows on one shard), then retried.
+   * A batch's first attempt cut after the INSERT of the counters `left` picks (of some sites: all
+   * of them on one server, on a cluster a shard's block, a site's rows on one shard; or of some
+   * days: a part per day), then retried. `events`: the traffic's first 3,000 (before midnight).
    */
-  const cutThenRetried = async (left: (siteId: number, sites: number[]) => boolean) => {
-    const events = traffic().slice(0, 3000);
+  const cutThenRetried = async (
+    left: (row: { siteId: number; minute: number }, sites: number[]) => boolean,
+    events = traffic().slice(0, 3000),
+  ) => {
     const [batch] = aggregateBatches(events, 'cut');
     if (!batch) throw new Error('no batch');
     const stored: StoredAggregateBatch[] = [];
@@ -222,7 +225,7 @@ describe(`aggregates merged into the rollups (${TEST_ANALYTICS_KIND})`, () => {
     if (!placed) throw new Error('not placed');
     const sites = [...new Set(placed.counters.map((r) => r.siteId))].sort((a, b) => a - b);
     expect(sites.length).toBeGreaterThan(1);
-    const there = placed.counters.filter((r) => left(r.siteId, sites));
+    const there = placed.counters.filter((r) => left(r, sites));
     const db = (fromAggregates as unknown as { databaseName: string }).databaseName;
     await clickhouseRequest('INSERT INTO agg_counters FORMAT JSONEachRow', {
       database: db,
@@ -258,7 +261,20 @@ describe(`aggregates merged into the rollups (${TEST_ANALYTICS_KIND})`, () => {
 
   it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
     "completes a batch whose first attempt left some sites' counters and not the others': each counted once",
-    () => cutThenRetried((siteId, sites) => siteId === sites[0]),
+    () => cutThenRetried((r, sites) => r.siteId === sites[0]),
+  );
+
+  it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
+    "completes a batch across midnight whose first attempt left the first day's counters and not the next day's",
+    () => {
+      const midnight = Date.UTC(2026, 10, 28) / 1000;
+      // A minute each side of midnight: each site's rows of two days, two parts of agg_counters.
+      const events = traffic().filter((e) => e.time >= (midnight - 60) * 1000 && e.time < (midnight + 60) * 1000);
+      return cutThenRetried((r, sites) => {
+        expect(sites.length).toBeGreaterThan(1);
+        return r.minute < midnight;
+      }, events);
+    },
   );
 
   it('takes batches arriving together (a group on DuckDB), one sent twice at once, as the same batches one by one', async () => {

@@ -122,4 +122,35 @@ describe(`layer-4 counters in the analytics store (${TEST_ANALYTICS_KIND})`, () 
       ]);
     },
   );
+  it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
+    "completes a batch across midnight whose first attempt left one day's rows of a site and not the next day's",
+    async () => {
+      const midnight = Math.ceil(T0 / 86_400) * 86_400;
+      // Site 5's rows of two days: two partitions, two parts; a cut may leave the first day's only.
+      const rows = [row({ bucket: midnight - 60 }), row({ bucket: midnight, packets: 3, bytes: 180 })];
+      const db = (store as unknown as { databaseName: string }).databaseName;
+      const [first] = rows;
+      await clickhouseRequest('INSERT INTO l4_counters FORMAT JSONEachRow', {
+        database: db,
+        data: JSON.stringify({
+          bucket: first?.bucket,
+          site_id: first?.siteId,
+          node_id: first?.nodeId,
+          port_id: first?.portId,
+          outcome: first?.outcome,
+          dim: first?.dim,
+          value: first?.value,
+          packets: first?.packets,
+          bytes: first?.bytes,
+          batch_key: batchKey('1-m-1'),
+        }),
+      });
+      const batch = { batchId: '1-m-1', nodeId: 1, receivedAt: midnight, rows };
+      expect(await store.ingestL4(batch)).toEqual({ stored: 1, duplicate: false });
+      expect((await store.ingestL4(batch)).duplicate).toBe(true);
+      expect(await sums()).toEqual([
+        { site_id: 5, outcome: 'drop', dim: 'protocol', value: 'tcp', packets: 13, bytes: 780 },
+      ]);
+    },
+  );
 });

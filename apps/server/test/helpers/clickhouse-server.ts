@@ -47,12 +47,12 @@ function serverDirectory(): string {
 }
 
 /**
- * A ClickHouse server in a temporary directory (serverDirectory), on loopback ports, with small
- * caches. Debian's 18.16 runs as root too (it does not refuse it), so it runs as whoever runs the tests.
+ * A ClickHouse server in a temporary directory (serverDirectory, answered as `dir`: its logs are
+ * `server.log` and `server.err.log` there until `stop`), on loopback ports, with small caches. Debian's 18.16 runs as root too (it does not refuse it), so it runs as whoever runs the tests.
  */
 export async function startClickHouse(
   options: { ports?: { http: number; tcp: number }; config?: string } = {},
-): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+): Promise<{ url: string; pid: number; dir: string; stop: () => Promise<void> }> {
   const binary = clickhouseBinary();
   const dir = serverDirectory();
   for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(path.join(dir, sub));
@@ -133,7 +133,7 @@ ${options.config ?? ''}
       const answer = await fetch(`http://127.0.0.1:${httpPort}/?query=SELECT%201`, {
         headers: { authorization: `Basic ${Buffer.from(`default:${CLICKHOUSE_PASSWORD}`).toString('base64')}` },
       });
-      if (answer.ok && (await answer.text()).trim() === '1') return { url, pid: server.pid as number, stop };
+      if (answer.ok && (await answer.text()).trim() === '1') return { url, pid: server.pid as number, dir, stop };
     } catch {
       // not listening yet
     }

@@ -1,7 +1,7 @@
-import { dimJsonRow } from './aggregate-lowdims-store.js';
-import { checkSketchRows, SKETCH_DATED_TABLES, SKETCH_TABLES, sketchDdl } from './aggregate-sketch-clickhouse-store.js';
+import { checkSketchRows, SKETCH_DATED_TABLES, sketchDdl } from './aggregate-sketch-clickhouse-store.js';
 import type { IngestResult, Row, StoredAggregateBatch } from './analytics-store.js';
-import { checkCollapsed, collapsedClickHouseDdl, collapsedJsonRow } from './collapsed-store.js';
+import { AGGREGATE_TSV_TABLES, type AggregateTsvTable, COUNTERS_TSV } from './clickhouse-aggregate-tsv.js';
+import { checkCollapsed, collapsedClickHouseDdl } from './collapsed-store.js';
 import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**
@@ -11,9 +11,11 @@ import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
  * the time rollups (SummingMergeTree: partial rows that sum with the events' own); then the batch
  * goes into its ledger `agg_batches`. A batch whose ledger row is there is a duplicate; one whose
  * rows are in `agg_counters` without a ledger row (an attempt cut short after its INSERT) gets
- * only the rows of the sites not there yet, then its ledger row, so its counters count once — on
- * a cluster the INSERT through the Distributed table is one block per shard, a site's rows on one
- * shard (clickhouse-layout-store.ts), so a cut may leave some sites' rows and not others'. Its low-cardinality dimensions go the same way
+ * only the rows of the parts (site and UTC day) not there yet, then its ledger row, so its counters
+ * count once — a block is written as one part per partition (a day), so rows across midnight go
+ * in one INSERT per day (insertByDay), and on a cluster the INSERT through the Distributed table
+ * is one block per shard, a site's rows on one shard (clickhouse-layout-store.ts): a cut may leave
+ * some sites' or days' rows and not others'. Its low-cardinality dimensions go the same way
  * into `agg_lowdims` (aggregate-lowdims-store.ts) and by a view into lowdims_1h, checked apart (a
  * cut between the two INSERTs leaves the second to the retry). Its collapsed floods go into
  * `collapsed_blocks` (collapsed-store.ts), checked apart likewise.
@@ -62,51 +64,91 @@ export const AGGREGATE_DATED_TABLES: readonly [string, string, 'raw' | 'rollup' 
 /** What the store lends: its reads, and its inserts of JSON rows. */
 export interface ClickHouseIo {
   select(sql: string): Promise<Row[]>;
-  insert(target: string, rows: readonly string[]): Promise<unknown>;
+  /** `format`: JSONEachRow unless named. */
+  insert(target: string, rows: readonly string[], format?: string): Promise<unknown>;
 }
 
+/** Seconds in a UTC day: the tables' partitions (clickhouse-schema-store.ts DAY_OF). */
+const DAY_S = 86_400;
+
 /**
- * The sites whose rows of the batch keyed `key` are in `table` already, read within the batch's
- * times (`column` from `from` to `to`, so within its partitions).
+ * Where a row's part goes: its site and UTC day (`time` in seconds). An INSERT writes one part per
+ * partition (a day), and a retry must find each part, not each site: a site's rows of two days are
+ * two parts, and a cut may leave one without the other.
  */
-export async function storedSites(
+export const sitePart = (siteId: number, time: number): string => `${siteId}|${Math.floor(time / DAY_S)}`;
+
+/** The (site, day) parts (sitePart) of a query's rows `s` (site) and `d` (the day, intDiv(time, 86400)). */
+const partsOfRows = (rows: readonly Row[]) => rows.map((r) => `${Number(r.s)}|${Number(r.d)}`);
+
+/**
+ * The parts (sitePart) whose rows of the batch keyed `key` are in `table` already, read within the
+ * batch's times (`column` from `from` to `to`, so within its partitions).
+ */
+export async function storedParts(
   io: ClickHouseIo,
   table: string,
   column: string,
   from: number,
   to: number,
   key: string,
-): Promise<Set<number>> {
+): Promise<Set<string>> {
   const rows = await io.select(
-    `SELECT DISTINCT site_id FROM ${table} WHERE ${column} >= ${from} AND ${column} <= ${to} AND batch_key = ${key}`,
+    `SELECT DISTINCT site_id AS s, intDiv(${column}, ${DAY_S}) AS d FROM ${table} ` +
+      `WHERE ${column} >= ${from} AND ${column} <= ${to} AND batch_key = ${key}`,
   );
-  return new Set(rows.map((r) => Number(r.site_id)));
+  return new Set(partsOfRows(rows));
 }
 
 /**
- * The sites whose rows of each batch (keyed `keys`) are in `table` already, per key, read within
- * the group's times (as storedSites).
+ * The parts (sitePart) whose rows of each batch (keyed `keys`) are in `table` already, per key,
+ * read within the group's times (as storedParts).
  */
-async function storedSitesOf(
+async function storedPartsOf(
   io: ClickHouseIo,
   table: string,
   from: number,
   to: number,
   keys: readonly string[],
-): Promise<Map<string, Set<number>>> {
+): Promise<Map<string, Set<string>>> {
   const rows = await io.select(
     // The key as text: a UInt64 past 2^53 is not a JavaScript number.
-    `SELECT DISTINCT toString(batch_key) AS k, site_id FROM ${table} WHERE minute >= ${from} AND minute <= ${to} ` +
-      `AND batch_key IN (${keys.join(', ')})`,
+    `SELECT DISTINCT toString(batch_key) AS k, site_id AS s, intDiv(minute, ${DAY_S}) AS d FROM ${table} ` +
+      `WHERE minute >= ${from} AND minute <= ${to} AND batch_key IN (${keys.join(', ')})`,
   );
-  const out = new Map<string, Set<number>>();
-  for (const r of rows) {
-    const key = String(r.k);
-    const sites = out.get(key) ?? new Set<number>();
-    out.set(key, sites);
-    sites.add(Number(r.site_id));
+  const out = new Map<string, Set<string>>();
+  for (const [i, part] of partsOfRows(rows).entries()) {
+    const key = String(rows[i]?.k);
+    const parts = out.get(key) ?? new Set<string>();
+    out.set(key, parts);
+    parts.add(part);
   }
   return out;
+}
+
+/**
+ * Rows into `table`, one INSERT per UTC day (`byDay`: each day's rows), earliest first: each
+ * INSERT one part of the table (and its views' parts), so that a cut leaves whole days' parts,
+ * which a retry finds (storedParts) and does not write again.
+ */
+export async function insertByDay(
+  io: ClickHouseIo,
+  table: string,
+  byDay: ReadonlyMap<number, string[]>,
+  format?: string,
+): Promise<void> {
+  for (const day of [...byDay.keys()].sort((a, b) => a - b)) {
+    const rows = byDay.get(day) as string[];
+    if (rows.length > 0) await io.insert(table, rows, format);
+  }
+}
+
+/** `row` added to its day's rows (`time` in seconds). */
+export function addByDay(byDay: Map<number, string[]>, time: number, row: string): void {
+  const day = Math.floor(time / DAY_S);
+  const rows = byDay.get(day);
+  if (rows) rows.push(row);
+  else byDay.set(day, [row]);
 }
 
 /** A batch of a group with its key. */
@@ -174,60 +216,33 @@ export async function ingestAggregatesClickHouse(
   const fresh = group.filter((_, i) => !(results[i] as IngestResult).duplicate);
   if (fresh.length === 0) return results;
   const freshKeys = fresh.map((g) => g.key);
-  const empty = new Set<number>();
-  /** The rows of `pick` of every fresh batch whose site is not in `table` yet, as `json` makes them. */
-  const rowsFor = async <R extends { siteId: number }>(
-    table: string,
-    pick: (b: StoredAggregateBatch) => readonly R[],
-    json: (r: R, key: string) => string,
-  ): Promise<{ rows: string[]; per: number[] }> => {
-    const any = fresh.some(({ batch }) => pick(batch).length > 0);
-    const there = any && Number.isFinite(from) ? await storedSitesOf(io, table, from, to, freshKeys) : new Map();
-    const rows: string[] = [];
+  const empty = new Set<string>();
+  /**
+   * The rows of `t` of every fresh batch whose part (site and day) is not in its table yet, as
+   * TabSeparated (clickhouse-aggregate-tsv.ts), inserted a day at a time (insertByDay); answers
+   * how many of each batch.
+   */
+  const write = async (t: AggregateTsvTable<{ siteId: number; minute: number }>): Promise<number[]> => {
+    const any = fresh.some(({ batch }) => t.pick(batch).length > 0);
+    const there = any && Number.isFinite(from) ? await storedPartsOf(io, t.table, from, to, freshKeys) : new Map();
+    const byDay = new Map<number, string[]>();
     const per: number[] = [];
     for (const { batch, key } of fresh) {
       const stored = there.get(key) ?? empty;
       let n = 0;
-      for (const r of pick(batch)) {
-        if (stored.has(r.siteId)) continue;
-        rows.push(json(r, key));
+      for (const r of t.pick(batch)) {
+        if (stored.has(sitePart(r.siteId, r.minute))) continue;
+        addByDay(byDay, r.minute, t.row(r, key));
         n++;
       }
       per.push(n);
     }
-    return { rows, per };
+    await insertByDay(io, t.target, byDay, 'TabSeparated');
+    return per;
   };
-  const counters = await rowsFor(
-    'agg_counters',
-    (b) => b.counters,
-    (r, key) =>
-      JSON.stringify({
-        minute: r.minute,
-        site_id: r.siteId,
-        domain_id: r.domainId,
-        zone_id: r.zoneId,
-        ...Object.fromEntries(ROLLUP_COUNTERS.map((c, i) => [c, r.counters[i]])),
-        batch_key: key,
-      }),
-  );
-  if (counters.rows.length > 0) await io.insert('agg_counters', counters.rows);
-  const lowDims = await rowsFor(
-    'agg_lowdims',
-    (b) => b.lowDims,
-    (r, key) => dimJsonRow(r, key),
-  );
-  if (lowDims.rows.length > 0) await io.insert('agg_lowdims', lowDims.rows);
-  // The heavy hitters, sketches and peaks (aggregate-sketch-clickhouse-store.ts), before the ledger rows.
-  for (const [table, pick, json] of SKETCH_TABLES) {
-    const { rows } = await rowsFor(table, pick as never, json as never);
-    if (rows.length > 0) await io.insert(table, rows);
-  }
-  const collapsed = await rowsFor(
-    'collapsed_blocks',
-    (b) => b.collapsed,
-    (r, key) => collapsedJsonRow(r, key),
-  );
-  if (collapsed.rows.length > 0) await io.insert('collapsed_blocks', collapsed.rows);
+  const counters = await write(COUNTERS_TSV);
+  // The low dimensions, heavy hitters, sketches and peaks, collapsed floods, before the ledger rows.
+  for (const t of AGGREGATE_TSV_TABLES) await write(t);
   // The ledger rows last, stamped now (as the events' ledger): log push reads the collapsed records by it.
   const now = Date.now();
   await io.insert(
@@ -247,7 +262,7 @@ export async function ingestAggregatesClickHouse(
   let i = 0;
   for (const [n, result] of results.entries()) {
     if (result.duplicate) continue;
-    results[n] = { stored: counters.per[i] ?? 0, duplicate: false };
+    results[n] = { stored: counters[i] ?? 0, duplicate: false };
     i++;
   }
   return results;

@@ -18,21 +18,6 @@ export const LOW_DIM_COLUMNS = ['dim', 'value', ...DIM_COUNTERS] as const;
 export const aggregateLowRows = (dim: string, where: string): string =>
   `SELECT value, requests, bytes_out, blocked, blacklisted, waf FROM agg_lowdims WHERE dim = '${dim}' AND ${where}`;
 
-/**
- * A dimension row as a JSONEachRow row of ClickHouse's agg_lowdims / agg_highdims (`extra`: more
- * columns after DIM_COUNTERS, e.g. `,"error":3`), with its batch's key: written out directly (a
- * node-minute is ~580,000 of them; an object per row and its JSON.stringify cost several times more).
- * Numbers are the contract's integers (checked before), strings JSON-quoted.
- */
-export function dimJsonRow(r: AggregateDimRow, key: string, extra = ''): string {
-  let counts = '';
-  for (const [i, c] of DIM_COUNTERS.entries()) counts += `,"${c}":${r.counts[i] ?? 0}`;
-  return (
-    `{"minute":${r.minute},"site_id":${r.siteId},"domain_id":${r.domainId},"zone_id":${r.zoneId},` +
-    `"dim":${JSON.stringify(r.dim)},"value":${JSON.stringify(r.value)}${counts}${extra},"batch_key":${key}}`
-  );
-}
-
 /** A dimension row's columns in DuckDB's staging tables: its place, dimension, value and DIM_COUNTERS. */
 export const DIM_STAGING_COLUMNS: readonly DuckDbColumn<AggregateDimRow>[] = [
   ['BIGINT', (r) => BigInt(r.minute)],

@@ -1,5 +1,4 @@
-import { dimJsonRow } from './aggregate-lowdims-store.js';
-import type { AggregateHighRow, AggregateSketchRow, StoredAggregateBatch } from './analytics-store.js';
+import type { StoredAggregateBatch } from './analytics-store.js';
 import { DIM_COUNTERS } from './rollups.js';
 
 /**
@@ -8,7 +7,7 @@ import { DIM_COUNTERS } from './rollups.js';
  * per listed value of each minute record's heavy hitters, pruned with raw events) with views that
  * sum it into dims_1h, dims_1d and sitedims_1d as the events' views do; `agg_sketches` (a row per
  * minute record: distinct-address sketches, time histograms, per-second peaks; pruned with the
- * rollups). Each goes in with one INSERT carrying the batch key, before the batch's ledger row; a
+ * rollups). Each goes in (clickhouse-aggregate-tsv.ts) with one INSERT carrying the batch key, before the batch's ledger row; a
  * retry after a cut finds its rows by that key and does not write them again.
  */
 
@@ -46,41 +45,3 @@ export function checkSketchRows(batch: StoredAggregateBatch): void {
     }
   }
 }
-
-const place = (r: { minute: number; siteId: number; domainId: number; zoneId: number }) => ({
-  minute: r.minute,
-  site_id: r.siteId,
-  domain_id: r.domainId,
-  zone_id: r.zoneId,
-});
-
-/**
- * The heavy hitters' and sketches' tables, each with the rows of a batch it takes and a row's
- * JSON (with its batch's key): written with the group's counters (aggregate-clickhouse-store.ts),
- * before its ledger rows.
- */
-export const SKETCH_TABLES = [
-  [
-    'agg_highdims',
-    (b: StoredAggregateBatch): readonly AggregateHighRow[] => b.highDims,
-    (r: AggregateHighRow, key: string) => dimJsonRow(r, key, `,"error":${r.error}`),
-  ],
-  [
-    'agg_sketches',
-    (b: StoredAggregateBatch): readonly AggregateSketchRow[] => b.sketches,
-    (r: AggregateSketchRow, key: string) =>
-      JSON.stringify({
-        ...place(r),
-        requests: r.requests,
-        bytes_out: r.bytesOut,
-        peak_requests: r.peakRequests,
-        peak_bytes: r.peakBytes,
-        ips: r.ips,
-        blocked_ips: r.blockedIps,
-        blacklisted_ips: r.blacklistedIps,
-        request_ms: r.requestMs,
-        upstream_ms: r.upstreamMs,
-        batch_key: key,
-      }),
-  ],
-] as const;

@@ -361,7 +361,7 @@ export class ClickHouseStore implements AnalyticsStore {
   /** What the ingest modules borrow: reads, and inserts of JSON rows. */
   private readonly io = {
     select: (sql: string) => this.select(sql),
-    insert: (t: string, rows: readonly string[]) => this.insert(t, rows),
+    insert: (t: string, rows: readonly string[], format?: string) => this.insert(t, rows, format),
   };
 
   query(sql: string): Promise<Row[]> {

@@ -13,7 +13,7 @@ const TSV_ESCAPES: Record<string, string> = {
   '\f': '\\f',
 };
 /** A string as a TabSeparated field (most need no escape: tested before replacing). */
-function tsvField(value: string): string {
+export function tsvField(value: string): string {
   return TSV_SPECIAL.test(value) ? value.replace(TSV_SPECIAL_ALL, (c) => TSV_ESCAPES[c] as string) : value;
 }
 

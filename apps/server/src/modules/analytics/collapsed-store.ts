@@ -44,17 +44,3 @@ export async function appendCollapsedDuckDb(db: DuckDBConnection, rows: readonly
   }
   appender.closeSync();
 }
-
-/** A collapsed row as a JSONEachRow row with its batch's key (checked: checkCollapsed). */
-export function collapsedJsonRow(r: CollapsedRow, key: string): string {
-  checkCollapsed(r);
-  const row: Record<string, number | string> = {
-    minute: r.minute,
-    requests: r.count,
-    first_ms: r.firstMs,
-    last_ms: r.lastMs,
-  };
-  for (const c of CLICKHOUSE_EVENT_COLUMNS) row[c.name] = r[c.field];
-  row.batch_key = key;
-  return JSON.stringify(row);
-}
