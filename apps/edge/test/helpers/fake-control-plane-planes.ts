@@ -95,7 +95,6 @@ export function planeOf(snapshot: unknown, to: number): PlaneFull | null {
     geoDatabase: plane.geoDatabase ?? null,
     abuseIPs: plane.abuseIPs ?? null,
     ...(plane.errorPages ? { errorPages: plane.errorPages } : {}),
-    ...(plane.allowPrivateOrigins ? { allowPrivateOrigins: true as const } : {}),
   };
   return {
     type: 'full',

@@ -279,8 +279,6 @@ export const dataPlaneSchema = z
         'pages too large',
       )
       .optional(),
-    /** The operator allows origins on private addresses, as the plane's meta says it (plane.ts). */
-    allowPrivateOrigins: z.literal(true).optional(),
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();

@@ -271,20 +271,14 @@ export class SnapshotBuilder {
     const errorPages = (await this.projections.errorPages?.(ownerId)) ?? [];
     const geoDatabase = (await this.projections.geoDatabase?.(ownerId)) ?? null;
     const abuseIPs = (await this.projections.abuseIPs?.(ownerId, firewalls)) ?? null;
+    const allowPrivateOrigins = (await this.projections.privateOrigins?.(ownerId)) === true;
     return {
       ...(geoDatabase === null ? {} : { geoDatabase }),
       ...(abuseIPs === null ? {} : { abuseIPs }),
       ...(errorPages.length === 0 ? {} : { errorPages }),
-      ...(await this.privateOrigins(ownerId)),
+      // Only when allowed: an agent that predates the field refuses a meta that carries it.
+      ...(allowPrivateOrigins ? { allowPrivateOrigins: true as const } : {}),
     };
-  }
-
-  /**
-   * The operator's private-origin choice as both the plane's meta and the whole snapshot's data
-   * plane carry it: only when allowed (an agent older than the tolerant meta refuses the key).
-   */
-  private async privateOrigins(ownerId: number): Promise<{ allowPrivateOrigins?: true }> {
-    return (await this.projections.privateOrigins?.(ownerId)) === true ? { allowPrivateOrigins: true } : {};
   }
 
   /** The challenge keys of the owner's plane at `now` (they rotate with time). */
@@ -324,9 +318,8 @@ export class SnapshotBuilder {
     // The operator's default pages, once per node (size-bounded: OPERATOR_ERROR_PAGES_MAX_BYTES); a
     // node without sites answers unknown hosts with them too.
     const errorPages = (await this.projections.errorPages?.(ownerId)) ?? [];
-    const privateOrigins = await this.privateOrigins(ownerId);
     const done = (plane: SharedDataPlane): SharedPlane => {
-      const withPages = { ...plane, ...(errorPages.length === 0 ? {} : { errorPages }), ...privateOrigins };
+      const withPages = errorPages.length === 0 ? plane : { ...plane, errorPages };
       return { plane: withPages, leftOut, ...serializePlane(withPages) };
     };
     if (groupIds.length === 0) return done(emptyPlane());
