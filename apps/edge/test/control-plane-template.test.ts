@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,30 @@ describe('the template of a first start', () => {
     // Another password (or bundle) is another template.
     made.push(await dataDirFromTemplate(bundle, 'another password', firstStart, templates()));
     expect(starts).toBe(2);
+  });
+
+  it('is made again when a migration changes while the bundle stays the same', async () => {
+    // The migrations are read at run time from the drizzle folder beside the bundle's package.
+    const pkg = path.join(work, 'pkg');
+    await mkdir(path.join(pkg, 'dist'), { recursive: true });
+    await mkdir(path.join(pkg, 'drizzle', 'meta'), { recursive: true });
+    const bundle = path.join(pkg, 'dist', 'main.js');
+    await writeFile(bundle, randomBytes(32).toString('hex'));
+    await writeFile(path.join(pkg, 'drizzle', 'meta', '_journal.json'), '{"entries":[{"tag":"0000_a"}]}');
+    await writeFile(path.join(pkg, 'drizzle', '0000_a.sql'), 'CREATE TABLE a (id int);');
+    let starts = 0;
+    const firstStart = async (into: string) => {
+      starts += 1;
+      await writeFile(path.join(into, 'secret.key'), `start ${starts}`);
+    };
+    made.push(await dataDirFromTemplate(bundle, 'password', firstStart, templates()));
+    made.push(await dataDirFromTemplate(bundle, 'password', firstStart, templates()));
+    expect(starts).toBe(1);
+    await writeFile(path.join(pkg, 'drizzle', '0000_a.sql'), 'CREATE TABLE a (id bigint);');
+    const dir = await dataDirFromTemplate(bundle, 'password', firstStart, templates());
+    made.push(dir);
+    expect(starts).toBe(2);
+    expect(await readFile(path.join(dir, 'secret.key'), 'utf8')).toBe('start 2');
   });
 
   it('leaves no template behind when the first start fails, and the next file makes it', async () => {

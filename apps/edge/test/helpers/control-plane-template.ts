@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -20,13 +20,35 @@ const READY = '.ready';
 const STALE_LOCK_MS = 5 * 60_000;
 const WAIT_MS = 180_000;
 
-/** The template's key: the bundle's bytes and the root password it was made with. */
+/**
+ * The migrations a bundle runs: they are read at run time from the `drizzle` folder beside its
+ * package (database.ts migrationsFolder), not built into it; null when there is none above it.
+ */
+function migrationsOf(bundle: string): string | null {
+  let dir = path.dirname(bundle);
+  for (let i = 0; i < 6; i++) {
+    const candidate = path.join(dir, 'drizzle');
+    if (existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
+    dir = path.dirname(dir);
+  }
+  return null;
+}
+
+/**
+ * The template's key: the bundle's bytes, the root password it was made with, and every migration
+ * file (an edited or regenerated migration keeps the bundle's bytes, and a copy migrated with the
+ * old one would never run it again: the migrator compares only the journal's last entry).
+ */
 async function keyOf(bundle: string, password: string): Promise<string> {
-  return createHash('sha256')
+  const hash = createHash('sha256')
     .update(await readFile(bundle))
-    .update(password)
-    .digest('hex')
-    .slice(0, 20);
+    .update(password);
+  const migrations = migrationsOf(bundle);
+  if (migrations) {
+    const files = (await readdir(migrations, { recursive: true })).filter((f) => /\.(sql|json)$/.test(f)).sort();
+    for (const file of files) hash.update(`\0${file}\0`).update(await readFile(path.join(migrations, file)));
+  }
+  return hash.digest('hex').slice(0, 20);
 }
 
 /** Creates the template at `dir` under a lock; answers false when another process holds the lock. */
@@ -45,6 +67,9 @@ async function create(dir: string, make: (into: string) => Promise<void>): Promi
     try {
       await make(building);
       await writeFile(path.join(building, READY), '');
+      // A creator that took this lock over as stale may have published one meanwhile: keep it (a
+      // file may be copying it).
+      if (existsSync(path.join(dir, READY))) return true;
       await rm(dir, { recursive: true, force: true });
       await rename(building, dir);
     } finally {
