@@ -50,12 +50,12 @@ interface Widths {
 
 /**
  * The document's width and that of every visible table scroll container, once the layout holds
- * still: read on each animation frame until two consecutive frames agree (for up to 3 s, then the last
- * reading). A list lays its columns out after its rows arrive, and a reading in between is not what
- * people see.
+ * still: read on each animation frame until the readings have not changed for STILL_MS (for up to
+ * 3 s, then the last reading). A list lays its columns out after its rows arrive, and a reading in
+ * between is not what people see: two frames alone (16 ms) can both fall before the columns.
  */
 function measureSettled(page: Page): Promise<Widths> {
-  return page.evaluate(async () => {
+  return page.evaluate(async (STILL_MS) => {
     const measure = () => ({
       document: document.documentElement.scrollWidth,
       window: window.innerWidth,
@@ -77,15 +77,16 @@ function measureSettled(page: Page): Promise<Widths> {
     const until = performance.now() + 3_000;
     await frame();
     let widths = measure();
+    let since = performance.now();
     while (performance.now() < until) {
       await frame();
       const again = measure();
-      const settled = JSON.stringify(again) === JSON.stringify(widths);
+      if (JSON.stringify(again) !== JSON.stringify(widths)) since = performance.now();
       widths = again;
-      if (settled) break;
+      if (performance.now() - since >= STILL_MS) break;
     }
     return widths;
-  });
+  }, 120);
 }
 
 /** Waits for the page's lists to load (no spinner), then checks that nothing scrolls sideways. */

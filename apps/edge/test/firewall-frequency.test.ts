@@ -241,8 +241,9 @@ describe('per-second limits', () => {
     // Sequential requests wait for their answers: each is delayed to the rate, none is refused.
     const started = performance.now();
     expect(await statuses('127.0.0.21', 'rate.example.com', 8)).toEqual([200, 200, 200, 200, 200, 200, 200, 200]);
-    // Each on time: under a second each on average (4/s), none waited out a block or a window.
-    expect(performance.now() - started).toBeLessThan(8 * 1000);
+    // Each on time: at 4/s the eight take about 2 s (each held a 250 ms slot); a rate read as 1/s
+    // would take 7 s or more. 5 s leaves 3 s for a busy machine and still tells the two apart.
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('delay a request without changing its route (here the cache location)', async () => {

@@ -264,8 +264,9 @@ describe('CNAME targets and checkCNAME', () => {
         { token: user },
       );
       expect(res.json()).toMatchObject({ code: 101010, extra: { name: 'a.test', reason: 'ETIMEOUT' } });
-      // Ended by its deadline, not hung: far below the system resolver's own (5 s a try, 4 tries).
-      expect(Date.now() - started).toBeLessThan(20_000);
+      // Ended by the check's own resolver (400 ms over its tries), not hung on the system resolver's
+      // (5 s a try, 4 tries: 20 s); 5 s leaves room for a busy machine and still tells them apart.
+      expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await other.close();
       await silent.stop();
