@@ -13,15 +13,19 @@ import type { AggregateIngestService } from './aggregate-ingest.service.js';
  * "Load shedding of the nodes' aggregates").
  */
 export const AGGREGATE_INGEST_MAX_IN_FLIGHT = 16;
-/** How long an admitted batch's body may take to arrive (a few MB of gzip from a node: seconds). */
+/**
+ * An admitted batch's body must move: at least the limit's `minBytes` (16 KiB) in every window of
+ * this length until it is all there, or its connection is cut (a stalled or trickled body holds a
+ * place this long at most; a slow link that keeps sending is never cut).
+ */
 export const AGGREGATE_BODY_MS = 30_000;
 
 /**
  * The node API's aggregate call (contract routes/analytics-aggregates.ts): a node ships, the
  * ingest merges once. A request without a signed request's headers (their form, a timestamp
  * within the skew) is refused (101013) before it takes a place; beyond `limit` batches in flight
- * one more is refused before its body is read (503, Retry-After); a place whose body has not come
- * within the limit's `bodyMs` is freed (its connection cut); a batch whose node went before it was
+ * one more is refused before its body is read (503, Retry-After); a place whose body stalls (less
+ * than the limit's `minBytes` in a `bodyMs` window) is freed (its connection cut); a batch whose node went before it was
  * written is not written.
  */
 export function bindAggregateRoutes(

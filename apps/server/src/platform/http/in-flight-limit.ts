@@ -7,9 +7,11 @@ import { AppError } from '../errors/app-error.js';
  * closes. One more is refused at once — 101005 with HTTP 503 and `Retry-After` — instead of
  * being read, parsed and queued behind work it would wait on past its sender's timeout. The
  * Retry-After is the time the recent requests took, from arrival to reply (a moving average,
- * 1–60 s): about when the requests ahead have been served. A request admitted whose body has not
- * all arrived within `bodyMs` is cut (its connection closed): a sender that trickles its body, or
- * never sends it, holds its place that long at most, not the server's request timeout.
+ * 1–60 s): about when the requests ahead have been served. A request admitted whose body stalls
+ * is cut (its connection closed): in every `bodyMs` while its body is not all there, at least
+ * `minBytes` must arrive. A sender that never sends its body, or trickles it, holds its place one
+ * such window at most, not the server's request timeout; a slow but moving link (a node's megabytes
+ * over a congested uplink) is not cut however long its batch takes.
  */
 export class InFlightLimit {
   private inFlight = 0;
@@ -20,6 +22,7 @@ export class InFlightLimit {
     readonly max: number,
     private readonly now: () => number = () => performance.now(),
     readonly bodyMs = 30_000,
+    readonly minBytes = 16 * 1024,
   ) {}
 
   get current(): number {
@@ -37,14 +40,17 @@ export class InFlightLimit {
     const req = request.raw;
     let deadline: NodeJS.Timeout | null = null;
     if (!req.complete) {
-      deadline = setTimeout(() => {
-        if (!req.complete) req.socket.destroy();
+      let seen = req.socket.bytesRead;
+      deadline = setInterval(() => {
+        const read = req.socket.bytesRead;
+        if (!req.complete && read - seen < this.minBytes) req.socket.destroy();
+        seen = read;
       }, this.bodyMs);
       deadline.unref();
-      req.once('end', () => clearTimeout(deadline ?? undefined));
+      req.once('end', () => clearInterval(deadline ?? undefined));
     }
     reply.raw.once('close', () => {
-      if (deadline) clearTimeout(deadline);
+      if (deadline) clearInterval(deadline);
       this.inFlight--;
       // Only answered requests say how long serving takes (a client that went says nothing).
       if (reply.raw.writableFinished && reply.statusCode < 500) {

@@ -1,0 +1,70 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { InFlightLimit } from '../src/platform/http/in-flight-limit.js';
+
+// The body rule of an admitted request (platform/http/in-flight-limit.ts): a body that stalls loses
+// its place within a window, one that keeps moving keeps it however long it takes (a node's
+// megabytes over a slow uplink). Driven with fake timers over a stand-in socket whose bytesRead the
+// test advances: the same counter Node's socket keeps.
+
+class FakeSocket {
+  bytesRead = 0;
+  destroyed = false;
+  destroy() {
+    this.destroyed = true;
+  }
+}
+
+function admitted(limit: InFlightLimit) {
+  const socket = new FakeSocket();
+  const raw = Object.assign(new EventEmitter(), { complete: false, socket });
+  const replyRaw = Object.assign(new EventEmitter(), { writableFinished: false });
+  limit.admit({ raw } as unknown as FastifyRequest, { raw: replyRaw, statusCode: 200 } as unknown as FastifyReply);
+  return { socket, raw, replyRaw };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('an admitted request’s body', () => {
+  it('is cut when nothing arrives within a window, and its place is freed with the connection', () => {
+    const limit = new InFlightLimit(1, undefined, 1000, 16 * 1024);
+    const { socket, replyRaw } = admitted(limit);
+    expect(limit.current).toBe(1);
+    vi.advanceTimersByTime(999);
+    expect(socket.destroyed).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(socket.destroyed).toBe(true);
+    replyRaw.emit('close');
+    expect(limit.current).toBe(0);
+  });
+
+  it('is cut when it trickles below the least a window must bring', () => {
+    const limit = new InFlightLimit(1, undefined, 1000, 16 * 1024);
+    const { socket } = admitted(limit);
+    for (let i = 0; i < 3; i++) {
+      socket.bytesRead += 20 * 1024;
+      vi.advanceTimersByTime(1000);
+    }
+    expect(socket.destroyed).toBe(false);
+    socket.bytesRead += 1024;
+    vi.advanceTimersByTime(1000);
+    expect(socket.destroyed).toBe(true);
+  });
+
+  it('keeps its place while it keeps moving, however many windows it takes', () => {
+    const limit = new InFlightLimit(1, undefined, 1000, 16 * 1024);
+    const { socket, raw } = admitted(limit);
+    for (let i = 0; i < 60; i++) {
+      socket.bytesRead += 17 * 1024;
+      vi.advanceTimersByTime(1000);
+    }
+    expect(socket.destroyed).toBe(false);
+    // Once the body is in, waiting for the store is never cut.
+    raw.complete = true;
+    raw.emit('end');
+    vi.advanceTimersByTime(10_000);
+    expect(socket.destroyed).toBe(false);
+  });
+});
