@@ -172,7 +172,8 @@ export class NodeClient {
     idleMs = EDGE_PLANE_STREAM_KEEPALIVE_SECONDS * 3000,
   ): Promise<void> {
     const route = getNodePlaneStream;
-    const params = new URLSearchParams(known ?? {});
+    // An empty hash is left out (the route takes none): the answer then brings it.
+    const params = new URLSearchParams(Object.entries(known ?? {}).filter(([, v]) => v !== ''));
     const url = this.url(route, params.size > 0 ? `?${params}` : '');
     if (!this.credentials) throw new Error('the node is not registered yet');
     const headers = {
@@ -289,7 +290,7 @@ export class NodeClient {
     if (known) {
       params.set('since', known.since);
       params.set('plane', known.plane);
-      params.set('meta', known.meta);
+      if (known.meta !== '') params.set('meta', known.meta);
     }
     params.set('wait', String(wait));
     const reply = await this.call(

@@ -59,6 +59,12 @@ export class PlaneLoop {
   private pushed: { to: string; generation: number; sum: string } | null = null;
   /** Set after a refused answer: the next poll asks for a whole plane. */
   private wantFull = false;
+  /**
+   * Set when the plane came from disk: its meta is what the agent that stored it understood (an
+   * older agent drops keys it does not know, under the control plane's hash of the whole meta), so
+   * the polls leave the meta's hash out until an answer brings the meta again.
+   */
+  private metaFromDisk = false;
   /** Why the latest answer was not taken or pushed ('' when it was). */
   private planeError = '';
   /** The origins' host names, resolved (plane-origins.ts). */
@@ -108,6 +114,7 @@ export class PlaneLoop {
       this.plane = null;
     }
     if (this.plane) {
+      this.metaFromDisk = true;
       this.available = true;
       await this.origins.resolve(this.plane, true);
       log('info', 'plane.restored', { to: this.plane.to, domains: this.plane.domainCount });
@@ -236,10 +243,13 @@ export class PlaneLoop {
     }
   }
 
-  /** What the node holds, as the control plane is told it (null: nothing, or a whole plane wanted). */
+  /**
+   * What the node holds, as the control plane is told it (null: nothing, or a whole plane wanted;
+   * meta '': the meta's hash left out, so the answer brings the meta).
+   */
   private known(): { since: string; plane: string; meta: string } | null {
     const plane = this.wantFull ? null : this.plane;
-    return plane ? { since: plane.to, plane: plane.planeHash, meta: plane.metaHash } : null;
+    return plane ? { since: plane.to, plane: plane.planeHash, meta: this.metaFromDisk ? '' : plane.metaHash } : null;
   }
 
   /** One poll: what the control plane answers for the plane the node holds. */
@@ -290,6 +300,7 @@ export class PlaneLoop {
         throw err;
       }
       this.wantFull = false;
+      this.metaFromDisk = false;
       const result = await this.push(ops);
       log('info', 'plane.applied', {
         answer: describeAnswer(answer),
