@@ -94,12 +94,13 @@ const server = {
 
 export default defineConfig({
   test: {
-    // Two files at once: Vitest's default on these 2-core machines is one (cores − 1), and the
-    // suites wait on PostgreSQL, ClickHouse, nginx and the browser-less DOM more than on the CPU
-    // (the whole run: 33 min with one worker, 21.5 min with two). VITEST_MAX_WORKERS still overrides.
-    // With files sharing their worker's process (above), a clean clone's `npm test` on an idle
-    // machine (2026-11-27): Vitest 1,226 s for 5,022 tests, the whole run 37 min with the browser tests.
-    maxWorkers: 2,
+    // Three files at once on these 2-core machines (Vitest's default is cores − 1): the suites wait
+    // on PostgreSQL, ClickHouse, nginx and the browser-less DOM more than on the CPU (the whole run:
+    // 33 min with one worker, 21.5 min with two), and the edge's chain files wait on the real clock
+    // (a node ships a minute's sketches at its close; the monitor's 10 s rounds): eight such files
+    // took 450 s of the 2,261 s of file time in a clean clone's 1,181 s stage with two workers
+    // (2026-11-29), mostly waiting. A third file runs in those waits. VITEST_MAX_WORKERS overrides.
+    maxWorkers: 3,
     projects: [
       ...projects('contract', 'packages/contract', ['src/**/*.test.ts'], { environment: 'node' }),
       ...projects('server-pglite', 'apps/server', serverTests, { ...server, env: { RAMPART_TEST_DB: 'pglite' } }),
