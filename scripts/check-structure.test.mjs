@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { callerScopes, check, circleKey, MAX_LINES, sqlCount } from './check-structure.mjs';
+import { callerScopes, check, circleKey, MAX_DOC_LINES, MAX_LINES, sqlCount } from './check-structure.mjs';
 
 const roots = [];
 after(() => {
@@ -69,6 +69,21 @@ describe('file sizes', () => {
       `apps/server/src/b.ts: 120 lines now, within ${MAX_LINES}: remove it from SIZE_DEBT`,
       'apps/server/src/gone.ts: listed in SIZE_DEBT but gone: remove it from the list',
     ]);
+  });
+});
+
+describe('document sizes', () => {
+  test('a Markdown file over the limit fails, wherever it is; dependencies and builds are not read', async () => {
+    const root = tree({
+      'README.md': lines(MAX_DOC_LINES),
+      'bench/README.md': lines(MAX_DOC_LINES + 1),
+      'docs/decisions/0001-a.md': lines(20),
+      'node_modules/x/README.md': lines(MAX_DOC_LINES * 3),
+      'apps/console/dist/notes.md': lines(MAX_DOC_LINES * 3),
+    });
+    const problems = await check(root, ['docs'], none);
+    assert.equal(problems.length, 1);
+    assert.match(problems[0], new RegExp(`^bench/README\\.md: ${MAX_DOC_LINES + 1} lines, over ${MAX_DOC_LINES}`));
   });
 });
 
