@@ -75,7 +75,8 @@ async function servedWhileHeld(edge: TestAgent, hold: string, name: string): Pro
   const paths = Array.from({ length: 30 }, (_, i) => `/${RUN}/${name}/${i}`);
   for (const p of paths) expect((await request(edge.ports.http, 'shop.example.com', p)).status).toBe(200);
   await writeFile(hold, '');
-  const started = await edge.waitForLog('events.worker_started', () => true, 30_000);
+  // The worker runs at nice 19: on a machine whose cores are busy it gets what they leave over.
+  const started = await edge.waitForLog('events.worker_started', () => true, 120_000);
   // The same worker, waited for: not killed and started again.
   expect(started).toMatchObject({ pid, prepared: true });
   return paths;
@@ -97,8 +98,8 @@ describe("a first start whose events' process is slow to come up", () => {
     await waitUntil(async () => requests() >= paths.length, 90_000, 100);
     expect(requests()).toBe(paths.length);
     // The events for the logs too.
-    await waitUntil(async () => [...shipped(from, paths).values()].every((n) => n > 0), 30_000, 100);
+    await waitUntil(async () => [...shipped(from, paths).values()].every((n) => n > 0), 90_000, 100);
     expect([...shipped(from, paths).values()]).toEqual(paths.map(() => 1));
     expect(edge.logs.filter((e) => e.event === 'events.worker_exited')).toEqual([]);
-  }, 150_000);
+  }, 360_000);
 });
