@@ -16,7 +16,7 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { sendAs, type Token } from './helpers/call.js';
+import { refusedFields, sendAs, type Token } from './helpers/call.js';
 import { joinNode } from './helpers/edge-node.js';
 import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -33,15 +33,6 @@ let web: number;
 let game: number;
 
 const site = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
-
-function fields(res: {
-  statusCode: number;
-  json(): { code: number; extra: { fields: { field: string; key: string }[] } };
-}) {
-  expect(res.statusCode).toBe(400);
-  expect(res.json().code).toBe(101003);
-  return res.json().extra.fields.map((f) => `${f.field}:${f.key}`);
-}
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -74,7 +65,10 @@ describe("origins on the operator's own node sockets", () => {
         ],
       },
     });
-    expect(fields(res)).toEqual(['domains.0.upstreams.0.ip:originIsNode', 'domains.0.upstreams.1.ip:originIsNode']);
+    expect(refusedFields(res)).toEqual([
+      'domains.0.upstreams.0.ip:originIsNode',
+      'domains.0.upstreams.1.ip:originIsNode',
+    ]);
     const ok = await site(createDomains, {
       params: { siteId: web },
       body: {
@@ -88,7 +82,7 @@ describe("origins on the operator's own node sockets", () => {
     const domainId = (await site(listDomains, { params: { siteId: web } })).json().data[0].id;
     const upstreamId = (await site(listUpstreams, { params: { siteId: web, domainId } })).json().data[0].id;
     expect(
-      fields(
+      refusedFields(
         await site(addUpstreams, {
           params: { siteId: web, domainId },
           body: { upstreams: [{ ip: '127.0.0.1', port: 443 }] },
@@ -96,7 +90,7 @@ describe("origins on the operator's own node sockets", () => {
       ),
     ).toEqual(['upstreams.0.ip:originIsNode']);
     expect(
-      fields(
+      refusedFields(
         await site(updateUpstream, {
           params: { siteId: web, domainId },
           body: { id: upstreamId, ip: '127.0.0.1', port: 80 },
@@ -104,7 +98,7 @@ describe("origins on the operator's own node sockets", () => {
       ),
     ).toEqual(['ip:originIsNode']);
     expect(
-      fields(
+      refusedFields(
         await site(createSimpleDomains, {
           params: { siteId: web },
           body: {
@@ -115,7 +109,7 @@ describe("origins on the operator's own node sockets", () => {
       ),
     ).toEqual(['upstreams.0.ip:originIsNode']);
     expect(
-      fields(
+      refusedFields(
         await site(replaceDomainsUpstreams, {
           params: { siteId: web },
           body: {
@@ -126,7 +120,7 @@ describe("origins on the operator's own node sockets", () => {
       ),
     ).toEqual(['upstreams.0.ip:originIsNode']);
     expect(
-      fields(
+      refusedFields(
         await site(updateDomain, {
           params: { siteId: web },
           body: { id: domainId, upstreams: [{ ip: '127.0.0.1', port: 80 }] },
@@ -143,7 +137,7 @@ describe("origins on the operator's own node sockets", () => {
       ).statusCode,
     ).toBe(200);
     expect(
-      fields(
+      refusedFields(
         await site(modifyUpstreamIPs, {
           params: { siteId: web },
           body: {
@@ -176,7 +170,7 @@ describe("origins on the operator's own node sockets", () => {
         ],
       },
     });
-    expect(fields(res)).toEqual(['ports.0.upstreams.0.ip:originIsNode', 'ports.0.upstreams.1.ip:originIsNode']);
+    expect(refusedFields(res)).toEqual(['ports.0.upstreams.0.ip:originIsNode', 'ports.0.upstreams.1.ip:originIsNode']);
     const ok = await site(addSitePorts, {
       params: { siteId: game },
       body: {
@@ -186,7 +180,7 @@ describe("origins on the operator's own node sockets", () => {
     expect(ok.statusCode).toBe(200);
     const portId = ok.json().data[0].id;
     expect(
-      fields(
+      refusedFields(
         await site(addSitePortUpstreams, {
           params: { siteId: game, portId },
           body: { upstreams: [{ ip: '127.0.0.1', port: 25565 }] },

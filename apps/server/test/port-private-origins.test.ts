@@ -14,7 +14,7 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { sendAs, type Token } from './helpers/call.js';
+import { refusedFields, sendAs, type Token } from './helpers/call.js';
 import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -32,16 +32,6 @@ let portId: number;
 let upstreamId: number;
 
 const site = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
-
-/** `field:key` of each refused field of a 101003 answer. */
-function refused(res: {
-  statusCode: number;
-  json(): { code: number; extra: { fields: { field: string; key: string }[] } };
-}) {
-  expect(res.statusCode).toBe(400);
-  expect(res.json().code).toBe(101003);
-  return res.json().extra.fields.map((f) => `${f.field}:${f.key}`);
-}
 
 /** Every route that saves a layer-4 port upstream, each given the address to save (ports apart per call). */
 function writes(ip: string, n: number) {
@@ -127,14 +117,14 @@ describe('layer-4 port upstreams on private addresses', () => {
     for (const [n, ip] of ADDRESSES.entries()) {
       for (const [route, write] of Object.entries(writes(ip, n))) {
         // Each refused field is named once, though a batch makes one port per number of its range.
-        expect(refused(await write()), `${route} ${ip}`).toEqual([FIELDS[route as keyof typeof FIELDS]]);
+        expect(refusedFields(await write()), `${route} ${ip}`).toEqual([FIELDS[route as keyof typeof FIELDS]]);
       }
       // The layer-7 check answers the same code and key for the same address.
       const domain = await site(createDomains, {
         params: { siteId: web },
         body: { domains: [{ name: `d${n}.example.com`, upstreams: [{ ip, port: 8080 }] }] },
       });
-      expect(refused(domain)).toEqual(['domains.0.upstreams.0.ip:originNotAllowed']);
+      expect(refusedFields(domain)).toEqual(['domains.0.upstreams.0.ip:originNotAllowed']);
       // One upstream list for several names: each refused upstream is named once.
       const simple = await site(createSimpleDomains, {
         params: { siteId: web },
@@ -147,7 +137,7 @@ describe('layer-4 port upstreams on private addresses', () => {
           ],
         },
       });
-      expect(refused(simple)).toEqual(['upstreams.0.ip:originNotAllowed', 'upstreams.2.ip:originNotAllowed']);
+      expect(refusedFields(simple)).toEqual(['upstreams.0.ip:originNotAllowed', 'upstreams.2.ip:originNotAllowed']);
     }
     // Nothing was saved.
     expect(await portCount()).toBe(1);

@@ -10,6 +10,7 @@ import {
   requestFor,
 } from '@rampart/contract/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 
 /**
  * The server tests' route caller: the Fastify `inject` adapter of the contract's typed caller
@@ -86,6 +87,16 @@ export function rawInput(input: LooseInput): never {
 /** The fields a refusal for invalid input (101003) names, in its order: which input was refused. */
 export function fieldNames(res: { json(): { extra: { fields: { field: string }[] } } }): string[] {
   return res.json().extra.fields.map((f) => f.field);
+}
+
+/** A refusal for invalid input (400, 101003), and each field it names as `field:key`, in its order. */
+export function refusedFields(res: {
+  statusCode: number;
+  json(): { code: number; extra: { fields: { field: string; key: string }[] } };
+}): string[] {
+  expect(res.statusCode).toBe(400);
+  expect(res.json().code).toBe(101003);
+  return res.json().extra.fields.map((f) => `${f.field}:${f.key}`);
 }
 
 /** A raw request, for tests that send what no client sends. */
