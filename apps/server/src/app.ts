@@ -179,7 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const notifications = createNotifications(base, analyticsReads);
   const ctx: AppContext = { ...base, alerts: notifications.alerts };
 
-  const { binder, account, createdRoots } = await composeAccounts(ctx, {
+  const { binder, account, createdRoots, nodeSignatures } = await composeAccounts(ctx, {
     strictRouteCodes: options.strictRouteCodes,
     onDemandSendLimit: options.onDemandSendLimit,
   });
@@ -192,7 +192,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const edge = composeEdge(ctx, binder);
   bindNotifySettingRoutes(binder, notifications.settings, (accountId) => repos.accounts.topOfTier(accountId));
   const { dnsSettings, licenceExpiry } = composeOperator(ctx, binder, edge.monitorStatus);
-  const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
+  const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo, nodeSignatures.headers);
   bindNodeExporterHealthRoutes(
     binder,
     edge.nodeExporter,

@@ -1,85 +1,39 @@
-import { request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
-import { gzipSync } from 'node:zlib';
-import {
-  type AggregateBatch,
-  EVENT_BATCH_CONTENT_TYPE,
-  MinuteAggregator,
-  routeUrl,
-  shipNodeAggregates,
-} from '@rampart/contract';
-import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import { routeUrl, shipNodeEvents, shipNodeL4Counters } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGGREGATE_INGEST_MAX_IN_FLIGHT } from '../src/modules/analytics/aggregates.routes.js';
 import type { AnalyticsStore, StoredAggregateBatch } from '../src/modules/analytics/analytics-store.js';
-import { analyticsTenants } from './helpers/analytics-tenants.js';
+import {
+  NODE_INGEST_LEGACY_PLACES,
+  NODE_INGEST_MAX_IN_FLIGHT,
+  NODE_INGEST_PLACES_PER_NODE,
+} from '../src/platform/http/node-admission.js';
 import { manualClock } from './helpers/auth.js';
-import type { JoinedNode } from './helpers/edge-node.js';
-import { edgeEvent } from './helpers/events.js';
+import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import {
+  AGGREGATES_PATH,
+  type Answer,
+  INGEST_MINUTE,
+  type IngestSockets,
+  ingestSockets,
+} from './helpers/ingest-sockets.js';
 import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
 
-// Load shedding at the node API's aggregate call, over real sockets: beyond the batches it takes
-// at once one more is refused before its body is read (503, 101005, Retry-After), and a batch
+// Load shedding at the node API's ingest calls, over real sockets: beyond the batches a call takes
+// at once, or beyond a node's share of them, one more is refused before its body is read (503,
+// 101005, Retry-After); agents without the body-hash header have places of their own; and a batch
 // whose node went before it was written is not written. Both config stores, both analytics stores.
 
-const MINUTE = Date.UTC(2026, 10, 28, 10, 0, 0);
-const URL_PATH = routeUrl(shipNodeAggregates);
-const clock = manualClock(MINUTE + 3600_000);
-let t: TestApp;
+const clock = manualClock(INGEST_MINUTE + 3600_000);
+let s: IngestSockets;
 let store: AnalyticsStore;
-let a: JoinedNode;
-let siteId: number;
-let domainId: number;
-let port: number;
+/** Enough nodes to hold every place at their share each, and one to knock. */
+let nodes: JoinedNode[];
+let probe: JoinedNode;
 /** The store's ingestAggregates calls held here until released (null: straight through). */
 let hold: { arrived: (signal: AbortSignal | undefined) => void; released: Promise<void> } | null = null;
 
-function batchOf(batchId: string, requests: number): { batch: AggregateBatch; gzip: Buffer } {
-  const aggregator = new MinuteAggregator();
-  for (let i = 0; i < requests; i++) aggregator.add(edgeEvent({ time: MINUTE + i * 1000, domainId }));
-  aggregator.closeAll();
-  const batch: AggregateBatch = {
-    batchId,
-    dropped: 0,
-    closedThrough: MINUTE + 60_000,
-    minutes: aggregator.take().minutes,
-    collapsed: [],
-  };
-  return { batch, gzip: gzipSync(JSON.stringify(batch)) };
-}
-
-/** One request over its own connection: status, headers and body; `socket` handed out to end it early. */
-function post(
-  headers: Record<string, string>,
-  body: Buffer | null,
-  onSocket?: (socket: Socket) => void,
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, method: 'POST', path: URL_PATH, headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-      },
-    );
-    req.on('error', reject);
-    if (onSocket) req.on('socket', onSocket);
-    if (body === null) req.flushHeaders();
-    else req.end(body);
-  });
-}
-
-const signed = (gzip: Buffer) => ({
-  'content-type': EVENT_BATCH_CONTENT_TYPE,
-  ...signedNodeHeaders({ nodeId: a.nodeId, nodeSecret: a.secret }, 'POST', URL_PATH, gzip, { nowMs: clock.now() }),
-});
-
 async function requestsOfSite(): Promise<number> {
-  const rows = await store.query(`SELECT sum(requests) AS n FROM rollup_1h WHERE site_id = ${siteId}`);
+  const rows = await store.query(`SELECT sum(requests) AS n FROM rollup_1h WHERE site_id = ${s.tenants.siteId}`);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -89,6 +43,45 @@ async function until(check: () => Promise<boolean> | boolean, what: string): Pro
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`not reached within 10 s: ${what}`);
+}
+
+/** Requests whose headers arrived and whose bodies never come, each holding its place until `release`. */
+function stall(path: string, headers: Record<string, string>[]) {
+  const sockets: Socket[] = [];
+  const pending = headers.map((h) =>
+    s.post(path, { ...h, 'content-length': '1000000' }, null, (socket) => sockets.push(socket)).catch(() => null),
+  );
+  return {
+    release: async () => {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(pending);
+    },
+  };
+}
+
+/** Knocks with a small complete request until it is refused as busy (the stalled ones hold their places): that answer. */
+async function busyFor(path: string, headersOf: (body: Buffer) => Record<string, string>): Promise<Answer> {
+  let refused: Answer | null = null;
+  await until(async () => {
+    const res = await s.post(path, headersOf(Buffer.from('x')), Buffer.from('x'));
+    if (res.status === 503) refused = res;
+    return refused !== null;
+  }, 'a request refused as busy');
+  const busy = refused as unknown as Answer;
+  expect(JSON.parse(busy.body).code).toBe(101005);
+  expect(Number(busy.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  return busy;
+}
+
+/** Sends a batch until it is not refused as busy (places free as their connections' closes are seen). */
+async function taken(node: JoinedNode, gzip: Buffer): Promise<Answer> {
+  let answer: Answer | null = null;
+  await until(async () => {
+    const res = await s.post(AGGREGATES_PATH, s.signed(node, AGGREGATES_PATH, gzip), gzip);
+    if (res.status !== 503) answer = res;
+    return answer !== null;
+  }, 'the batch answered');
+  return answer as unknown as Answer;
 }
 
 beforeAll(async () => {
@@ -106,57 +99,87 @@ beforeAll(async () => {
       };
     },
   });
-  t = await createTestApp({ clock: clock.now, analytics: store });
-  ({ a, siteId, domainId } = await analyticsTenants(t, {
-    shop: 'www.shop.example',
-    neighbour: 'www.next.example',
-    rival: 'www.elsewhere.example',
-  }));
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as { port: number }).port;
+  s = await ingestSockets({ clock, analytics: store });
+  const { a, b, rivalNode, client } = s.tenants;
+  nodes = [a, b, rivalNode];
+  while (nodes.length * NODE_INGEST_PLACES_PER_NODE < NODE_INGEST_MAX_IN_FLIGHT) {
+    nodes.push(await joinNode(s.t.app, client, `edge-${nodes.length}`));
+  }
+  probe = await joinNode(s.t.app, client, 'edge-probe');
 });
 afterAll(async () => {
-  await t?.close();
+  await s?.t.close();
 });
 
 describe(`edge.aggregates under load (${TEST_ANALYTICS_KIND})`, () => {
   it('refuses a batch beyond those it takes at once before reading its body, and takes batches again once they are served', async () => {
-    // Requests whose headers arrived and whose bodies never come: each holds a place.
-    const sockets: Socket[] = [];
-    const pending: Promise<unknown>[] = [];
-    // Signed headers (for a body never sent): a request without them is refused before it takes a place.
-    const stalled = { ...signed(Buffer.from('never sent')), 'content-length': '1000000' };
-    for (let i = 0; i < AGGREGATE_INGEST_MAX_IN_FLIGHT; i++) {
-      pending.push(post(stalled, null, (s) => sockets.push(s)).catch(() => null));
-    }
-    // A small complete request is answered (taken, or refused as not a batch) until every stalled one holds its place.
-    let refused: Awaited<ReturnType<typeof post>> | null = null;
-    await until(async () => {
-      const res = await post(signed(Buffer.from('x')), Buffer.from('x'));
-      if (res.status === 503) refused = res;
-      return refused !== null;
-    }, 'a request refused as busy');
-    const busy = refused as unknown as Awaited<ReturnType<typeof post>>;
-    expect(JSON.parse(busy.body).code).toBe(101005);
-    expect(Number(busy.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Every node at its share, with signed headers for a body never sent: every place held.
+    const never = Buffer.from('never sent');
+    const stalled = stall(
+      AGGREGATES_PATH,
+      nodes.flatMap((node) =>
+        Array.from({ length: NODE_INGEST_PLACES_PER_NODE }, () => s.signed(node, AGGREGATES_PATH, never)),
+      ),
+    );
+    // A node that holds none is refused too, once every stalled one holds its place.
+    await busyFor(AGGREGATES_PATH, (body) => s.signed(probe, AGGREGATES_PATH, body));
     // Refused on its headers: a request whose body never comes is answered all the same.
-    const unread = await post(stalled, null);
+    const unread = await s.post(
+      AGGREGATES_PATH,
+      { ...s.signed(probe, AGGREGATES_PATH, never), 'content-length': '9' },
+      null,
+    );
     expect(unread.status).toBe(503);
     expect(JSON.parse(unread.body).code).toBe(101005);
     // The stalled senders go: their places free, a signed batch is taken and counted.
-    for (const s of sockets) s.destroy();
-    await Promise.all(pending);
-    const { gzip } = batchOf('shed-1', 12);
-    let taken: Awaited<ReturnType<typeof post>> | null = null;
-    await until(async () => {
-      const res = await post(signed(gzip), gzip);
-      if (res.status !== 503) taken = res;
-      return taken !== null;
-    }, 'the batch answered');
-    const answer = taken as unknown as Awaited<ReturnType<typeof post>>;
+    await stalled.release();
+    const { gzip } = s.batchOf('shed-1', 12);
+    const answer = await taken(s.tenants.a, gzip);
     expect(answer.status, answer.body).toBe(200);
     expect(JSON.parse(answer.body).data).toEqual({ stored: 1, duplicate: false });
     expect(await requestsOfSite()).toBe(12);
+  });
+
+  it('lets one node hold no more than its share of each ingest call’s places; other nodes are still taken', async () => {
+    const { a, b } = s.tenants;
+    const never = Buffer.from('never sent');
+    for (const path of [AGGREGATES_PATH, routeUrl(shipNodeEvents), routeUrl(shipNodeL4Counters)]) {
+      const stalled = stall(
+        path,
+        Array.from({ length: NODE_INGEST_PLACES_PER_NODE }, () => s.signed(a, path, never)),
+      );
+      // The node's next request is refused while most places are free.
+      await busyFor(path, (body) => s.signed(a, path, body));
+      // Another node is taken meanwhile (an empty body: answered, refused as not a batch, not shed).
+      const other = await s.post(path, s.signed(b, path, Buffer.from('x')), Buffer.from('x'));
+      expect(other.status, other.body).not.toBe(503);
+      await stalled.release();
+    }
+    // Its share free again: the node's batch is taken.
+    const answer = await taken(a, s.batchOf('share-1', 3).gzip);
+    expect(answer.status, answer.body).toBe(200);
+  });
+
+  it('keeps agents without the body-hash header to places of their own', async () => {
+    const { a } = s.tenants;
+    const never = Buffer.from('never sent');
+    // Headers of an older agent's form, signed with a secret that is not the node's: they can only be
+    // checked once their body is read, so they take the older agents' places, and nothing more.
+    const forged = { nodeId: a.nodeId, secret: 'not the node secret' };
+    const stalled = stall(
+      AGGREGATES_PATH,
+      Array.from({ length: NODE_INGEST_LEGACY_PLACES }, () =>
+        s.signed(forged, AGGREGATES_PATH, never, { bodyHash: false }),
+      ),
+    );
+    await busyFor(AGGREGATES_PATH, (body) => s.signed(a, AGGREGATES_PATH, body, { bodyHash: false }));
+    // A node that sends the body's hash is taken meanwhile.
+    const { gzip } = s.batchOf('legacy-1', 4);
+    const before = await requestsOfSite();
+    const answer = await s.post(AGGREGATES_PATH, s.signed(a, AGGREGATES_PATH, gzip), gzip);
+    expect(answer.status, answer.body).toBe(200);
+    expect(await requestsOfSite()).toBe(before + 4);
+    await stalled.release();
   });
 
   it('does not write a batch whose node went before it was written, and takes it when sent again', async () => {
@@ -171,11 +194,13 @@ describe(`edge.aggregates under load (${TEST_ANALYTICS_KIND})`, () => {
         release = r;
       }),
     };
-    const { gzip } = batchOf('gone-1', 5);
+    const { gzip } = s.batchOf('gone-1', 5);
     let socket: Socket | null = null;
-    const sent = post(signed(gzip), gzip, (s) => {
-      socket = s;
-    }).catch((e: unknown) => e);
+    const sent = s
+      .post(AGGREGATES_PATH, s.signed(s.tenants.a, AGGREGATES_PATH, gzip), gzip, (socket_) => {
+        socket = socket_;
+      })
+      .catch((e: unknown) => e);
     await until(() => seen !== undefined, 'the batch at the store');
     (socket as unknown as Socket).destroy();
     await sent;
@@ -183,13 +208,7 @@ describe(`edge.aggregates under load (${TEST_ANALYTICS_KIND})`, () => {
     hold = null;
     release();
     // Sent again on a new connection: written once, the abandoned copy never was.
-    let again: Awaited<ReturnType<typeof post>> | null = null;
-    await until(async () => {
-      const res = await post(signed(gzip), gzip);
-      if (res.status !== 503) again = res;
-      return again !== null;
-    }, 'the batch answered');
-    const answer = again as unknown as Awaited<ReturnType<typeof post>>;
+    const answer = await taken(s.tenants.a, gzip);
     expect(answer.status, answer.body).toBe(200);
     expect(JSON.parse(answer.body).data).toEqual({ stored: 1, duplicate: false });
     expect(await requestsOfSite()).toBe(before + 5);

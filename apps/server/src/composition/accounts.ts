@@ -21,7 +21,7 @@ import { LoginService } from '../modules/auth/login.service.js';
 import { onDemandSendLimit, type ThrottleRule } from '../modules/auth/login-throttle.js';
 import { RefreshCookie, servedOverHttps } from '../modules/auth/refresh-cookie.js';
 import { TokenService } from '../modules/auth/token.service.js';
-import { createNodeAuthenticator } from '../modules/nodes/node-signature.js';
+import { createNodeSignatures } from '../modules/nodes/node-signature.js';
 import { PermissionResolver } from '../modules/roles/permission-resolver.js';
 import { bindRoleRoutes } from '../modules/roles/roles.routes.js';
 import { RolesService } from '../modules/roles/roles.service.js';
@@ -85,6 +85,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
   const createdRoots = await ensureRootAccounts(repos.accounts, config.initPassword);
 
   const audit = new AuditService(repos.audit);
+  const nodeSignatures = createNodeSignatures(repos.nodes, box, clock);
   const binder: Binder = createBinder(
     app,
     {
@@ -97,7 +98,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
         (id) => repos.accountZones.scopeOf(id),
         policy,
       ),
-      node: createNodeAuthenticator(repos.nodes, box, clock),
+      node: nodeSignatures.authenticate,
     },
     {
       audit,
@@ -125,5 +126,5 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
     ctx.publicUrl,
   );
   bindAuditRoutes(binder, audit, new SwitchUserService(repos.accounts, tokens), refreshCookie);
-  return { binder, account, createdRoots };
+  return { binder, account, createdRoots, nodeSignatures };
 }

@@ -1,9 +1,5 @@
 import { AggregateIngestService } from '../modules/analytics/aggregate-ingest.service.js';
-import {
-  AGGREGATE_BODY_MS,
-  AGGREGATE_INGEST_MAX_IN_FLIGHT,
-  bindAggregateRoutes,
-} from '../modules/analytics/aggregates.routes.js';
+import { bindAggregateRoutes } from '../modules/analytics/aggregates.routes.js';
 import { AnalyticsJob } from '../modules/analytics/analytics.job.js';
 import type { AnalyticsStore } from '../modules/analytics/analytics-store.js';
 import { DashboardService } from '../modules/analytics/dashboard.service.js';
@@ -42,7 +38,7 @@ import { bindLogPushRoutes } from '../modules/log-push/log-push.routes.js';
 import { LogPushService } from '../modules/log-push/log-push.service.js';
 import { LogPushSource } from '../modules/log-push/log-push.source.js';
 import type { Binder } from '../platform/http/bind-route.js';
-import { InFlightLimit } from '../platform/http/in-flight-limit.js';
+import { type NodeHeaderCheck, NodeIngestAdmission } from '../platform/http/node-admission.js';
 import { operatorOf } from '../platform/tenancy/operator.js';
 import type { AppContext } from './context.js';
 
@@ -51,8 +47,21 @@ import type { AppContext } from './context.js';
  * statistics, dashboards and log search out, the log setting (retention and the store's parts), and the job
  * that compacts the store and prunes it by that retention; the log export files and their job.
  */
-export function composeAnalytics(ctx: AppContext, binder: Binder, store: AnalyticsStore, geo: GeoDatabaseService) {
+export function composeAnalytics(
+  ctx: AppContext,
+  binder: Binder,
+  store: AnalyticsStore,
+  geo: GeoDatabaseService,
+  /** The nodes' signature over a request's headers (modules/nodes/node-signature.ts), for the ingests' admission. */
+  nodeHeaders: NodeHeaderCheck,
+) {
   const { app, clock, repos } = ctx;
+  // One admission per ingest call, each with its own places.
+  const admission = (route: string) =>
+    new NodeIngestAdmission(nodeHeaders, {
+      bodyMs: ctx.config.aggregateBodyMs,
+      onRefused: (reason) => ctx.metrics.ingestRefused(route, reason),
+    });
   const repo = repos.analytics;
   const statistics = new StatisticsService(new StatisticsReads(store), repo, (operatorId, ids, locale) =>
     geo.cityNames(operatorId, ids, locale),
@@ -68,13 +77,8 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
       samples: repos.logSamples,
     },
   );
-  bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock);
-  bindAggregateRoutes(
-    binder,
-    new AggregateIngestService(store, repo, ingest, clock),
-    clock,
-    new InFlightLimit(AGGREGATE_INGEST_MAX_IN_FLIGHT, undefined, ctx.config.aggregateBodyMs ?? AGGREGATE_BODY_MS),
-  );
+  bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock, admission('events').admit);
+  bindAggregateRoutes(binder, new AggregateIngestService(store, repo, ingest, clock), admission('aggregates'));
   bindL4StatisticsRoutes(
     binder,
     new L4IngestService(
@@ -85,6 +89,7 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
       clock,
     ),
     new L4StatisticsService(new L4Reads(store), repo, (operatorId, asns) => geo.asnNames(operatorId, asns)),
+    admission('l4').admit,
   );
   bindLogRoutes(binder, new LogsService(store, repo, repos.logSamples));
   const logSettings: LogSettingsService = new LogSettingsService(

@@ -17,7 +17,8 @@ export const shipNodeL4Counters = defineRoute({
   method: 'POST',
   path: '/l4-counters',
   access: nodeAccess,
-  codes: [],
+  // 101005 with HTTP 503 and Retry-After: the control plane has as many batches in flight as it takes.
+  codes: [101005],
   summary: `A node ships a batch of layer-4 counter records (${EVENT_BATCH_CONTENT_TYPE}: gzip of the batch's JSON, signed over the gzip bytes); the answer acknowledges it, and a batch sent again counts once`,
   tags: ['edge'],
   request: { body: l4CounterBatchSchema },

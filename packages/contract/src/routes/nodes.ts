@@ -33,6 +33,12 @@ export const NODE_SIGNATURE_HEADERS = {
   timestamp: 'x-rampart-timestamp',
   nonce: 'x-rampart-nonce',
   signature: 'x-rampart-signature',
+  /**
+   * The body's SHA-256 hex, the same the signature covers: with it the control plane checks the
+   * signature from the headers alone, before it reads (or makes room for) the body, and the body
+   * against it once read. Agents before it did not send it (docs/decisions "Node ingest admission").
+   */
+  bodySha256: 'x-rampart-body-sha256',
 } as const;
 /** How far a request's timestamp may be from the control plane's clock. */
 export const NODE_SIGNATURE_MAX_SKEW_SECONDS = 300;

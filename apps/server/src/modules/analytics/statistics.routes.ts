@@ -5,7 +5,7 @@ import {
   shipNodeEvents,
 } from '@rampart/contract';
 import { sendAttachment } from '../../platform/http/attachment.js';
-import type { Binder } from '../../platform/http/bind-route.js';
+import type { Binder, BindOptions } from '../../platform/http/bind-route.js';
 import { requestLocale } from '../../platform/http/request-locale.js';
 import { csvCell } from '../domains/domains-csv.presenter.js';
 import { DashboardService } from './dashboard.service.js';
@@ -43,6 +43,8 @@ export function bindStatisticsRoutes(
   dashboards: DashboardService,
   ingest: IngestService,
   clock: () => number,
+  /** The events' admission (platform/http/node-admission.ts): signature over the headers, places. */
+  admitEvents: BindOptions['admit'],
 ): void {
   for (const route of [r.userStatisticsInfo, r.clientStatisticsInfo] as const) {
     binder.bind(route, async ({ body }, { caller }) => ({ data: await statistics.card(caller, body) }));
@@ -82,5 +84,7 @@ export function bindStatisticsRoutes(
     await dashboards.save(caller.accountId, body.widgets);
   });
   binder.bind(d.getDefaultDashboard, async () => ({ data: DashboardService.defaults() }));
-  binder.bind(shipNodeEvents, async ({ body }, { node }) => ({ data: await ingest.ingest(node.nodeId, body) }));
+  binder.bind(shipNodeEvents, async ({ body }, { node }) => ({ data: await ingest.ingest(node.nodeId, body) }), {
+    admit: admitEvents,
+  });
 }

@@ -1,11 +1,11 @@
 import { NODE_SIGNATURE_HEADERS, NODE_SIGNATURE_MAX_SKEW_SECONDS } from '@rampart/contract';
-import { hasNodeSignatureForm, signNodeRequest } from '@rampart/contract/node-signing';
+import { hasNodeSignatureForm, nodeBodySha256, signNodeRequest } from '@rampart/contract/node-signing';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { safeEqual } from '../../platform/crypto/keys.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { NodeAuthenticator } from '../../platform/http/bind-route.js';
+import type { NodeAuthenticator, NodeCaller } from '../../platform/http/bind-route.js';
 import type { NodesRepository } from './nodes.repository.js';
 
 /**
@@ -64,15 +64,32 @@ class NodeCredentials {
 
 const CREDENTIALS_MS = 60_000;
 
+/** The node a request's headers proved before its body was read, and the body's hash they claim. */
+interface AdmittedNode extends NodeCaller {
+  readonly bodySha256: string;
+}
+
 /**
- * Checks a signed node-API request: known node id, timestamp within the skew, HMAC over method,
- * path, timestamp, nonce and body, and a nonce not seen before. Any failure is 101013, the same
- * answer whatever was wrong.
+ * Checks of signed node-API requests, sharing one credential cache and one nonce cache:
+ * - `headers`, before the body is read (an ingest's admission): a request that carries the body's
+ *   hash (`x-rampart-body-sha256`) has its HMAC checked over its headers — known node, timestamp
+ *   within the skew, signature over that hash, nonce not seen — and answers its node; one without
+ *   it (an agent from before the header) answers null, to be checked the old way after its body.
+ * - `authenticate`, once the body is read: a request `headers` admitted has its body checked
+ *   against the hash it claimed; any other has the whole check (HMAC over method, path, timestamp,
+ *   nonce and body, nonce not seen).
+ * Any failure is 101013, the same answer whatever was wrong.
  */
-export function createNodeAuthenticator(nodes: NodesRepository, box: SecretBox, clock: Clock): NodeAuthenticator {
+export interface NodeSignatures {
+  readonly headers: (request: FastifyRequest) => Promise<NodeCaller | null>;
+  readonly authenticate: NodeAuthenticator;
+}
+
+export function createNodeSignatures(nodes: NodesRepository, box: SecretBox, clock: Clock): NodeSignatures {
   const nonces = new NonceCache();
   const credentials = new NodeCredentials(nodes, box);
-  return async (request: FastifyRequest) => {
+  /** The node, once its signature over `bodySha256` and its nonce are checked. */
+  const check = async (request: FastifyRequest, bodySha256: string): Promise<NodeCaller> => {
     const h = request.headers;
     const now = clock();
     if (!hasNodeSignatureForm(h, now)) throw new AppError(101013);
@@ -86,7 +103,7 @@ export function createNodeAuthenticator(nodes: NodesRepository, box: SecretBox, 
       method: request.method,
       // As sent: the URL the router reads may have been rewritten (url-decoding.ts).
       path: request.originalUrl,
-      body: request.rawBody ?? '',
+      bodySha256,
       timestamp,
       nonce,
     });
@@ -96,11 +113,34 @@ export function createNodeAuthenticator(nodes: NodesRepository, box: SecretBox, 
     }
     return { nodeId, ownerId: node.ownerId };
   };
+  return {
+    headers: async (request) => {
+      if (!hasNodeSignatureForm(request.headers, clock())) throw new AppError(101013);
+      const claimed = request.headers[NODE_SIGNATURE_HEADERS.bodySha256];
+      if (typeof claimed !== 'string') return null;
+      const node = await check(request, claimed);
+      request.admittedNode = { ...node, bodySha256: claimed };
+      return node;
+    },
+    authenticate: async (request) => {
+      const body = nodeBodySha256(request.rawBody ?? '');
+      const admitted = request.admittedNode;
+      if (admitted) {
+        if (!safeEqual(admitted.bodySha256, body)) throw new AppError(101013, { extra: { reason: 'body hash' } });
+        return { nodeId: admitted.nodeId, ownerId: admitted.ownerId };
+      }
+      const claimed = request.headers[NODE_SIGNATURE_HEADERS.bodySha256];
+      if (claimed !== undefined && claimed !== body) throw new AppError(101013, { extra: { reason: 'body hash' } });
+      return check(request, body);
+    },
+  };
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The JSON body as received, for signature checks. */
     rawBody?: string | Buffer;
+    /** The node whose signature over its headers admitted this request (NodeSignatures.headers). */
+    admittedNode?: AdmittedNode;
   }
 }

@@ -154,7 +154,10 @@ export function installErrorHandling(
 ): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      if (errorStatus(error.code) >= 500) request.log.error({ err: error, cause: error.cause }, 'request failed');
+      // A request shed by design (101005: too many at once) is no failure: one line, no stack, as
+      // they come by the thousand under load (counted in the metrics where they are refused).
+      if (error.code === 101005) request.log.warn({ code: 101005, url: request.url }, 'request shed: busy');
+      else if (errorStatus(error.code) >= 500) request.log.error({ err: error, cause: error.cause }, 'request failed');
       return replyWith(request, reply, error, checkReplies);
     }
     const mapped = fromFramework(error as FastifyError, requestLocale(request));

@@ -167,9 +167,10 @@ export type RouteHandler<R extends AnyRoute> = (
 export interface BindOptions {
   /**
    * Runs as a request arrives, before its body is read or parsed and before authentication:
-   * throws (an AppError) to refuse it at once, e.g. a queue that is full (load shedding).
+   * throws (an AppError) to refuse it at once, e.g. a queue that is full (load shedding), or a node
+   * whose signature over the headers fails (platform/http/node-admission.ts).
    */
-  readonly admit?: (request: FastifyRequest, reply: FastifyReply) => void;
+  readonly admit?: (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
 }
 
 export interface Binder {

@@ -54,6 +54,12 @@ export class ControlPlaneMetrics {
     [],
     INGEST_LAG_BUCKETS,
   );
+  private readonly ingestRefusals = this.registry.counter(
+    'rampart_node_ingest_refused_total',
+    'Node-API ingest requests refused before their body was read, by call and reason ' +
+      '(unauthenticated, busy, node_share, legacy_busy)',
+    ['route', 'reason'],
+  );
   private readonly lastIngest = this.registry.gauge(
     'rampart_analytics_last_ingest_timestamp_seconds',
     'When the last event batch was taken in (unix seconds; 0 = none since start)',
@@ -120,6 +126,11 @@ export class ControlPlaneMetrics {
     this.ingestDropped.inc({}, outcome.dropped);
     if (outcome.oldestSeconds !== null) this.ingestLag.observe({}, Math.max(0, now - outcome.oldestSeconds));
     this.lastIngest.set({}, Math.floor(now));
+  }
+
+  /** A node-API ingest request refused at admission (platform/http/node-admission.ts). */
+  ingestRefused(route: string, reason: string): void {
+    this.ingestRefusals.inc({ route, reason });
   }
 
   /**
