@@ -24,6 +24,7 @@ import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-an
 // whose node went before it was written is not written. Both config stores, both analytics stores.
 
 const clock = manualClock(INGEST_MINUTE + 3600_000);
+const METRICS_TOKEN = 'shedding-metrics-token';
 let s: IngestSockets;
 let store: AnalyticsStore;
 /** Enough nodes to hold every place at their share each, and one to knock. */
@@ -35,6 +36,20 @@ let hold: { arrived: (signal: AbortSignal | undefined) => void; released: Promis
 async function requestsOfSite(): Promise<number> {
   const rows = await store.query(`SELECT sum(requests) AS n FROM rollup_1h WHERE site_id = ${s.tenants.siteId}`);
   return Number(rows[0]?.n ?? 0);
+}
+
+/** The admission refusals counted so far, by `route reason`. */
+async function refusals(): Promise<Map<string, number>> {
+  const res = await s.t.app.inject({
+    method: 'GET',
+    url: '/metrics',
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const counted = new Map<string, number>();
+  for (const m of res.body.matchAll(/^rampart_node_ingest_refused_total\{route="(\w+)",reason="(\w+)"\} (\d+)$/gm)) {
+    counted.set(`${m[1]} ${m[2]}`, Number(m[3]));
+  }
+  return counted;
 }
 
 async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
@@ -99,7 +114,7 @@ beforeAll(async () => {
       };
     },
   });
-  s = await ingestSockets({ clock, analytics: store });
+  s = await ingestSockets({ clock, analytics: store, config: { metricsToken: METRICS_TOKEN } });
   const { a, b, rivalNode, client } = s.tenants;
   nodes = [a, b, rivalNode];
   while (nodes.length * NODE_INGEST_PLACES_PER_NODE < NODE_INGEST_MAX_IN_FLIGHT) {
@@ -131,6 +146,15 @@ describe(`edge.aggregates under load (${TEST_ANALYTICS_KIND})`, () => {
     );
     expect(unread.status).toBe(503);
     expect(JSON.parse(unread.body).code).toBe(101005);
+    // Each refusal is one warning without a stack (they come by the thousand under load), and counted.
+    const shed = s.t.logs.filter((line) => line.msg === 'request shed: busy');
+    expect(shed.length).toBeGreaterThanOrEqual(2);
+    for (const line of shed) {
+      expect(line.level).toBe(40);
+      expect(line.err).toBeUndefined();
+    }
+    expect(s.t.logs.filter((line) => line.msg === 'request failed')).toEqual([]);
+    expect((await refusals()).get('aggregates busy')).toBeGreaterThanOrEqual(2);
     // The stalled senders go: their places free, a signed batch is taken and counted.
     await stalled.release();
     const { gzip } = s.batchOf('shed-1', 12);
@@ -155,6 +179,9 @@ describe(`edge.aggregates under load (${TEST_ANALYTICS_KIND})`, () => {
       expect(other.status, other.body).not.toBe(503);
       await stalled.release();
     }
+    const counted = await refusals();
+    for (const route of ['aggregates', 'events', 'l4'])
+      expect(counted.get(`${route} node_share`)).toBeGreaterThanOrEqual(1);
     // Its share free again: the node's batch is taken.
     const answer = await taken(a, s.batchOf('share-1', 3).gzip);
     expect(answer.status, answer.body).toBe(200);
@@ -173,6 +200,7 @@ describe(`edge.aggregates under load (${TEST_ANALYTICS_KIND})`, () => {
       ),
     );
     await busyFor(AGGREGATES_PATH, (body) => s.signed(a, AGGREGATES_PATH, body, { bodyHash: false }));
+    expect((await refusals()).get('aggregates legacy_busy')).toBeGreaterThanOrEqual(1);
     // A node that sends the body's hash is taken meanwhile.
     const { gzip } = s.batchOf('legacy-1', 4);
     const before = await requestsOfSite();
