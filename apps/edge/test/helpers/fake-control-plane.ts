@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -12,7 +12,6 @@ import {
   getProbes,
   NODE_SIGNATURE_HEADERS,
   NODE_SIGNATURE_MAX_SKEW_SECONDS,
-  nodeSignaturePayload,
   type ProbeAssignment,
   type ReleaseManifest,
   registerNode,
@@ -22,6 +21,7 @@ import {
   reportNodeUpgradeProgress,
   reportProbeResults,
 } from '@rampart/contract';
+import { nodeBodySha256, signNodeRequest } from '@rampart/contract/node-signing';
 import type { z } from 'zod';
 import { batchReceiver, type FakeBatches } from './fake-control-plane-batches.js';
 import { type FakePlanes, planeServer } from './fake-control-plane-planes.js';
@@ -33,7 +33,8 @@ export { planeOf, snapshotOf } from './fake-control-plane-planes.js';
  * command long poll and results, probe assignments and results) on a loopback port, for the
  * agent's tests. It checks requests the way the real one does
  * (apps/server/src/modules/nodes/node-signature.ts: HMAC-SHA256 over method, path with query,
- * timestamp, nonce and body hash; skew; nonce replay; 401 with code 101013 for any failure) and
+ * timestamp, nonce and body hash, with the contract's signNodeRequest; the body-hash header the
+ * agent sends; skew; nonce replay; 401 with code 101013 for any failure) and
  * validates bodies with the contract's request schemas. It serves whatever snapshot a test gives
  * it, valid or not. The real control plane with the real agent is covered by the whole-chain test
  * (see real-control-plane.ts); this one keeps the agent's tests fast and independent of the server.
@@ -106,13 +107,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-function hmac(secret: string, parts: { method: string; path: string; body: Buffer; timestamp: string; nonce: string }) {
-  const bodySha256 = createHash('sha256').update(parts.body).digest('hex');
-  return createHmac('sha256', secret)
-    .update(nodeSignaturePayload({ ...parts, bodySha256 }))
-    .digest('hex');
-}
-
 export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const joinToken = `jt_${randomBytes(12).toString('hex')}`;
   const secrets = new Map<number, string>();
@@ -161,7 +155,9 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     if (Math.abs(Date.now() / 1000 - Number(timestamp)) > NODE_SIGNATURE_MAX_SKEW_SECONDS) return reject('skew');
     const secret = secrets.get(nodeId);
     if (secret === undefined) return reject('unknown node');
-    const expected = hmac(secret, { method: req.method ?? '', path: req.url ?? '', body, timestamp, nonce });
+    // The body's hash the agent sends (the control plane admits on it before reading the body).
+    if (h[NODE_SIGNATURE_HEADERS.bodySha256] !== nodeBodySha256(body)) return reject('body hash');
+    const expected = signNodeRequest(secret, { method: req.method ?? '', path: req.url ?? '', body, timestamp, nonce });
     if (!timingSafeEqual(Buffer.from(expected), Buffer.from(signature))) return reject('bad signature');
     if (nonces.has(`${nodeId}:${nonce}`)) return reject('replayed nonce');
     nonces.add(`${nodeId}:${nonce}`);
