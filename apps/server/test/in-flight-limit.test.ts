@@ -16,11 +16,11 @@ class FakeSocket {
   }
 }
 
-function admitted(limit: InFlightLimit) {
+function admitted(limit: InFlightLimit, key?: number) {
   const socket = new FakeSocket();
   const raw = Object.assign(new EventEmitter(), { complete: false, socket });
   const replyRaw = Object.assign(new EventEmitter(), { writableFinished: false });
-  limit.admit({ raw } as unknown as FastifyRequest, { raw: replyRaw, statusCode: 200 } as unknown as FastifyReply);
+  limit.admit({ raw } as unknown as FastifyRequest, { raw: replyRaw, statusCode: 200 } as unknown as FastifyReply, key);
   return { socket, raw, replyRaw };
 }
 
@@ -66,5 +66,24 @@ describe('an admitted request’s body', () => {
     raw.emit('end');
     vi.advanceTimersByTime(10_000);
     expect(socket.destroyed).toBe(false);
+  });
+});
+
+describe('a key’s share of the places', () => {
+  it('refuses one more of a key at its share while places are free, and frees its share with each close', () => {
+    const limit = new InFlightLimit(16, undefined, 1000, 16 * 1024, 2);
+    const first = admitted(limit, 7);
+    admitted(limit, 7);
+    expect(() => admitted(limit, 7)).toThrow(expect.objectContaining({ code: 101005 }));
+    // Another key, and a request without one, are taken.
+    admitted(limit, 8);
+    admitted(limit);
+    expect(limit.current).toBe(4);
+    expect(limit.heldBy(7)).toBe(2);
+    first.replyRaw.emit('close');
+    expect(limit.heldBy(7)).toBe(1);
+    admitted(limit, 7);
+    expect(limit.heldBy(7)).toBe(2);
+    expect(limit.current).toBe(4);
   });
 });
