@@ -16,10 +16,10 @@ class FakeSocket {
   }
 }
 
-function admitted(limit: InFlightLimit, key?: number) {
+function admitted(limit: InFlightLimit, key?: number, closed = false) {
   const socket = new FakeSocket();
   const raw = Object.assign(new EventEmitter(), { complete: false, socket });
-  const replyRaw = Object.assign(new EventEmitter(), { writableFinished: false });
+  const replyRaw = Object.assign(new EventEmitter(), { writableFinished: false, closed });
   limit.admit({ raw } as unknown as FastifyRequest, { raw: replyRaw, statusCode: 200 } as unknown as FastifyReply, key);
   return { socket, raw, replyRaw };
 }
@@ -85,5 +85,12 @@ describe('a key’s share of the places', () => {
     admitted(limit, 7);
     expect(limit.heldBy(7)).toBe(2);
     expect(limit.current).toBe(4);
+  });
+
+  it('takes no place for a request whose connection closed before it was admitted (its close will not come again)', () => {
+    const limit = new InFlightLimit(16, undefined, 1000, 16 * 1024, 2);
+    admitted(limit, 7, true);
+    expect(limit.current).toBe(0);
+    expect(limit.heldBy(7)).toBe(0);
   });
 });

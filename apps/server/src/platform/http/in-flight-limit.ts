@@ -39,6 +39,9 @@ export class InFlightLimit {
 
   /** The binder's `admit`; `key` counts the place against that key's share too. */
   readonly admit = (request: FastifyRequest, reply: FastifyReply, key?: number): void => {
+    // Gone while an asynchronous admission looked its node up: its close was already emitted, so a
+    // place taken now would never be given back. There is nothing to hold.
+    if (reply.raw.closed) return;
     const held = key === undefined ? 0 : this.heldBy(key);
     if (this.inFlight >= this.max || held >= this.maxPerKey) {
       const seconds = Math.min(60, Math.max(1, Math.ceil(this.servedMs / 1000)));
