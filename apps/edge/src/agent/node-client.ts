@@ -48,8 +48,9 @@ export { NodeApiError, SnapshotRefusedError } from './node-api-errors.js';
  * The node API as the agent calls it. Every request but `register` is signed with the contract's
  * `signedNodeHeaders` (@rampart/contract/node-signing), the code the control plane checks against:
  * HMAC-SHA256 under the node secret of the method, path with query as sent (`/api/edge/v1/...`),
- * unix timestamp in seconds, a fresh nonce and the SHA-256 hex of the body. Every answer is
- * checked with the route's `response` schema.
+ * unix timestamp in seconds, a fresh nonce and the SHA-256 hex of the body, that hash also sent as
+ * `x-rampart-body-sha256` (the control plane checks the signature on it before it makes room for a
+ * batch, and the body against it once read). Every answer is checked with the route's `response` schema.
  */
 
 export interface NodeCredentials {
