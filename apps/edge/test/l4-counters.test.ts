@@ -1,7 +1,7 @@
 import type { L4CounterRecord, L4Rules } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { L4CounterReader } from '../src/agent/l4-counters.js';
-import { L4Firewall } from '../src/agent/l4-firewall.js';
+import { L4CounterReader } from '../src/agent/l4/l4-counters.js';
+import { L4Firewall } from '../src/agent/l4/l4-firewall.js';
 import { type Client, inNetns, namespacePair, type Pair, startClient, startServer } from './helpers/netns.js';
 
 // The layer-4 counters in a real kernel (issue 22, network-attack analytics; docs/decisions.md
