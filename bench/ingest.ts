@@ -24,7 +24,8 @@
  * - The window: BENCH_MINUTES whole UTC minutes (default 1), starting at the first minute the
  *   preparation leaves time for. The nodes give up BENCH_ACK_WAIT_S (default 600) after it: the
  *   groups not acknowledged by then are left out (`groups_acknowledged` of `groups_shipped`).
- * - BENCH_CP_PROFILE=<dir>: the control plane writes a V8 CPU profile there when it stops.
+ * - BENCH_CP_PROFILE=<dir>: the control plane writes a V8 CPU profile there when it stops;
+ *   BENCH_CP_NODE_OPTIONS: more of Node's options for it (bench/control-plane.ts).
  *
  * Figures: `accounted_rps`, the operator's statistics card over every site for the window, per
  * second; `exact`, every site's card (requests, bytes in and out, cache hits, blocked,
@@ -39,7 +40,7 @@
  * node's requests are logged). `edge_cost`: bench/aggregate-cost.ts over one node's minute
  * (aggregator against per-event batches, CPU per 1,000 requests), in the same run before the window.
  */
-import { copyFile, mkdtemp, readFile, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PARTIAL_MS, ROLLUP_COUNTERS } from '@rampart/contract';
@@ -50,11 +51,11 @@ import {
   initializeFirstNode,
   removeDir,
   setUpOperator,
-  startControlPlane,
   waitUntil,
 } from '../apps/edge/test/helpers/real-control-plane.js';
 import { startClickHouse } from '../apps/server/test/helpers/clickhouse-server.js';
 import { aggregateCost } from './aggregate-cost.js';
+import { startBenchControlPlane } from './control-plane.js';
 import { get, log, round, startNginx, treeTicks } from './edge/load.js';
 import { accessLogRecords, card, compareSites } from './ingest/check.js';
 import { liveTraffic, startLiveNode } from './ingest/live.js';
@@ -157,22 +158,7 @@ async function main() {
       ),
     );
     log(`starting the control plane (${STORE})`);
-    // BENCH_CP_PROFILE=<dir>: the control plane writes a V8 CPU profile there when it stops.
-    const cpProfile = process.env.BENCH_CP_PROFILE;
-    const cp = await startControlPlane(
-      path.join(work, 'control-plane'),
-      env,
-      cpProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpProfile)}`] : [],
-    );
-    stops.push(async () => {
-      // A profile takes a while to write: the control plane is given a minute before the stop's kill.
-      if (cpProfile) {
-        log('stopping the control plane (its profile ends here)');
-        process.kill(cp.pid, 'SIGTERM');
-        await waitUntil(async () => !(await stat(`/proc/${cp.pid}`).catch(() => null)), 60_000, 200).catch(() => {});
-      }
-      await cp.stop();
-    });
+    const cp = await startBenchControlPlane(path.join(work, 'control-plane'), env, stops);
     const setup = await setUpOperator(cp);
 
     log('starting the real node');

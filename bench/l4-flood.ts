@@ -1,6 +1,6 @@
 /**
  * `npm run bench:l4-flood`: what the node's layer-4 protection (the agent's nftables table,
- * apps/edge/src/agent/l4-firewall.ts) sustains in a flood, and what it costs, against the same
+ * apps/edge/src/agent/l4/l4-firewall.ts) sustains in a flood, and what it costs, against the same
  * flood reaching a plain nginx stream port with no table — both in the same run.
  *
  * Two network namespaces the bench creates (root needed), joined by a veth pair: `node` runs a plain
@@ -35,7 +35,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { L4Rules } from '@rampart/contract';
-import { L4Firewall } from '../apps/edge/src/agent/l4-firewall.js';
+import { L4Firewall } from '../apps/edge/src/agent/l4/l4-firewall.js';
 
 const run = promisify(execFile);
 const PACKETS = Number(process.env.BENCH_PACKETS ?? 2_000_000);

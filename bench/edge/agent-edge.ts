@@ -4,7 +4,7 @@
  * rule mix created through the API.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from '../../apps/edge/test/helpers/net.js';
 import {
@@ -12,11 +12,11 @@ import {
   initializeFirstNode,
   type OperatorSetup,
   setUpOperator,
-  startControlPlane,
   stopProcess,
   waitUntil,
 } from '../../apps/edge/test/helpers/real-control-plane.js';
 import { startCluster } from '../../apps/server/test/helpers/pg-cluster.js';
+import { startBenchControlPlane } from '../control-plane.js';
 import { get, log } from './load.js';
 import { addRuleMix } from './rules.js';
 
@@ -44,8 +44,6 @@ export async function startAgentEdge(
 ): Promise<AgentEdge> {
   const [edgeHttp, edgeHttps, adminPort] = [await freePort(), await freePort(), await freePort()];
   log('starting the control plane');
-  // BENCH_CP_PROFILE=<dir>: the control plane writes a V8 CPU profile there when it stops.
-  const cpProfile = process.env.BENCH_CP_PROFILE;
   // BENCH_DATABASE=postgres: the control plane on a throw-away PostgreSQL cluster (its own processes,
   // their CPU reported apart) instead of the embedded PGlite.
   let postmaster: number | null = null;
@@ -60,20 +58,8 @@ export async function startAgentEdge(
     env.DATABASE_URL = cluster.url;
     postmaster = Number((await readFile(path.join(cluster.dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
   }
-  const cp = await startControlPlane(path.join(work, 'control-plane'), env, [
-    ...(cpProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpProfile)}`] : []),
-    // BENCH_CP_NODE_OPTIONS: more of Node's options for the control plane (e.g. --perf-basic-prof).
-    ...(process.env.BENCH_CP_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
-  ]);
-  stops.push(async () => {
-    // A profile takes a while to write: the control plane is given a minute before the stop's kill.
-    if (cpProfile) {
-      log('stopping the control plane (its profile ends here)');
-      process.kill(cp.pid, 'SIGTERM');
-      await waitUntil(async () => !(await stat(`/proc/${cp.pid}`).catch(() => null)), 60_000, 200).catch(() => {});
-    }
-    await cp.stop();
-  });
+  // BENCH_CP_PROFILE, BENCH_CP_NODE_OPTIONS: see startBenchControlPlane.
+  const cp = await startBenchControlPlane(path.join(work, 'control-plane'), env, stops);
   const setup = await setUpOperator(cp);
 
   log('starting the agent');

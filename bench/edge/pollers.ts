@@ -6,7 +6,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { EdgeSnapshot, PlaneAnswer } from '@rampart/contract';
-import { NodeClient } from '../../apps/edge/src/agent/node-client.js';
+import { NodeClient } from '../../apps/edge/src/agent/node-api/node-client.js';
 import { AGENT_VERSION } from '../../apps/edge/src/agent/version.js';
 import { LuaPlane } from '../../apps/edge/src/data-plane/lua-plane.js';
 import {

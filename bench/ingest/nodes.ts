@@ -8,9 +8,9 @@
 import { setMaxListeners } from 'node:events';
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
-import { EventShipper } from '../../apps/edge/src/agent/event-shipper.js';
-import { EventSpool } from '../../apps/edge/src/agent/event-spool.js';
-import { NodeClient } from '../../apps/edge/src/agent/node-client.js';
+import { EventShipper } from '../../apps/edge/src/agent/events/event-shipper.js';
+import { EventSpool } from '../../apps/edge/src/agent/events/event-spool.js';
+import { NodeClient } from '../../apps/edge/src/agent/node-api/node-client.js';
 import { AGENT_VERSION } from '../../apps/edge/src/agent/version.js';
 import type { OperatorSetup } from '../../apps/edge/test/helpers/real-control-plane.js';
 import type { PreparedGroup } from './traffic.js';

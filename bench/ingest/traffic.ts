@@ -1,7 +1,7 @@
 /**
  * bench:ingest's simulated nodes' payloads, prepared before the timed window: generated requests
  * (the contract's generateTraffic, the domains mapped to the bench's real domain ids) counted by
- * the agent's own aggregate feed (apps/edge/src/agent/aggregate-feed.ts: MinuteAggregator, cut
+ * the agent's own aggregate feed (apps/edge/src/agent/events/aggregate-feed.ts: MinuteAggregator, cut
  * into batches, gzip, spooled as a group), each group the feed cuts (partials, closes) moved to a
  * spool of its own with the time it was cut, to be shipped then. Beside it,
  * what the generator sent per domain (the contract's addCounters over each request, the one
@@ -11,8 +11,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { addCounters, type EdgeEvent, type EventFlags, eventFlagsInto, ROLLUP_COUNTERS } from '@rampart/contract';
 import { generateTraffic } from '@rampart/contract/testing';
-import { AggregateFeed } from '../../apps/edge/src/agent/aggregate-feed.js';
-import { EventSpool, type SpoolReplay } from '../../apps/edge/src/agent/event-spool.js';
+import { AggregateFeed } from '../../apps/edge/src/agent/events/aggregate-feed.js';
+import { EventSpool, type SpoolReplay } from '../../apps/edge/src/agent/events/event-spool.js';
 
 export interface TrafficPlan {
   /** Distinct traffic profiles; node n ships profile n % profiles. */

@@ -21,10 +21,9 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type EdgeDomainModules, type EdgeWafModule, WAF_GROUPS } from '@rampart/contract';
-import { document, domain, upstream } from '../../apps/edge/test/helpers/documents.js';
 import { startEdge } from '../../apps/edge/test/helpers/edge.js';
 import { type Case, readCorpora } from './corpus.js';
+import { wafBenchDocument } from './waf-document.js';
 
 const run = promisify(execFile);
 const WAF_ON = (process.env.BENCH_CALLGRIND_WAF ?? 'on') === 'on';
@@ -98,28 +97,7 @@ async function main() {
   await new Promise<void>((r) => origin.listen(0, '127.0.0.1', () => r()));
   const originPort = (origin.address() as net.AddressInfo).port;
   const edge = await startEdge({ workerProcesses: 1, ...(LUA_DIR ? { luaDir: LUA_DIR } : {}) });
-  const modules: EdgeDomainModules = {
-    customHeader: null,
-    urlRedirect: null,
-    cors: null,
-    proxyRewrite: null,
-    luaAcl: null,
-    tokenAuth: null,
-    waf: WAF_ON ? 1 : null,
-  };
-  const module: EdgeWafModule = {
-    id: 1,
-    type: 'waf',
-    siteId: 1,
-    mode: 'block',
-    groups: [...WAF_GROUPS],
-    sensitivity: 'medium',
-    failMode: 'open',
-    exclusions: [],
-  };
-  const doc = document('bench-callgrind-1', [domain(1, HOST, [upstream(originPort)], { modules })], [], [], {
-    modules: WAF_ON ? [module] : [],
-  });
+  const doc = wafBenchDocument('bench-callgrind-1', HOST, originPort, WAF_ON);
   const conf = await readFile(path.join(edge.prefix, 'current/nginx.conf'), 'utf8');
   await edge.nginx.stop();
   const oneProcess = path.join(edge.prefix, 'callgrind.conf');

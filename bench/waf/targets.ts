@@ -4,11 +4,11 @@ import { execFile } from 'node:child_process';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type EdgeDomainModules, type EdgeWafModule, WAF_BODY_LIMIT_BYTES, WAF_GROUPS } from '@rampart/contract';
-import { document, domain, upstream } from '../../apps/edge/test/helpers/documents.js';
+import { WAF_BODY_LIMIT_BYTES, WAF_GROUPS } from '@rampart/contract';
 import { startEdge } from '../../apps/edge/test/helpers/edge.js';
 import { freePort } from '../../apps/edge/test/helpers/net.js';
 import type { TargetRules } from './verdicts.js';
+import { wafBenchDocument } from './waf-document.js';
 
 const run = promisify(execFile);
 const NGINX = '/usr/sbin/nginx';
@@ -191,30 +191,7 @@ function rampartEdge(name: string, withWaf: boolean): Target {
     start: async (_work, originPort) => {
       const edge = await startEdge({ workerProcesses: WORKERS });
       try {
-        const modules: EdgeDomainModules = {
-          customHeader: null,
-          urlRedirect: null,
-          cors: null,
-          proxyRewrite: null,
-          luaAcl: null,
-          tokenAuth: null,
-          waf: withWaf ? 1 : null,
-        };
-        const module: EdgeWafModule = {
-          id: 1,
-          type: 'waf',
-          siteId: 1,
-          mode: 'block',
-          groups: [...WAF_GROUPS],
-          sensitivity: WAF_SENSITIVITY,
-          failMode: 'open',
-          exclusions: [],
-        };
-        await edge.push(
-          document('bench-waf-1', [domain(1, TEST_HOST, [upstream(originPort)], { modules })], [], [], {
-            modules: withWaf ? [module] : [],
-          }),
-        );
+        await edge.push(wafBenchDocument('bench-waf-1', TEST_HOST, originPort, withWaf, WAF_SENSITIVITY));
       } catch (err) {
         await edge.stop();
         throw err;

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NodeApiError, NodeClient } from '../src/agent/node-client.js';
-import { commandLine } from '../src/agent/processes.js';
+import { NodeApiError, NodeClient } from '../src/agent/node-api/node-client.js';
+import { commandLine } from '../src/agent/process/processes.js';
 import { adminRequest } from '../src/data-plane/admin-client.js';
 import { NginxProcess } from '../src/nginx/nginx-process.js';
 import {

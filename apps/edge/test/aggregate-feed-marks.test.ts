@@ -4,8 +4,8 @@ import { gunzipSync } from 'node:zlib';
 import { aggregateBatchSchema, decodeAggregateBatch, type EdgeEvent } from '@rampart/contract';
 import { generateTraffic } from '@rampart/contract/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LogCursor } from '../src/agent/access-log-reader.js';
-import { AggregateFeed } from '../src/agent/aggregate-feed.js';
+import type { LogCursor } from '../src/agent/events/access-log-reader.js';
+import { AggregateFeed } from '../src/agent/events/aggregate-feed.js';
 
 // The aggregate feed's marks across a restart, driven line by line with the cursors the reader
 // gives (two log files: A, then B after a rotation), the spool on disk. A restart is a new feed on

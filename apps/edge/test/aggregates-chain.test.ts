@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type EdgeFirewall, emptyEdgeFirewall, ipListRanges, ROLLUP_COUNTERS } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive } from '../src/agent/processes.js';
+import { alive } from '../src/agent/process/processes.js';
 import { cleanUpAgents, startServingAgent, type TestAgent } from './helpers/agent.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';

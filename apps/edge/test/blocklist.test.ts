@@ -9,11 +9,11 @@ import {
   ipListRanges,
 } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BlockReporter } from '../src/agent/block-list.js';
-import { runCommandLoop } from '../src/agent/command-loop.js';
-import { type CommandHost, executeCommand } from '../src/agent/commands.js';
+import { runCommandLoop } from '../src/agent/commands/command-loop.js';
+import { type CommandHost, executeCommand } from '../src/agent/commands/commands.js';
+import { BlockReporter } from '../src/agent/events/block-list.js';
 import type { LogEntry, Logger } from '../src/agent/log.js';
-import { NodeClient } from '../src/agent/node-client.js';
+import { NodeClient } from '../src/agent/node-api/node-client.js';
 import { AGENT_VERSION } from '../src/agent/version.js';
 import { adminRequest } from '../src/data-plane/admin-client.js';
 import type { DataPlane } from '../src/data-plane/schema.js';

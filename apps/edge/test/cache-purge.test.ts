@@ -1,6 +1,6 @@
 import type { EdgeCachePolicy } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preheatUrls, purgeUrls } from '../src/agent/cache-commands.js';
+import { preheatUrls, purgeUrls } from '../src/agent/commands/cache-commands.js';
 import { cacheRule, document, domain, upstream } from './helpers/documents.js';
 import { adminCall, type Edge, startEdge } from './helpers/edge.js';
 import { request } from './helpers/net.js';

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { nextDailyTime } from '../src/agent/log-rotate.js';
+import { nextDailyTime } from '../src/agent/commands/log-rotate.js';
 import { cleanUpAgents, startServingAgent, type TestAgent } from './helpers/agent.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';

@@ -3,11 +3,11 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type EdgeEvent, edgeEventSchema } from '@rampart/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EventShipper } from '../src/agent/event-shipper.js';
-import { EventSpool } from '../src/agent/event-spool.js';
+import { EventShipper } from '../src/agent/events/event-shipper.js';
+import { EventSpool } from '../src/agent/events/event-spool.js';
 import type { LogEntry } from '../src/agent/log.js';
-import { RETRY_AFTER_MAX_MS, retryAfterMs } from '../src/agent/node-api-errors.js';
-import { NodeClient } from '../src/agent/node-client.js';
+import { RETRY_AFTER_MAX_MS, retryAfterMs } from '../src/agent/node-api/node-api-errors.js';
+import { NodeClient } from '../src/agent/node-api/node-client.js';
 import { AGENT_VERSION } from '../src/agent/version.js';
 import { type FakeControlPlane, startFakeControlPlane } from './helpers/fake-control-plane.js';
 

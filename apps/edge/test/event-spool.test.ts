@@ -1,10 +1,10 @@
 import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EventCollector } from '../src/agent/event-collector.js';
-import { EventSpool } from '../src/agent/event-spool.js';
+import { ROTATED_LOGS_KEPT, shiftLogs } from '../src/agent/commands/log-rotate.js';
+import { EventCollector } from '../src/agent/events/event-collector.js';
+import { EventSpool } from '../src/agent/events/event-spool.js';
 import type { LogEntry } from '../src/agent/log.js';
-import { ROTATED_LOGS_KEPT, shiftLogs } from '../src/agent/log-rotate.js';
 import { logLine, spooledBatches } from './helpers/event-log.js';
 
 // The agent's half of the request events without nginx: a log file written by the test, the

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENTS_NICE_DEFAULT } from '../src/agent/event-process.js';
-import { alive } from '../src/agent/processes.js';
+import { EVENTS_NICE_DEFAULT } from '../src/agent/events/event-process.js';
+import { alive } from '../src/agent/process/processes.js';
 import { agentPorts } from './helpers/agent.js';
 import { type AgentProcess, buildAgentPackage, startAgentProcess } from './helpers/agent-process.js';
 import { document, domain, upstream } from './helpers/documents.js';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { type EdgeFirewall, ipListRanges } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drainAllRefusals } from '../src/agent/refusal-drain.js';
+import { drainAllRefusals } from '../src/agent/events/refusal-drain.js';
 import type { DataPlane } from '../src/data-plane/schema.js';
 import { firewallLogLines } from './helpers/access-log.js';
 import { cacheRule, document, domain, siteFirewall, upstream } from './helpers/documents.js';

@@ -1,7 +1,7 @@
 import type { L4PortRules, L4Rules } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { L4Firewall, NftError, runNft } from '../src/agent/l4-firewall.js';
-import { renderL4Ruleset } from '../src/agent/l4-rules-render.js';
+import { L4Firewall, NftError, runNft } from '../src/agent/l4/l4-firewall.js';
+import { renderL4Ruleset } from '../src/agent/l4/l4-rules-render.js';
 import { type Client, inNetns, namespacePair, type Pair, startClient, startServer } from './helpers/netns.js';
 
 // The layer-4 rules in a real kernel (issue 22; docs/decisions.md "Layer-4 protection in the

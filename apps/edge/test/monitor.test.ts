@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { probeTcp } from '../src/agent/monitor.js';
+import { probeTcp } from '../src/agent/monitoring/monitor.js';
 import { cleanUpAgents, startAgent } from './helpers/agent.js';
 import { type FakeControlPlane, startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { freePort } from './helpers/net.js';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { type EdgeFirewall, emptyEdgeFirewall, ipListRanges, type NodeExporter } from '@rampart/contract';
 import { sampleValue } from '@rampart/contract/prometheus';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowedBy } from '../src/agent/node-exporter.js';
+import { allowedBy } from '../src/agent/monitoring/node-exporter.js';
 import { cleanUpAgents, startServingAgent, type TestAgent } from './helpers/agent.js';
 import { cacheRule, document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { PlaneFull } from '@rampart/contract';
 import { planeHash } from '@rampart/contract/plane-hash';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NodeApiError, NodeClient } from '../src/agent/node-client.js';
+import { NodeApiError, NodeClient } from '../src/agent/node-api/node-client.js';
 
 // NodeClient.planeStream against a server that writes the stream as a test shapes it: lines split
 // over chunks and several in one, keep-alives, a line breaking the contract, a stream gone silent.

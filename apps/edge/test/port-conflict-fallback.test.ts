@@ -11,8 +11,8 @@ import { servedBy } from './helpers/origins.js';
 // The agent's second line: a port that passed the bind check but that nginx still cannot bind
 // (taken in between). Here the check is made to pass every port, so nginx meets the held port
 // itself; the agent must read nginx's error and render again without it.
-vi.mock('../src/agent/port-check.js', async (original) => ({
-  ...(await original<typeof import('../src/agent/port-check.js')>()),
+vi.mock('../src/agent/plane/port-check.js', async (original) => ({
+  ...(await original<typeof import('../src/agent/plane/port-check.js')>()),
   unbindablePorts: async () => [],
 }));
 

@@ -2,7 +2,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import type { EdgeSnapshot } from '@rampart/contract';
 import { describe, expect, it } from 'vitest';
-import { bindFailures } from '../src/agent/port-check.js';
+import { bindFailures } from '../src/agent/plane/port-check.js';
 import { NginxConfigError } from '../src/nginx/nginx-process.js';
 import { startAgent, type TestAgent } from './helpers/agent.js';
 import { agentRig } from './helpers/agent-rig.js';

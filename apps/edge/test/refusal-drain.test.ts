@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { MinuteAggregator, type RefusalTally, ROLLUP_COUNTERS } from '@rampart/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { drainRefusals } from '../src/agent/refusal-drain.js';
+import { drainRefusals } from '../src/agent/events/refusal-drain.js';
 
 // The drain client against a stand-in for nginx's admin endpoint on a unix socket (nginx's side,
 // lua, is another branch's): pages popped while `more`, the secret sent, a broken page refused.

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type EdgeFirewall, ipListRanges, type RefusalTally } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drainAllRefusals, drainRefusalPage } from '../src/agent/refusal-drain.js';
+import { drainAllRefusals, drainRefusalPage } from '../src/agent/events/refusal-drain.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { sendFrom, sendStatus } from './helpers/send.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { commandLine } from '../src/agent/processes.js';
+import { commandLine } from '../src/agent/process/processes.js';
 import { NginxProcess } from '../src/nginx/nginx-process.js';
 import { type AgentPorts, agentPorts, cleanUpAgents, makeStateDir, startAgent } from './helpers/agent.js';
 import { alive } from './helpers/agent-process.js';

@@ -2,7 +2,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { EdgeZoneLimits, RefusalTally } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drainRefusalPage } from '../src/agent/refusal-drain.js';
+import { drainRefusalPage } from '../src/agent/events/refusal-drain.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { type Origin, startOrigin } from './helpers/origins.js';

@@ -13,8 +13,8 @@ import {
   updateZonePort,
 } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProbeLoop } from '../../edge/src/agent/monitor.js';
-import { NodeClient } from '../../edge/src/agent/node-client.js';
+import { ProbeLoop } from '../../edge/src/agent/monitoring/monitor.js';
+import { NodeClient } from '../../edge/src/agent/node-api/node-client.js';
 import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';

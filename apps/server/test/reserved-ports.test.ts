@@ -23,7 +23,7 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootId, signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { nodeSend, rawInput, sendAs, type Token } from './helpers/call.js';
+import { nodeSend, rawInput, refusedFields, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -43,10 +43,6 @@ let node: JoinedNode;
 const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
 const site = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const upstream = (port: number) => ({ ip: '198.51.100.7', port });
-const fields = (res: { json(): { code: number; extra: { fields: { field: string; key: string }[] } } }) => {
-  expect(res.json().code).toBe(101003);
-  return res.json().extra.fields.map((f) => `${f.field}:${f.key}`);
-};
 const portNumbers = async () =>
   (await site(listSitePorts, { params: { siteId: game }, query: { pageSize: 100 } }))
     .json()
@@ -112,7 +108,7 @@ describe('reserved ports', () => {
         ],
       },
     });
-    expect(fields(add)).toEqual([
+    expect(refusedFields(add)).toEqual([
       'ports.0.port:portReserved',
       'ports.1.port:portReserved',
       'ports.2.port:portReserved',
@@ -127,7 +123,7 @@ describe('reserved ports', () => {
         upstreams: [{ ip: '198.51.100.7' }],
       },
     });
-    expect(fields(batch)).toEqual(['portFrom:portReserved']);
+    expect(refusedFields(batch)).toEqual(['portFrom:portReserved']);
     expect(await portNumbers()).toEqual([]);
 
     const made = await site(addSitePorts, {
@@ -136,20 +132,20 @@ describe('reserved ports', () => {
     });
     const id = made.json().data[0].id;
     for (const port of [22, 323, 9180]) {
-      expect(fields(await site(updateSitePort, { params: { siteId: game }, body: { id, port } }))).toEqual([
+      expect(refusedFields(await site(updateSitePort, { params: { siteId: game }, body: { id, port } }))).toEqual([
         'port:portReserved',
       ]);
     }
     expect(await portNumbers()).toEqual([2200]);
     // The zone's listen ports refuse them too.
     expect(
-      fields(
+      refusedFields(
         await call(createZonePorts, { params: { zoneID: zoneId }, body: { ports: [{ port: 53, portType: 'http' }] } }),
       ),
     ).toEqual(['ports.0.port:portReserved']);
     const http = (await call(listZonePorts, { params: { zoneID: zoneId } })).json().data[0];
     expect(
-      fields(
+      refusedFields(
         await call(updateZonePort, { params: { zoneID: zoneId }, body: { id: http.id, port: 22, portType: 'http' } }),
       ),
     ).toEqual(['port:portReserved']);
@@ -165,7 +161,7 @@ describe('reserved ports', () => {
     expect(set.json().data).toEqual({ ports: [22, 3306], nodePorts: [9180] });
     const add = (port: number) =>
       site(addSitePorts, { params: { siteId: game }, body: { ports: [{ port, upstreams: [upstream(port)] }] } });
-    expect(fields(await add(3306))).toEqual(['ports.0.port:portReserved']);
+    expect(refusedFields(await add(3306))).toEqual(['ports.0.port:portReserved']);
     expect((await add(53)).statusCode).toBe(200);
     expect(await portNumbers()).toEqual([53]);
     // A number in use is not reserved under it (the port, or a listen port, moves first); all or none.
@@ -173,23 +169,23 @@ describe('reserved ports', () => {
       params: { zoneID: zoneId },
       body: { ports: [22, 53, 443, 3306] },
     });
-    expect(fields(clash)).toEqual(['ports.1:portInUse', 'ports.2:portInUse']);
+    expect(refusedFields(clash)).toEqual(['ports.1:portInUse', 'ports.2:portInUse']);
     expect((await call(getZoneReservedPorts, { params: { zoneID: zoneId } })).json().data.ports).toEqual([22, 3306]);
     // Nothing reserved: only the node's own port is refused.
     expect((await call(setZoneReservedPorts, { params: { zoneID: zoneId }, body: { ports: [] } })).json().data).toEqual(
       { ports: [], nodePorts: [9180] },
     );
     expect((await add(22)).statusCode).toBe(200);
-    expect(fields(await add(9180))).toEqual(['ports.0.port:portReserved']);
+    expect(refusedFields(await add(9180))).toEqual(['ports.0.port:portReserved']);
     const ids = (await site(listSitePorts, { params: { siteId: game } })).json().data.map((p: { id: number }) => p.id);
     await site(deleteSitePorts, { params: { siteId: game }, body: { ids } });
     await call(setZoneReservedPorts, { params: { zoneID: zoneId }, body: { ports: [...DEFAULT_RESERVED_PORTS] } });
   });
 
   it('refuses a bad list with 101003 naming the field, and keeps the list to its operator', async () => {
-    expect(fields(await call(setZoneReservedPorts, { params: { zoneID: zoneId }, body: { ports: [0] } }))).toEqual([
-      'ports.0:invalidPort',
-    ]);
+    expect(
+      refusedFields(await call(setZoneReservedPorts, { params: { zoneID: zoneId }, body: { ports: [0] } })),
+    ).toEqual(['ports.0:invalidPort']);
     expect(
       (
         await call(setZoneReservedPorts, {

@@ -25,18 +25,15 @@ import { describe, expect, it } from 'vitest';
 import { accounts } from '../src/platform/db/schema.js';
 import { addAccount } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
-import { rawInput } from './helpers/call.js';
+import { rawInput, refusedFields } from './helpers/call.js';
 import { initializedNode, twoZonesFile } from './helpers/operators.js';
 
 const clock = manualClock();
 const z = twoZonesFile({ clock: clock.now });
 const { call } = z;
 
-const fields = (res: { json(): { extra: { fields: { field: string; key: string }[] } } }) =>
-  res
-    .json()
-    .extra.fields.map((f) => `${f.field}:${f.key}`)
-    .sort();
+/** The refusal's fields, sorted (their order is not what these tests are about). */
+const fields = (res: Parameters<typeof refusedFields>[0]) => refusedFields(res).sort();
 
 describe('sub-nodes', () => {
   it('adds, lists, re-addresses and removes the sub-nodes of a node', async () => {

@@ -19,7 +19,7 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
+import { nodeSend, rawInput, refusedFields, send, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -43,8 +43,6 @@ const ports = async (zone = zoneId) =>
   (await call(listZonePorts, { params: { zoneID: zone } }))
     .json()
     .data.map((p: { port: number; portType: string }) => `${p.port}/${p.portType}`);
-const fields = (res: { json(): { extra: { fields: { field: string; key: string }[] } } }) =>
-  res.json().extra.fields.map((f) => `${f.field}:${f.key}`);
 
 async function initializedNode(hostname: string): Promise<JoinedNode> {
   const node = await joinNode(t.app, client, hostname);
@@ -103,7 +101,11 @@ describe('zone listen ports', () => {
     });
     expect(dup.statusCode).toBe(400);
     expect(dup.json().code).toBe(101003);
-    expect(fields(dup)).toEqual(['ports.1.port:portInUse', 'ports.2.port:portInUse', 'ports.3.port:portReserved']);
+    expect(refusedFields(dup)).toEqual([
+      'ports.1.port:portInUse',
+      'ports.2.port:portInUse',
+      'ports.3.port:portReserved',
+    ]);
     expect(dup.json().extra.fields[0].message).toBe('Port 443 is already used in this zone');
 
     const many = Array.from({ length: 16 }, (_, i) => ({ port: 10_000 + i, portType: 'http' as const }));
@@ -115,7 +117,7 @@ describe('zone listen ports', () => {
       createZonePorts,
       rawInput({ params: { zoneID: zoneId }, body: { ports: [{ port: 70_000, portType: 'quic' }] } }),
     );
-    expect(fields(bad)).toEqual(['ports.0.port:invalidPort', 'ports.0.portType:invalidValue']);
+    expect(refusedFields(bad)).toEqual(['ports.0.port:invalidPort', 'ports.0.portType:invalidValue']);
   });
 
   it('refuses to change a port onto another one and to remove the last port', async () => {
@@ -125,10 +127,10 @@ describe('zone listen ports', () => {
       params: { zoneID: zone },
       body: { id: http.id, port: 443, portType: 'http' },
     });
-    expect(fields(clash)).toEqual(['port:portInUse']);
+    expect(refusedFields(clash)).toEqual(['port:portInUse']);
     expect((await call(deleteZonePorts, { params: { zoneID: zone }, body: { ids: [http.id] } })).statusCode).toBe(200);
     const last = await call(deleteZonePorts, { params: { zoneID: zone }, body: { ids: [https.id] } });
-    expect(fields(last)).toEqual(['ids:lastPort']);
+    expect(refusedFields(last)).toEqual(['ids:lastPort']);
     expect(await ports(zone)).toEqual(['443/https']);
   });
 
@@ -205,7 +207,7 @@ describe('zone nginx settings', () => {
       },
     });
     expect(bad.statusCode).toBe(400);
-    expect(fields(bad)).toEqual([
+    expect(refusedFields(bad)).toEqual([
       'value.0.name:nginxDirectiveNotAllowed',
       'value.1.name:nginxDirectiveNotAllowed',
       'value.2.args.0:nginxArgNotAllowed',
@@ -217,7 +219,7 @@ describe('zone nginx settings', () => {
       params: { zoneID: zoneId },
       body: { value: { workerConnections: 10, extra: 1 } },
     });
-    expect(fields(range)).toEqual(['value.workerConnections:tooSmall', 'value:invalidValue']);
+    expect(refusedFields(range)).toEqual(['value.workerConnections:tooSmall', 'value:invalidValue']);
     expect((await call(zoneNginxCustom.get, { params: { zoneID: zoneId } })).json().data).not.toContainEqual(
       expect.objectContaining({ name: 'include' }),
     );
@@ -280,7 +282,7 @@ describe("the operator's nginx settings", () => {
         value: [{ context: 'http', name: 'lua_code_cache', args: ['off'] }],
       },
     });
-    expect(fields(bad)).toEqual(['value.0.name:nginxDirectiveNotAllowed']);
+    expect(refusedFields(bad)).toEqual(['value.0.name:nginxDirectiveNotAllowed']);
 
     await call(OPERATOR_NGINX_SECTION_ROUTES.worker.put, { body: { value: { workerConnections: 1024 } } });
     const theirs = await send(t.app, OPERATOR_NGINX_SECTION_ROUTES.worker.get, undefined, { token: other });

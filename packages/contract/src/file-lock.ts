@@ -5,7 +5,7 @@ import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
  * An exclusive lock on a file, for one process at a time (Node only: `@rampart/contract/file-lock`,
  * never imported by the console). The control plane locks its stores with it
  * (apps/server/src/platform/db/store-lock.ts), the edge agent its state directory
- * (apps/edge/src/agent/state-lock.ts).
+ * (apps/edge/src/agent/process/state-lock.ts).
  *
  * The lock is the kernel's flock(2) on the file, held by a small `flock(1)` process (util-linux,
  * essential on Debian) whose stdin is a pipe from this process. The kernel drops the lock when that

@@ -1,7 +1,7 @@
-import type { AggregateOptions } from './aggregate-settings.js';
-import type { EventWorkerCommand } from './event-process.js';
+import type { AggregateOptions } from './events/aggregate-settings.js';
+import type { EventWorkerCommand } from './events/event-process.js';
 import type { Logger } from './log.js';
-import type { PlaneOriginOptions } from './plane-loop.js';
+import type { PlaneOriginOptions } from './plane/plane-loop.js';
 
 /** The aggregate options (eventAggregates, refusalTallies, aggregatePartialSeconds): aggregate-settings.ts. */
 export interface AgentOptions extends PlaneOriginOptions, AggregateOptions {

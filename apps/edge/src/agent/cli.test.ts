@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Backoff } from './backoff.js';
 import { defaultLuaDir, parseCli, parsePortMap, UsageError } from './cli.js';
-import { reportedHostname } from './host.js';
+import { reportedHostname } from './process/host.js';
 
 function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const result = parseCli(argv, env);

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isIP, NODE_EXPORTER_PORT } from '@rampart/contract';
 import type { AgentOptions } from './agent.js';
-import { reportedHostname, reportedIps } from './host.js';
+import { reportedHostname, reportedIps } from './process/host.js';
 
 export const DEFAULT_STATE_DIR = '/var/lib/rampart-edge';
 export const DEFAULT_NGINX = '/usr/sbin/nginx';

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Agent } from './agent.js';
 import { parseCli, USAGE, UsageError } from './cli.js';
-import { EVENT_WORKER_ARG, runEventWorker } from './event-worker.js';
+import { releaseToRun } from './commands/release-handoff.js';
+import { EVENT_WORKER_ARG, runEventWorker } from './events/event-worker.js';
 import { errorText, jsonLineLogger } from './log.js';
-import { releaseToRun } from './release-handoff.js';
-import { StateLockedError } from './state-lock.js';
+import { StateLockedError } from './process/state-lock.js';
 import { AGENT_VERSION } from './version.js';
 
 /** Exit status asking the service manager to start the agent again (after an upgrade). */

@@ -8,7 +8,7 @@ import type { NginxSettings, RenderTestHooks } from './settings.js';
  * The access log of the public server on `port`: one format per server, so the scheme and port
  * are constants rather than variables read per request. Every variable is quoted: with
  * escape=json an empty unquoted value breaks the line (edge-notes). The agent reads each line into
- * a request event (apps/edge/src/agent/event-line.ts, docs/decisions.md "Traffic analytics at the
+ * a request event (apps/edge/src/agent/events/event-line.ts, docs/decisions.md "Traffic analytics at the
  * edge"): every field it needs is a variable nginx already has, so the log costs no Lua per request.
  */
 export const accessLogFormat = (scheme: 'http' | 'https', port: number) =>

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EdgeSnapshot } from '@rampart/contract';
 import { Agent, type AgentOptions } from '../../src/agent/agent.js';
-import type { EventWorkerCommand } from '../../src/agent/event-process.js';
+import type { EventWorkerCommand } from '../../src/agent/events/event-process.js';
 import type { LogEntry } from '../../src/agent/log.js';
 import { LUA_DIR } from './edge.js';
 import type { FakeControlPlane } from './fake-control-plane.js';

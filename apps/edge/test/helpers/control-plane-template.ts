@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { findMigrationsFolder } from '@rampart/contract/migrations-folder';
 
 /**
  * A fresh control plane's data directory, made once per build of the bundle and copied for each
@@ -22,16 +23,10 @@ const WAIT_MS = 180_000;
 
 /**
  * The migrations a bundle runs: they are read at run time from the `drizzle` folder beside its
- * package (database.ts migrationsFolder), not built into it; null when there is none above it.
+ * package (the server's migrationsFolder walks the same way), not built into it.
  */
 function migrationsOf(bundle: string): string | null {
-  let dir = path.dirname(bundle);
-  for (let i = 0; i < 6; i++) {
-    const candidate = path.join(dir, 'drizzle');
-    if (existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
-    dir = path.dirname(dir);
-  }
-  return null;
+  return findMigrationsFolder(path.dirname(bundle));
 }
 
 /**

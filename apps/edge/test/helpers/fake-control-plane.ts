@@ -5,27 +5,24 @@ import {
   EDGE_API_BASE,
   type EdgeBlockReport,
   getNodeAbuseIPs,
-  getNodeCommands,
   getNodeGeoDatabase,
   getNodeRelease,
   getNodeReleaseFile,
-  getProbes,
   NODE_SIGNATURE_HEADERS,
   NODE_SIGNATURE_MAX_SKEW_SECONDS,
-  type ProbeAssignment,
   type ReleaseManifest,
   registerNode,
   reportNodeBlocks,
-  reportNodeCommandResult,
   reportNodeStatus,
   reportNodeUpgradeProgress,
-  reportProbeResults,
 } from '@rampart/contract';
 import { nodeBodySha256, signNodeRequest } from '@rampart/contract/node-signing';
 import type { z } from 'zod';
 import { batchReceiver, type FakeBatches } from './fake-control-plane-batches.js';
+import { commandServer, type FakeCommands } from './fake-control-plane-commands.js';
 import { type FakePlanes, planeServer } from './fake-control-plane-planes.js';
 
+export type { CommandResult, ProbeResult } from './fake-control-plane-commands.js';
 export { planeOf, snapshotOf } from './fake-control-plane-planes.js';
 
 /**
@@ -39,7 +36,8 @@ export { planeOf, snapshotOf } from './fake-control-plane-planes.js';
  * it, valid or not. The real control plane with the real agent is covered by the whole-chain test
  * (see real-control-plane.ts); this one keeps the agent's tests fast and independent of the server.
  * The snapshot and data-plane routes are in fake-control-plane-planes.ts, the event and aggregate
- * batches in fake-control-plane-batches.ts; this file signs nodes in and serves the rest.
+ * batches in fake-control-plane-batches.ts, the commands and probes in fake-control-plane-commands.ts;
+ * this file signs nodes in and serves the rest.
  */
 
 export type StatusReport = z.output<NonNullable<(typeof reportNodeStatus)['request']['body']>> & {
@@ -47,17 +45,7 @@ export type StatusReport = z.output<NonNullable<(typeof reportNodeStatus)['reque
   at: number;
 };
 
-export interface CommandResult {
-  id: number;
-  nodeId: number;
-  ok: boolean;
-  message: string;
-}
-export type ProbeResult = z.output<NonNullable<(typeof reportProbeResults)['request']['body']>>['results'][number] & {
-  monitorNodeId: number;
-};
-
-export interface FakeControlPlane extends FakePlanes, FakeBatches {
+export interface FakeControlPlane extends FakePlanes, FakeBatches, FakeCommands {
   url: string;
   port: number;
   joinToken: string;
@@ -67,18 +55,6 @@ export interface FakeControlPlane extends FakePlanes, FakeBatches {
   refused: { path: string; reason: string }[];
   /** Signed requests accepted, by route path. */
   accepted: string[];
-  /** Queues a command (any object, even one the agent cannot run) for the next command poll. */
-  queueCommand(command: unknown): void;
-  /** Results the agent reported, in order. */
-  results: CommandResult[];
-  /** Resolves with the result of command `id` (already received or to come). */
-  waitForResult(id: number, timeoutMs?: number): Promise<CommandResult>;
-  /** Probe results the nodes reported, in order. */
-  probeResults: ProbeResult[];
-  /** Answers `assignments` to every node's `GET /probes` from now on (none at first). */
-  setProbes(assignments: ProbeAssignment[]): void;
-  /** Resolves once the results reported so far satisfy `match`. */
-  waitForProbeResults(match: (results: ProbeResult[]) => boolean, timeoutMs?: number): Promise<ProbeResult[]>;
   /** Serves this agent release (manifest and file bytes by path); null: none (202008). */
   setRelease(release: { manifest: ReleaseManifest; files: Map<string, Buffer> } | null): void;
   /** Serves this file as the geo database (by its SHA-256); null: none (101018). */
@@ -115,14 +91,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const reports: StatusReport[] = [];
   const refused: FakeControlPlane['refused'] = [];
   const accepted: string[] = [];
-  let probes: ProbeAssignment[] = [];
-  const probeResults: ProbeResult[] = [];
-  let probeWaiters: (() => void)[] = [];
   let reportWaiters: { match: (r: StatusReport) => boolean; resolve: (r: StatusReport) => void }[] = [];
-  let commands: unknown[] = [];
-  let commandWaiters: (() => void)[] = [];
-  const results: CommandResult[] = [];
-  let resultWaiters: (() => void)[] = [];
   let release: { manifest: ReleaseManifest; files: Map<string, Buffer> } | null = null;
   let geoDatabase: Buffer | null = null;
   let abuseIPs: Buffer | null = null;
@@ -167,6 +136,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
 
   const planes = planeServer({ verify, send, invalidToken });
   const batches = batchReceiver({ verify, send, invalidToken });
+  const commandRoutes = commandServer({ verify, send, invalidToken });
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -199,49 +169,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return send(res, 200, { data: true });
       }
       if (planes.handle(route, url, req, res, raw)) return;
-      if (route === `GET ${EDGE_API_BASE}${getNodeCommands.path}`) {
-        if (verify(req, raw) === null) return invalidToken(res);
-        const query = getNodeCommands.request.query.safeParse(Object.fromEntries(url.searchParams));
-        if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
-        const answer = () => {
-          clearTimeout(timer);
-          commandWaiters = commandWaiters.filter((w) => w !== answer);
-          const taken = commands;
-          commands = [];
-          if (!res.writableEnded) send(res, 200, { data: taken });
-        };
-        const timer = setTimeout(answer, query.data.wait * 1000);
-        if (commands.length > 0 || query.data.wait === 0) return answer();
-        commandWaiters.push(answer);
-        res.on('close', () => {
-          clearTimeout(timer);
-          commandWaiters = commandWaiters.filter((w) => w !== answer);
-        });
-        return;
-      }
-      const result = /^\/api\/edge\/v1\/commands\/(\d+)\/result$/.exec(url.pathname);
-      if (req.method === 'POST' && result) {
-        const nodeId = verify(req, raw);
-        if (nodeId === null) return invalidToken(res);
-        const input = reportNodeCommandResult.request.body.safeParse(parseJson(body));
-        if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
-        results.push({ id: Number(result[1]), nodeId, ...input.data });
-        for (const wake of [...resultWaiters]) wake();
-        return send(res, 200, { data: true });
-      }
-      if (route === `GET ${EDGE_API_BASE}${getProbes.path}`) {
-        if (verify(req, raw) === null) return invalidToken(res);
-        return send(res, 200, { data: probes });
-      }
-      if (route === `POST ${EDGE_API_BASE}${reportProbeResults.path}`) {
-        const nodeId = verify(req, raw);
-        if (nodeId === null) return invalidToken(res);
-        const input = reportProbeResults.request.body.safeParse(parseJson(body));
-        if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
-        probeResults.push(...input.data.results.map((r) => ({ ...r, monitorNodeId: nodeId })));
-        for (const wake of [...probeWaiters]) wake();
-        return send(res, 200, { data: true });
-      }
+      if (commandRoutes.handle(route, url, req, res, raw)) return;
       if (route === `GET ${EDGE_API_BASE}${getNodeRelease.path}`) {
         if (verify(req, raw) === null) return invalidToken(res);
         if (!release) return send(res, 409, { code: 202008, message: 'no release', extra: null });
@@ -324,48 +252,12 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
       return planes.plane;
     },
     setSnapshot: planes.setSnapshot,
-    queueCommand(command) {
-      commands.push(command);
-      commandWaiters[0]?.();
-    },
-    results,
-    waitForResult(id, timeoutMs = 30_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const found = results.find((r) => r.id === id);
-          if (!found) return;
-          clearTimeout(timer);
-          resultWaiters = resultWaiters.filter((w) => w !== check);
-          resolve(found);
-        };
-        const timer = setTimeout(() => {
-          resultWaiters = resultWaiters.filter((w) => w !== check);
-          reject(new Error(`no result for command ${id} within ${timeoutMs} ms; results: ${JSON.stringify(results)}`));
-        }, timeoutMs);
-        resultWaiters.push(check);
-        check();
-      });
-    },
-    probeResults,
-    setProbes(assignments) {
-      probes = assignments;
-    },
-    waitForProbeResults(match, timeoutMs = 15_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (!match(probeResults)) return;
-          clearTimeout(timer);
-          probeWaiters = probeWaiters.filter((w) => w !== check);
-          resolve(probeResults);
-        };
-        const timer = setTimeout(() => {
-          probeWaiters = probeWaiters.filter((w) => w !== check);
-          reject(new Error(`no matching probe results within ${timeoutMs} ms: ${JSON.stringify(probeResults)}`));
-        }, timeoutMs);
-        probeWaiters.push(check);
-        check();
-      });
-    },
+    queueCommand: commandRoutes.queueCommand,
+    results: commandRoutes.results,
+    waitForResult: commandRoutes.waitForResult,
+    probeResults: commandRoutes.probeResults,
+    setProbes: commandRoutes.setProbes,
+    waitForProbeResults: commandRoutes.waitForProbeResults,
     setRelease(next) {
       release = next;
     },

@@ -63,11 +63,49 @@ export async function namespacePair(tag: string, clientV4: string[], clientV6: s
       await ip('-n', ns, 'link', 'set', 'lo', 'up');
       await ip('-n', ns, 'link', 'set', dev, 'up');
     }
+    await knowNeighbours(
+      { ns: server, dev: `rl4a${id}`, v6: [pair.serverV6] },
+      { ns: client, dev: `rl4b${id}`, v6: clientV6 },
+    );
   } catch (err) {
     await pair.remove();
     throw err;
   }
   return pair;
+}
+
+interface End {
+  ns: string;
+  dev: string;
+  /** Its global IPv6 addresses (its link-local one is read). */
+  v6: string[];
+}
+
+/**
+ * IPv6 neighbour discovery runs on the kernel's own timers: a neighbour used is probed 5 s later
+ * (delay_first_probe_time), and that ICMPv6 reaches the layer-4 table as node traffic no test sent,
+ * landing in whichever reading comes next. Each end knows the other's IPv6 addresses for good
+ * (permanent entries: never solicited, never probed), so the link carries only what a test sends.
+ * ARP does not reach an inet table: IPv4 is left to it.
+ */
+async function knowNeighbours(a: End, b: End): Promise<void> {
+  const mac = async (end: End) =>
+    (JSON.parse(await ip('-j', '-n', end.ns, 'link', 'show', 'dev', end.dev)) as { address: string }[])[0]?.address;
+  const linkLocal = async (end: End) =>
+    (
+      JSON.parse(await ip('-j', '-6', '-n', end.ns, 'addr', 'show', 'dev', end.dev, 'scope', 'link')) as {
+        addr_info: { local?: string }[];
+      }[]
+    ).flatMap((link) => link.addr_info.flatMap((info) => (info.local ? [info.local] : [])));
+  for (const [self, other] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    const lladdr = await mac(other);
+    if (lladdr === undefined) throw new Error(`no link address on ${other.dev}`);
+    for (const address of [...other.v6, ...(await linkLocal(other))])
+      await ip('-n', self.ns, 'neigh', 'replace', address, 'lladdr', lladdr, 'dev', self.dev, 'nud', 'permanent');
+  }
 }
 
 // A TCP server: greets each connection with `hi` and prints `conn <address>` on stdout.

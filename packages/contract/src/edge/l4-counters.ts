@@ -4,8 +4,8 @@ import { isIP } from '../validators/ip.js';
 /**
  * The layer-4 counters of a node (issue 22, network-attack analytics; docs/decisions.md "Layer-4
  * counters"): the kernel counts the packets and bytes of every layer-4 port where they enter and
- * once they passed the node's layer-4 rules (apps/edge/src/agent/l4-rules-render.ts); the agent
- * reads the counters every few seconds (apps/edge/src/agent/l4-counters.ts) and turns them into
+ * once they passed the node's layer-4 rules (apps/edge/src/agent/l4/l4-rules-render.ts); the agent
+ * reads the counters every few seconds (apps/edge/src/agent/l4/l4-counters.ts) and turns them into
  * these records, one per port, outcome, dimension and key, counted in one minute.
  */
 

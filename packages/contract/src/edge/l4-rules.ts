@@ -4,7 +4,7 @@ import { STREAM_PORTS_PER_NODE, STREAM_PROTOCOLS } from './stream-ports.js';
 
 /**
  * The node's layer-4 protection document (issue 22; docs/decisions.md "Layer-4 protection in the
- * kernel"). The agent renders it into one nftables table of its own (apps/edge/src/agent/l4-rules-render.ts):
+ * kernel"). The agent renders it into one nftables table of its own (apps/edge/src/agent/l4/l4-rules-render.ts):
  * like the stream ports, every value ends up in a file the kernel reads, so every value is an
  * integer, a keyword from a fixed list or an IP/CIDR literal, and nothing a customer types reaches
  * the ruleset as text (region codes only name lists here; they are never rendered).

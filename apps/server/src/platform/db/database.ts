@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { findMigrationsFolder } from '@rampart/contract/migrations-folder';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -44,13 +44,9 @@ export interface Database {
 
 /** Locates ./drizzle beside the package whether running from src/ (tsx, tests) or dist/ (bundle). */
 export function migrationsFolder(here = import.meta.dirname): string {
-  let dir = here;
-  for (let i = 0; i < 6; i++) {
-    const candidate = path.join(dir, 'drizzle');
-    if (existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
-    dir = path.dirname(dir);
-  }
-  throw new Error(`migrations folder not found above ${here}`);
+  const folder = findMigrationsFolder(here);
+  if (!folder) throw new Error(`migrations folder not found above ${here}`);
+  return folder;
 }
 
 // pg returns int8 (count(*), bigint columns) as strings by default; numbers within 2^53 are what
