@@ -16,7 +16,8 @@ import { blocked, passed, wafSender } from './helpers/waf-send.js';
 // - base64 with its PCRE pre-check for long values decodes exactly the same values;
 // - the shell-quoting test with plain searches and PCRE first answers the same;
 // - the rules' literal guards found by one Aho-Corasick scan (rampart.waf_guard) are those the
-//   plain searches one by one found, for every guard;
+//   plain searches one by one found, for every guard; so are the rules of a list that the strings
+//   the scan found mark (rules_marked, which the rule lists run by);
 // - the scanner User-Agent rule, its boundary before the names read as a byte, finds the names at
 //   the places the rule with a word boundary on each side found them;
 // - the session-fixation names and the redirect parameter names, each found in a query string or

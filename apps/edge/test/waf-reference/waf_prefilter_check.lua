@@ -11,6 +11,11 @@ return function()
   local session = require "rampart.waf_session"
   local GUARDS = {}
   for _, g in pairs(rules.GUARDS) do GUARDS[#GUARDS + 1] = g end
+  -- the rules of a list found by their guard strings (rules_marked), for every guard and for every
+  -- other one (a list is a module's rules: some guards only, the same guard string in several)
+  local HALF = {}
+  for i = 1, #GUARDS, 2 do HALF[#HALF + 1] = GUARDS[i] end
+  local INDEXES = { { GUARDS, guard.rule_index(GUARDS) }, { HALF, guard.rule_index(HALF) } }
   local ref = require "waf_reference"
   -- the scanner rule as it was (a word boundary on each side of the names, over the bare value)
   -- and as it is (the boundary before as a byte, over the value read with a space before it)
@@ -155,6 +160,13 @@ return function()
       local g = ref.guarded(GUARDS[i], s)
       if g then report.guards = report.guards + 1 end
       if g ~= guard.guarded(GUARDS[i], s) then diff("guarded", s) end
+    end
+    for _, ix in ipairs(INDEXES) do
+      local list, index = ix[1], ix[2]
+      local stamp = guard.rules_marked(index, s)
+      for i = 1, #list do
+        if (stamp ~= nil and index.stamps[i] == stamp) ~= ref.guarded(list[i], s) then diff("rules_marked", s) end
+      end
     end
     if (ngx.re.find(s, redirect.NAME_IN_ARGS, "jo") ~= nil) ~= (redirect.name_in_args(s) ~= nil) then
       diff("redirect name", s)
