@@ -273,6 +273,32 @@ return function()
       if not redirect.name_in_args(v) then diff("redirect name not found in two", v) end
     end
   end
+  -- rampart.waf_inject php_name (an argument named for a PHP superglobal): its first-byte check
+  -- before the pattern answers what the pattern alone did, around every superglobal
+  local inject = require "rampart.waf_inject"
+  local SUPERGLOBALS = {}
+  for w in ("_get _post _request _cookie _server _files _env _session globals"):gmatch("%S+") do SUPERGLOBALS[w] = true end
+  local function php_ref(name)
+    local dollar, word, rest = string.lower(name):match("^%s*(%$?)([%w_]+)%s*(.?)")
+    return word ~= nil and SUPERGLOBALS[word] == true and (dollar == "$" or rest == "[")
+  end
+  report.plain["php name"] = 0
+  local words = { "get", "g", "_", "gx", "session", "" }
+  for w in pairs(SUPERGLOBALS) do words[#words + 1] = w end
+  for _, w in ipairs(words) do
+    for _, pre in ipairs({ "", "$", " $", "\t", " \n\v\f\r$", "x", "$$", "[", "_", "$ ", "\0" }) do
+      for _, post in ipairs({ "", "[", " [", "[x]", "x", " ", "]", "\t[" }) do
+        for _, word in ipairs({ w, upper(w) }) do
+          local name = pre .. word .. post
+          local got = false
+          inject.php_name(name, function() got = true end)
+          local was = php_ref(name)
+          if was then report.plain["php name"] = report.plain["php name"] + 1 end
+          if was ~= got then diff("php name", name) end
+        end
+      end
+    end
+  end
   -- and not where no argument is named so
   for _, v in ipairs({ "a=1&b=2", "page=next", "returned=1", "a=redirect", "xurl=1" }) do
     if ngx.re.find(v, redirect.NAME_IN_ARGS, "jo") then diff("redirect name found", v) end
