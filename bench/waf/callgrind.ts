@@ -8,7 +8,10 @@
  * (default 200) requests of a corpus (BENCH_CORPORA, default benign-traffic) replayed one at a time,
  * one connection each, twice: the first pass warms up (the .1 dump), the second is measured (.2).
  * BENCH_CALLGRIND_WARMUP=next warms up on the next N requests instead (the engine's per-worker
- * memos then never hold a measured request's values: the measure is that of requests first seen).
+ * memos then never hold a measured request's values: the measure is that of requests first seen);
+ * BENCH_CALLGRIND_WARMUP_N sets how many (default N): a short warm-up leaves LuaJIT's trace compiler
+ * busy during the measured replay (thousands of traces are compiled over the first 2,000 benign
+ * requests), a long one measures the compiled engine.
  * BENCH_CALLGRIND_LUA_DIR runs another copy of the Lua (compare two versions). Instruction counts do not depend on the machine's
  * load, so two runs (BENCH_CALLGRIND_WAF=on, =off) compare on a shared machine:
  *   callgrind_annotate --inclusive=yes <out>.2
@@ -34,6 +37,8 @@ const HOST = 'waf-test.local';
 const LUA_DIR = process.env.BENCH_CALLGRIND_LUA_DIR;
 /** BENCH_CALLGRIND_WARMUP=next: warm up on the next N requests of the corpus, not the measured ones. */
 const WARM_UP_NEXT = process.env.BENCH_CALLGRIND_WARMUP === 'next';
+/** How many of the next requests that warm-up replays (default N): a longer one lets LuaJIT's trace compiler settle. */
+const WARM_UP_N = Number(process.env.BENCH_CALLGRIND_WARMUP_N ?? N);
 const log = (s: string) => process.stderr.write(`callgrind: ${s}\n`);
 
 /** The case's bytes with the bench's Host, a fresh Content-Length and Connection: close (bench:waf's rewrite). */
@@ -89,7 +94,7 @@ async function main() {
   const corpus = (await readCorpora())[0];
   if (!corpus) throw new Error('no corpus');
   const cases = corpus.cases.slice(0, N);
-  const warmUp = WARM_UP_NEXT ? corpus.cases.slice(N, 2 * N) : cases;
+  const warmUp = WARM_UP_NEXT ? corpus.cases.slice(N, N + WARM_UP_N) : cases;
   const origin = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => res.end('ok\n'));

@@ -2,6 +2,7 @@
 -- pattern rules of its groups (rampart.waf_rules) arranged so that one PCRE call stands for many.
 local rules = require "rampart.waf_rules"
 local I = require "rampart.waf_inspect"
+local waf_guard = require "rampart.waf_guard"
 
 local _M = {}
 
@@ -49,9 +50,12 @@ local function rule_list(list)
       open_res[#open_res + 1] = "(?:" .. r.re .. ")"
     end
   end
-  -- the others without a guard behind one pattern too, when there are several
-  return { guarded = guarded_rules, open = open, starts = starts, any_start = #res > 0 and table.concat(res, "|") or nil,
-    any_open = #open_res > 1 and table.concat(open_res, "|") or nil }
+  local guards = {}
+  for i, r in ipairs(guarded_rules) do guards[i] = r.guard end
+  -- the others without a guard behind one pattern too, when there are several; the guarded ones
+  -- found by their guard strings (rampart.waf_guard rules_marked)
+  return { guarded = guarded_rules, guard_index = waf_guard.rule_index(guards), open = open, starts = starts,
+    any_start = #res > 0 and table.concat(res, "|") or nil, any_open = #open_res > 1 and table.concat(open_res, "|") or nil }
 end
 _M.rule_list = rule_list
 

@@ -145,8 +145,9 @@ function _M.base64(s)
   -- tokens most values are)
   if not (re_find(s, "[A-Z]", "jo") and find(s, "%l")) then return nil end
   if find(s, " ", 1, true) and not find(s, "  ", 1, true) then s = gsub(s, " ", "+") end
-  -- (a Lua pattern: one PCRE program fewer on the path of every token)
-  if not find(s, "^[%w+/_%-]+=?=?$") then return nil end
+  -- (PCRE: the Lua pattern "^[%w+/_%-]+=?=?$" it replaces tested its class item by item at every
+  -- byte of every mixed-case token)
+  if not re_find(s, [=[^[A-Za-z0-9+/_-]+={0,2}\z]=], "jo") then return nil end
   local t = s
   if find(t, "_", 1, true) or find(t, "-", 1, true) then t = gsub(gsub(t, "-", "+"), "_", "/") end
   local pad = #t % 4

@@ -17,7 +17,7 @@ local _M = {}
 
 local re_find = waf_re.find
 local lower, find, gsub = string.lower, string.find, string.gsub
-local guarded = waf_guard.guarded
+local rules_marked = waf_guard.rules_marked
 local hit = S.hit
 local RULE = S.RULE
 
@@ -46,15 +46,18 @@ local function run_rules(list, s)
 end
 
 -- The rules of one list over l: each whose group applies here (no RFI or SSRF rule on a
--- URL-shaped header) and, `with_guards`, whose literal guard l holds. True once S.done.
-local function run_each(list, l, skip_url_rules, with_guards)
+-- URL-shaped header) and, with `stamps`, whose stamp is `stamp` (its literal guard l holds,
+-- rampart.waf_guard rules_marked). True once S.done.
+local function run_each(list, l, skip_url_rules, stamps, stamp)
   for i = 1, #list do
-    local r = list[i]
-    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) and (not with_guards or guarded(r.guard, l)) then
-      local from = re_find(l, r.re, "jo")
-      if from then
-        hit(r.id, r.score, from)
-        if S.done then return true end
+    if stamps == nil or stamps[i] == stamp then
+      local r = list[i]
+      if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
+        local from = re_find(l, r.re, "jo")
+        if from then
+          hit(r.id, r.score, from)
+          if S.done then return true end
+        end
       end
     end
   end
@@ -62,11 +65,14 @@ local function run_each(list, l, skip_url_rules, with_guards)
 end
 
 -- Runs a rule list (rule_list) over l, lower-cased: the rules anchored at the start when their
--- joined pattern matches, the others without a guard when theirs does, the guarded ones.
+-- joined pattern matches, the others without a guard when theirs does, the guarded ones whose
+-- guard l holds, in the list's order.
 local function run_list(rl, l, skip_url_rules)
-  if rl.any_start and re_find(l, rl.any_start, "jo") and run_each(rl.starts, l, skip_url_rules, false) then return end
-  if (not rl.any_open or re_find(l, rl.any_open, "jo")) and run_each(rl.open, l, skip_url_rules, false) then return end
-  run_each(rl.guarded, l, skip_url_rules, true)
+  if rl.any_start and re_find(l, rl.any_start, "jo") and run_each(rl.starts, l, skip_url_rules) then return end
+  if (not rl.any_open or re_find(l, rl.any_open, "jo")) and run_each(rl.open, l, skip_url_rules) then return end
+  local index = rl.guard_index
+  local stamp = rules_marked(index, l)
+  if stamp then run_each(rl.guarded, l, skip_url_rules, index.stamps, stamp) end
 end
 
 -- A remote URL given to a parameter whose name says it holds a local path (remote file inclusion:

@@ -82,9 +82,10 @@ while head <= #queue do
 end
 trie, fail, queue = nil, nil, nil
 
--- present[id] == mark: string id is in the last value scanned.
+-- present[id] == mark: string id is in the last value scanned; found[1..n_found]: those ids, each once.
 local present = ffi.new("uint32_t[?]", #LITS + 1)
-local mark, scanned = 0, nil
+local found = ffi.new("int32_t[?]", #LITS + 1)
+local mark, scanned, n_found = 0, nil, 0
 
 local function scan(s)
   mark = mark + 1
@@ -93,12 +94,20 @@ local function scan(s)
     mark = 1
   end
   scanned = s
+  n_found = 0
   local st = 0
   for i = 1, #s do
     st = T[st * 256 + byte(s, i)]
     if HAS_OUT[st] ~= 0 then
       local o = OUT[st]
-      for k = 1, #o do present[o[k]] = mark end
+      for k = 1, #o do
+        local id = o[k]
+        if present[id] ~= mark then
+          present[id] = mark
+          n_found = n_found + 1
+          found[n_found] = id
+        end
+      end
     end
   end
 end
@@ -111,6 +120,46 @@ function _M.guarded(guard, s)
     if present[ids[i]] == mark then return true end
   end
   return false
+end
+
+-- The guards of a list of rules (each a list of rampart.waf_rules GUARDS), for rules_marked():
+-- which rules (their indexes in the list) each guard string stands for, and a stamp per rule.
+function _M.rule_index(guards)
+  local by_string = {}
+  for i = 1, #guards do
+    local ids = GUARD_IDS[guards[i]]
+    for k = 1, #ids do
+      local list = by_string[ids[k]]
+      if not list then
+        list = {}
+        by_string[ids[k]] = list
+      end
+      if list[#list] ~= i then list[#list + 1] = i end
+    end
+  end
+  local stamps = {}
+  for i = 1, #guards do stamps[i] = 0 end
+  return { by_string = by_string, stamps = stamps }
+end
+
+-- Marks the rules of an index (rule_index) whose guard `s` holds: after it, index.stamps[i] equals
+-- the stamp answered exactly for those (guarded(guards[i], s) for each i, from one scan and the
+-- strings found, instead of a call and a search of the guard per rule). Nil when `s` holds no
+-- rule's guard.
+local stamp = 0
+function _M.rules_marked(index, s)
+  if s ~= scanned then scan(s) end
+  if n_found == 0 then return nil end
+  stamp = stamp + 1
+  local by_string, stamps, any = index.by_string, index.stamps, false
+  for k = 1, n_found do
+    local list = by_string[found[k]]
+    if list then
+      any = true
+      for j = 1, #list do stamps[list[j]] = stamp end
+    end
+  end
+  return any and stamp or nil
 end
 
 _M.STATES, _M.STRINGS = states, #LITS

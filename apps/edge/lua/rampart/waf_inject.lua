@@ -21,7 +21,7 @@ local run = waf_re.run
 
 local _M = {}
 
-local find, lower = string.find, string.lower
+local find, lower, byte = string.find, string.lower, string.byte
 
 local R = { operator = 114001, js = 114002, operator_value = 114003, js_this = 114004, db_call = 114005, js_loop = 114006,
   filter_break = 115001, filter = 115002, extensible = 115003 }
@@ -48,6 +48,16 @@ end
 -- (group php, rule 105004; a superglobal named inside a value is rampart.waf_rules' 105004).
 local SUPERGLOBALS = set("_get _post _request _cookie _server _files _env _session globals")
 function _M.php_name(name, hit)
+  -- (every superglobal starts with "_" or "g": a name whose first byte after the spaces and the "$"
+  -- the pattern allows is another needs no pattern, no lower-cased copy and no captures)
+  local i = 1
+  local c = byte(name, 1)
+  while c == 32 or c and c >= 9 and c <= 13 do
+    i = i + 1
+    c = byte(name, i)
+  end
+  if c == 36 then c = byte(name, i + 1) end
+  if c ~= 95 and c ~= 103 and c ~= 71 then return end
   local key = lower(name)
   local dollar, word, rest = key:match("^%s*(%$?)([%w_]+)%s*(.?)")
   if word and SUPERGLOBALS[word] and (dollar == "$" or rest == "[") then hit(105004, 8, 1) end

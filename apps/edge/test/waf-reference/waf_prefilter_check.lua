@@ -11,6 +11,11 @@ return function()
   local session = require "rampart.waf_session"
   local GUARDS = {}
   for _, g in pairs(rules.GUARDS) do GUARDS[#GUARDS + 1] = g end
+  -- the rules of a list found by their guard strings (rules_marked), for every guard and for every
+  -- other one (a list is a module's rules: some guards only, the same guard string in several)
+  local HALF = {}
+  for i = 1, #GUARDS, 2 do HALF[#HALF + 1] = GUARDS[i] end
+  local INDEXES = { { GUARDS, guard.rule_index(GUARDS) }, { HALF, guard.rule_index(HALF) } }
   local ref = require "waf_reference"
   -- the scanner rule as it was (a word boundary on each side of the names, over the bare value)
   -- and as it is (the boundary before as a byte, over the value read with a space before it)
@@ -156,6 +161,13 @@ return function()
       if g then report.guards = report.guards + 1 end
       if g ~= guard.guarded(GUARDS[i], s) then diff("guarded", s) end
     end
+    for _, ix in ipairs(INDEXES) do
+      local list, index = ix[1], ix[2]
+      local stamp = guard.rules_marked(index, s)
+      for i = 1, #list do
+        if (stamp ~= nil and index.stamps[i] == stamp) ~= ref.guarded(list[i], s) then diff("rules_marked", s) end
+      end
+    end
     if (ngx.re.find(s, redirect.NAME_IN_ARGS, "jo") ~= nil) ~= (redirect.name_in_args(s) ~= nil) then
       diff("redirect name", s)
     end
@@ -259,6 +271,32 @@ return function()
       local at = ngx.re.find(v, redirect.NAME_IN_ARGS, "jo")
       if not at then diff("redirect name not found", v) end
       if not redirect.name_in_args(v) then diff("redirect name not found in two", v) end
+    end
+  end
+  -- rampart.waf_inject php_name (an argument named for a PHP superglobal): its first-byte check
+  -- before the pattern answers what the pattern alone did, around every superglobal
+  local inject = require "rampart.waf_inject"
+  local SUPERGLOBALS = {}
+  for w in ("_get _post _request _cookie _server _files _env _session globals"):gmatch("%S+") do SUPERGLOBALS[w] = true end
+  local function php_ref(name)
+    local dollar, word, rest = string.lower(name):match("^%s*(%$?)([%w_]+)%s*(.?)")
+    return word ~= nil and SUPERGLOBALS[word] == true and (dollar == "$" or rest == "[")
+  end
+  report.plain["php name"] = 0
+  local words = { "get", "g", "_", "gx", "session", "" }
+  for w in pairs(SUPERGLOBALS) do words[#words + 1] = w end
+  for _, w in ipairs(words) do
+    for _, pre in ipairs({ "", "$", " $", "\t", " \n\v\f\r$", "x", "$$", "[", "_", "$ ", "\0" }) do
+      for _, post in ipairs({ "", "[", " [", "[x]", "x", " ", "]", "\t[" }) do
+        for _, word in ipairs({ w, upper(w) }) do
+          local name = pre .. word .. post
+          local got = false
+          inject.php_name(name, function() got = true end)
+          local was = php_ref(name)
+          if was then report.plain["php name"] = report.plain["php name"] + 1 end
+          if was ~= got then diff("php name", name) end
+        end
+      end
     end
   end
   -- and not where no argument is named so
