@@ -5,21 +5,21 @@ import type { NginxSettings, RenderTestHooks } from './settings.js';
 // named locations the router hands requests to.
 
 /**
- * The access log of the public server on `port`: one format per server, so the scheme and port
- * are constants rather than variables read per request. Every variable is quoted: with
- * escape=json an empty unquoted value breaks the line (edge-notes). The agent reads each line into
+ * The access log of the public server on `port`: one format per server, so the scheme is a
+ * constant rather than a variable read per request. The line is formatted and written for every
+ * request: it carries the fields the request event is made of and nothing more
+ * (access-log-format.test.ts). Every variable is quoted: with escape=json an empty unquoted value
+ * breaks the line (edge-notes). The agent reads each line into
  * a request event (apps/edge/src/agent/events/event-line.ts, docs/decisions.md "Traffic analytics at the
  * edge"): every field it needs is a variable nginx already has, so the log costs no Lua per request.
  */
-export const accessLogFormat = (scheme: 'http' | 'https', port: number) =>
+export const accessLogFormat = (scheme: 'http' | 'https') =>
   [
-    ['time', '$time_iso8601'],
-    // The event's time: unix seconds with milliseconds (the same cached clock as $time_iso8601).
+    // The event's time: unix seconds with milliseconds (nginx's cached clock).
     ['msec', '$msec'],
     ['request_id', '$rampart_request_id'],
     ['remote_addr', '$remote_addr'],
     ['scheme', scheme],
-    ['server_port', String(port)],
     ['host', '$host'],
     ['method', '$request_method'],
     ['uri', '$request_uri'],
@@ -30,7 +30,6 @@ export const accessLogFormat = (scheme: 'http' | 'https', port: number) =>
     ['request_length', '$request_length'],
     ['bytes_sent', '$bytes_sent'],
     ['request_time', '$request_time'],
-    ['upstream_addr', '$upstream_addr'],
     ['upstream_status', '$upstream_status'],
     ['upstream_response_time', '$upstream_response_time'],
     ['cache_status', '$upstream_cache_status'],

@@ -191,8 +191,8 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
       : [`  client_body_buffer_size ${Math.ceil(WAF_BODY_LIMIT_BYTES / 1024) + 4}k;`]),
     ...customLines(s.tuning, 'http', '  '),
     '',
-    ...s.httpPorts.map((p) => `  log_format ${accessLogName(p)} escape=json '{${accessLogFormat('http', p)}}';`),
-    ...s.httpsPorts.map((p) => `  log_format ${accessLogName(p)} escape=json '{${accessLogFormat('https', p)}}';`),
+    ...s.httpPorts.map((p) => `  log_format ${accessLogName(p)} escape=json '{${accessLogFormat('http')}}';`),
+    ...s.httpsPorts.map((p) => `  log_format ${accessLogName(p)} escape=json '{${accessLogFormat('https')}}';`),
     // The node's tag, read once per worker by the router to build request ids (rampart.router).
     `  map $pid $rampart_node { default "${s.requestIdPrefix}"; }`,
     '',

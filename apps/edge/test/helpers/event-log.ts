@@ -6,12 +6,10 @@ import { type EdgeEvent, type EdgeEventBatch, edgeEventBatchSchema } from '@ramp
 /** An access-log line as nginx writes it (render.ts accessLogFormat) for request `id`. */
 export function logLine(id: string, fields: Record<string, string> = {}): string {
   return `${JSON.stringify({
-    time: '2025-03-01T10:00:00+00:00',
     msec: '1740823200.123',
     request_id: id,
     remote_addr: '127.0.0.1',
     scheme: 'http',
-    server_port: '80',
     host: 'www.example.com',
     method: 'GET',
     uri: `/${id}`,
@@ -20,7 +18,6 @@ export function logLine(id: string, fields: Record<string, string> = {}): string
     request_length: '80',
     bytes_sent: '400',
     request_time: '0.001',
-    upstream_addr: '127.0.0.1:9000',
     upstream_status: '200',
     upstream_response_time: '0.001',
     cache_status: '',
@@ -38,12 +35,10 @@ export function logLine(id: string, fields: Record<string, string> = {}): string
 export function eventLine(e: EdgeEvent): string {
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   return `${JSON.stringify({
-    time: new Date(e.time).toISOString(),
     msec: seconds(e.time),
     request_id: e.id,
     remote_addr: e.ip,
     scheme: e.scheme,
-    server_port: e.scheme === 'https' ? '443' : '80',
     host: e.host,
     method: e.method,
     uri: e.path,
@@ -52,7 +47,6 @@ export function eventLine(e: EdgeEvent): string {
     request_length: String(e.bytesIn),
     bytes_sent: String(e.bytesOut),
     request_time: seconds(e.requestMs),
-    upstream_addr: e.upstreamMs < 0 ? '' : '127.0.0.1:9000',
     upstream_status: e.upstreamStatus > 0 ? String(e.upstreamStatus) : '',
     upstream_response_time: e.upstreamMs < 0 ? '-' : seconds(e.upstreamMs),
     cache_status: e.cacheStatus,
