@@ -12,6 +12,7 @@
  * per node-minute, and the load average.
  * `store_stages`: the store's CPU (this process, every thread) split by DuckDB statement and
  * appender (from its creation to its close), as the bench wraps the client's calls (DuckDB only).
+ * BENCH_THREADS: DuckDB's threads (the store's default when unset).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -40,6 +41,8 @@ import { treeTicks } from './edge/load.js';
 const NODES = Number(process.env.BENCH_NODES ?? 5);
 const RPS = Number(process.env.BENCH_RPS ?? 8000);
 const SITES = Number(process.env.BENCH_SITES ?? 1000);
+/** DuckDB's threads (BENCH_THREADS; the store's default, DUCKDB_THREADS_DEFAULT, when unset). */
+const THREADS = process.env.BENCH_THREADS ? Number(process.env.BENCH_THREADS) : undefined;
 const START = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
 
 const cpuMs = () => {
@@ -135,7 +138,9 @@ async function main() {
   const clickhouse = process.env.BENCH_STORE === 'clickhouse';
   const server = clickhouse && !process.env.CLICKHOUSE_URL ? await startClickHouse() : null;
   const chUrl = server ? `${server.url}rampart` : (process.env.CLICKHOUSE_URL as string);
-  const store: AnalyticsStore = clickhouse ? new ClickHouseStore(chUrl) : new DuckDbStore(path.join(dir, 'store'));
+  const store: AnalyticsStore = clickhouse
+    ? new ClickHouseStore(chUrl)
+    : new DuckDbStore(path.join(dir, 'store'), undefined, THREADS);
   await store.open();
   for (const k of Object.keys(storeStages)) delete storeStages[k]; // Only the batches' statements.
   const rows = { counters: 0, lowDims: 0, highDims: 0, sketches: 0, collapsed: 0 };

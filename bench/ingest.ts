@@ -137,6 +137,8 @@ async function main() {
     const edgeCost = aggregateCost({ seconds: 60, rps: browseRps, floodRps, sites: SITES });
 
     const env: Record<string, string> = {};
+    // DuckDB's threads in the control plane (its default when unset), to compare settings.
+    if (process.env.RAMPART_ANALYTICS_THREADS) env.RAMPART_ANALYTICS_THREADS = process.env.RAMPART_ANALYTICS_THREADS;
     let chPid: number | null = null;
     if (STORE === 'clickhouse') {
       log('starting ClickHouse');

@@ -140,6 +140,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it("reads the embedded analytics store's DuckDB threads and refuses nonsense", () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }, dataDir).analyticsThreads).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dataDir, RAMPART_ANALYTICS_THREADS: '4' }, dataDir).analyticsThreads).toBe(4);
+    for (const bad of ['0', '-1', '1.5', 'all', '65']) {
+      expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_ANALYTICS_THREADS: bad }, dataDir)).toThrow(ConfigError);
+    }
+  });
+
   it('takes a ClickHouse cluster with its shards, refusing one without a name, shards or CLICKHOUSE_URL', () => {
     const dataDir = tempDir();
     const url = 'http://u:p@ch1:8123/rampart';

@@ -119,6 +119,8 @@ export interface Config {
    * log-sampler.ts LOG_CAPACITY_DEFAULT; docs/operator-guide.md "Log sampling").
    */
   readonly logCapacity?: number;
+  /** DuckDB's threads for the embedded analytics store (`RAMPART_ANALYTICS_THREADS`, 1-64; duckdb-store.ts DUCKDB_THREADS_DEFAULT). */
+  readonly analyticsThreads?: number;
   /** How long a node's aggregate batch may take to arrive once admitted, in ms (default 30000; tests shorten it). */
   readonly aggregateBodyMs?: number;
   /** How often the push job looks for work, in ms (default 1000; 0: only when woken or driven, as tests may). */
@@ -366,6 +368,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     logPushSettleMs: parseWhole('RAMPART_LOG_PUSH_SETTLE_MS', env.RAMPART_LOG_PUSH_SETTLE_MS, 5000, 0, 600_000),
     ...(env.RAMPART_LOG_CAPACITY
       ? { logCapacity: parseWhole('RAMPART_LOG_CAPACITY', env.RAMPART_LOG_CAPACITY, 0, 1, 10_000_000) }
+      : {}),
+    ...(env.RAMPART_ANALYTICS_THREADS
+      ? { analyticsThreads: parseWhole('RAMPART_ANALYTICS_THREADS', env.RAMPART_ANALYTICS_THREADS, 1, 1, 64) }
       : {}),
     domainProof: !['0', 'false', 'no', 'off'].includes((env.RAMPART_DOMAIN_PROOF ?? '').toLowerCase()),
     domainProofIntervalSeconds: parseProofInterval(env.RAMPART_DOMAIN_PROOF_INTERVAL),

@@ -47,6 +47,15 @@ import { checkedParts, DATED_COLUMN } from './log-parts.js';
 // What the benches and tests import from here.
 export { appendEvent, DUCKDB_DIALECT, EVENTS_DDL, GROUP_MAX_EVENTS, L4_COLUMNS };
 
+/**
+ * DuckDB's threads (a setting of the whole database, reads included): one by default. Every
+ * statement of the ingest ran in parallel on two threads and cost ~25 % more CPU in all (its
+ * merges, rollup inserts and commits: bench/ingest-path.ts, store 1.20-1.43 s per node-minute on
+ * two threads, 0.95-1.08 s on one), CPU the control plane's own thread needs on a 2-core machine;
+ * an operator with cores to spare for the statistics' reads sets RAMPART_ANALYTICS_THREADS.
+ */
+export const DUCKDB_THREADS_DEFAULT = 1;
+
 const toNumber = (v: unknown): number | string => {
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'number' || typeof v === 'string') return v;
@@ -95,6 +104,8 @@ export class DuckDbStore implements AnalyticsStore {
     private readonly dir: string | null,
     /** At most this many events per group (GROUP_MAX_EVENTS; tests make many small groups). */
     groupMaxEvents = GROUP_MAX_EVENTS,
+    /** DuckDB's threads (DUCKDB_THREADS_DEFAULT; the configuration's RAMPART_ANALYTICS_THREADS). */
+    private readonly threads = DUCKDB_THREADS_DEFAULT,
   ) {
     this.groups = new BatchGroups(
       groupMaxEvents,
@@ -117,6 +128,7 @@ export class DuckDbStore implements AnalyticsStore {
     // log, DuckDB's default, cost more than the ingest itself at a high rate; one per 256 MB, and
     // one after each compaction (compact), write the same in far fewer, larger steps.
     await this.writer.run("SET checkpoint_threshold = '256MB'");
+    await this.writer.run(`SET threads = ${Math.max(1, Math.floor(this.threads))}`);
     await migrateDuckDb(this.writer);
     this.rolledTo = await this.loadRolledTo(this.writer);
     const marks = new Map(
