@@ -125,6 +125,15 @@ export async function shipOnSchedule(
   });
   await Promise.all(ships).finally(() => timer && clearTimeout(timer));
   if (givenUp.signal.aborted) log('gave up waiting for the acknowledgements: the groups not acknowledged are left out');
-  if (failures.length > 0) log(`shipping retried ${failures.length} times, first: ${failures[0]}`);
+  if (failures.length > 0) {
+    log(`shipping retried ${failures.length} times, first: ${failures[0]}`);
+    // Each answer's count, whatever node or batch it came for (a shed 503 apart from a failed write).
+    const byAnswer = new Map<string, number>();
+    for (const f of failures) {
+      const answer = /"error":"([^"]*)"/.exec(f)?.[1] ?? f;
+      byAnswer.set(answer, (byAnswer.get(answer) ?? 0) + 1);
+    }
+    log(`retries by answer: ${JSON.stringify(Object.fromEntries(byAnswer))}`);
+  }
   return acknowledged;
 }
