@@ -3,7 +3,9 @@
  * signing as the agent does) and is placed by the operator; when the agent's feed cut each group
  * (a partial of the open minutes, or minutes closing at their end and the grace; spread over a
  * second as the nodes' readers are) each ships that group from its own copy of the prepared spool with the agent's own shipper (EventShipper over
- * an EventSpool: signed POST /aggregates of the gzip bytes, oldest first, retried with backoff).
+ * an EventSpool: signed POST /aggregates of the gzip bytes, oldest first, retried with backoff),
+ * one batch of a node in flight at a time: a group cut while the node's previous one is still
+ * being shipped waits for it, as in the agent's one spool.
  */
 import { setMaxListeners } from 'node:events';
 import { cp } from 'node:fs/promises';
@@ -52,7 +54,8 @@ export type Acknowledged = number[][];
 
 /**
  * Ships every node's groups on the agents' schedule: group g of node n at start + the group's cut
- * time + n's share of a second. Resolves when every group is acknowledged, or at `giveUpAt`
+ * time + n's share of a second, or once n's group g-1 was acknowledged if that is later (one
+ * aggregate batch of a node in flight at a time, as a real agent's). Resolves when every group is acknowledged, or at `giveUpAt`
  * (unix ms) with the groups not acknowledged whole by then left out (their shippers stopped).
  */
 export async function shipOnSchedule(
@@ -82,8 +85,11 @@ export async function shipOnSchedule(
   );
   const acknowledged: Acknowledged = nodes.map(() => []);
   const failures: string[] = [];
-  const ships = nodes.flatMap((node, n) =>
-    (copies[n] ?? []).map(async (group, g) => {
+  // One batch of a node in flight at a time, as the agent's one spool and shipper per route: a
+  // node's groups in their cut order, each from its cut time or once the one before it was
+  // acknowledged, whichever is later (a group cut meanwhile waits behind it in the agent's spool).
+  const ships = nodes.map(async (node, n) => {
+    for (const [g, group] of (copies[n] ?? []).entries()) {
       const at = start + group.at + Math.floor((n * 1000) / nodes.length);
       await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
       if (givenUp.signal.aborted) return;
@@ -115,10 +121,19 @@ export async function shipOnSchedule(
         throw new Error(`node ${node.nodeId} group ${g}: ${spool.waiting} batches left`);
       }
       acknowledged[n]![g] = Date.now();
-    }),
-  );
+    }
+  });
   await Promise.all(ships).finally(() => timer && clearTimeout(timer));
   if (givenUp.signal.aborted) log('gave up waiting for the acknowledgements: the groups not acknowledged are left out');
-  if (failures.length > 0) log(`shipping retried ${failures.length} times, first: ${failures[0]}`);
+  if (failures.length > 0) {
+    log(`shipping retried ${failures.length} times, first: ${failures[0]}`);
+    // Each answer's count, whatever node or batch it came for (a shed 503 apart from a failed write).
+    const byAnswer = new Map<string, number>();
+    for (const f of failures) {
+      const answer = /"error":"([^"]*)"/.exec(f)?.[1] ?? f;
+      byAnswer.set(answer, (byAnswer.get(answer) ?? 0) + 1);
+    }
+    log(`retries by answer: ${JSON.stringify(Object.fromEntries(byAnswer))}`);
+  }
   return acknowledged;
 }

@@ -8,8 +8,10 @@ import {
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsStore } from '../src/modules/analytics/analytics-store.js';
+import { UNKNOWN_NODE_MS } from '../src/modules/nodes/node-signature.js';
 import { NODE_INGEST_LEGACY_PLACES, NODE_INGEST_MAX_IN_FLIGHT } from '../src/platform/http/node-admission.js';
 import { manualClock } from './helpers/auth.js';
+import { joinNode } from './helpers/edge-node.js';
 import { AGGREGATES_PATH, INGEST_MINUTE, type IngestSockets, ingestSockets } from './helpers/ingest-sockets.js';
 import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
 
@@ -140,6 +142,28 @@ describe(`edge ingest admission (${TEST_ANALYTICS_KIND})`, () => {
     // Every place free again: a node's batch is taken at once.
     const { gzip } = s.batchOf('admitted-1', 7);
     const answer = await s.post(AGGREGATES_PATH, s.signed(a, AGGREGATES_PATH, gzip), gzip);
+    expect(answer.status, answer.body).toBe(200);
+    expect(JSON.parse(answer.body).data).toEqual({ stored: 1, duplicate: false });
+  });
+  it('remembers an id no node has for a few seconds; a node registered under it is admitted once they passed', async () => {
+    // Node ids are given in order: the next node's id, asked for (headers only) before it exists.
+    const last = await joinNode(s.t.app, s.tenants.client, 'edge-before');
+    const nextId = last.nodeId + 1;
+    const body = Buffer.from('never sent');
+    expectRefused([
+      await s.post(
+        AGGREGATES_PATH,
+        stalledHeaders(s.signed({ nodeId: nextId, secret: 'x' }, AGGREGATES_PATH, body)),
+        null,
+      ),
+    ]);
+    const late = await joinNode(s.t.app, s.tenants.client, 'edge-late');
+    expect(late.nodeId).toBe(nextId);
+    // Within the interval its id is still the unknown one it was: refused without a lookup.
+    const { gzip } = s.batchOf('late-1', 2);
+    expectRefused([await s.post(AGGREGATES_PATH, s.signed(late, AGGREGATES_PATH, gzip), gzip)]);
+    clock.advance(UNKNOWN_NODE_MS);
+    const answer = await s.post(AGGREGATES_PATH, s.signed(late, AGGREGATES_PATH, gzip), gzip);
     expect(answer.status, answer.body).toBe(200);
     expect(JSON.parse(answer.body).data).toEqual({ stored: 1, duplicate: false });
   });

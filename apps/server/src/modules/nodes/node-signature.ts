@@ -38,9 +38,15 @@ class NonceCache {
  * answered reflects, not its signature), so what is kept cannot go wrong; the minute bounds what a
  * restored database backup may leave behind. Without it every poll a change wakes read its node
  * and opened its secret: one query per node and change (issue 25's CPU per change).
+ * An id no node has is remembered as such for UNKNOWN_NODE_MS (at most UNKNOWN_NODE_ENTRIES ids,
+ * the oldest forgotten first), so headers forged for one made-up id, sent at every ingest call's
+ * admission, cost one query per id and interval rather than one per request. A node registered
+ * under an id that was just asked for is refused until then (its agent retries with backoff).
  */
 class NodeCredentials {
   private readonly kept = new Map<number, { ownerId: number; secret: string; until: number }>();
+  /** Ids no node had when last looked up, and until when that answer holds. */
+  private readonly unknown = new Map<number, number>();
   constructor(
     private readonly nodes: NodesRepository,
     private readonly box: SecretBox,
@@ -50,11 +56,19 @@ class NodeCredentials {
   async get(nodeId: number, now: number): Promise<{ ownerId: number; secret: string } | null> {
     const hit = this.kept.get(nodeId);
     if (hit && hit.until > now) return hit;
+    if ((this.unknown.get(nodeId) ?? 0) > now) return null;
     const node = await this.nodes.findNode(nodeId);
     if (!node) {
       this.kept.delete(nodeId);
+      this.unknown.delete(nodeId);
+      if (this.unknown.size >= UNKNOWN_NODE_ENTRIES) {
+        const oldest = this.unknown.keys().next().value;
+        if (oldest !== undefined) this.unknown.delete(oldest);
+      }
+      this.unknown.set(nodeId, now + UNKNOWN_NODE_MS);
       return null;
     }
+    this.unknown.delete(nodeId);
     if (this.kept.size >= this.maxEntries) this.kept.clear();
     const kept = { ownerId: node.ownerId, secret: this.box.open(node.secretSealed), until: now + CREDENTIALS_MS };
     this.kept.set(nodeId, kept);
@@ -63,6 +77,9 @@ class NodeCredentials {
 }
 
 const CREDENTIALS_MS = 60_000;
+/** How long an id no node has is answered unknown without a query, and how many such ids are kept. */
+export const UNKNOWN_NODE_MS = 5_000;
+const UNKNOWN_NODE_ENTRIES = 10_000;
 
 /** The node a request's headers proved before its body was read, and the body's hash they claim. */
 interface AdmittedNode extends NodeCaller {
