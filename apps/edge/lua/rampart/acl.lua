@@ -141,7 +141,7 @@ local function holds(c, gen, var, addr)
   elseif kind == "method" then
     hit = c.set[var.request_method] == true
   elseif kind == "country" then
-    local country = geo.country(gen, var)
+    local country = geo.country(gen, addr)
     hit = country and c.set[country] == true or false
   else
     return counted(c, addr)
