@@ -19,7 +19,9 @@ import { type FullReply, sendFrom, sendStatus } from './helpers/send.js';
 // The site firewall's geo rules (routes/firewall-geos.ts, rampart.firewall_geo) through a real
 // nginx and libmaxminddb, with a small MaxMind DB the test writes (the product ships none).
 // Requests come from loopback addresses the database places: 127.0.0.2 (and 127.0.0.12) in CN, 127.0.0.3 in US
-// (city 5391959, San Francisco), 127.0.0.4 in US without a city; 127.0.0.9 is in no country.
+// (city 5391959, San Francisco), 127.0.0.4 in US without a city; 127.0.0.9 is in no country. 127.0.0.5 is a
+// trusted proxy whose X-Forwarded-For names IPv6 visitors: 2001:db8::2 in CN, 2001:db8::3 in no country.
+const PROXY = '127.0.0.5';
 
 const FIRST = writeMmdb(
   [
@@ -27,6 +29,7 @@ const FIRST = writeMmdb(
     { cidr: '127.0.0.12/32', data: geoRecord('CN') },
     { cidr: '127.0.0.3/32', data: geoRecord('US', { geonameId: 5391959, names: { en: 'San Francisco' } }) },
     { cidr: '127.0.0.4/32', data: geoRecord('US') },
+    { cidr: '2001:db8::2/128', data: geoRecord('CN') },
   ],
   { databaseType: 'Rampart-Test-City' },
 );
@@ -125,7 +128,7 @@ async function logLine(uri: string): Promise<LogLine | undefined> {
 
 beforeAll(async () => {
   origin = await startOrigin('origin');
-  edge = await startEdge();
+  edge = await startEdge({ realIp: { trusted: [PROXY], header: 'X-Forwarded-For', proxyProtocol: false } });
   geoDir = path.join(edge.prefix, 'geo');
   await mkdir(geoDir, { recursive: true });
   await chmod(geoDir, 0o755);
@@ -144,6 +147,19 @@ describe('geo rules', () => {
     expect(await send('127.0.0.2', 'black.example.com')).toBe(403);
     expect(await send('127.0.0.3', 'black.example.com')).toBe(200);
     expect(await send('127.0.0.9', 'black.example.com')).toBe(200);
+  });
+
+  it('looks up an IPv6 visitor, and an IPv4-mapped one as its IPv4 address', async () => {
+    const via = async (visitor: string) => {
+      const reply = await sendFrom(PROXY, edge.httpPort, 'black.example.com', {
+        headers: { 'x-forwarded-for': visitor },
+      });
+      return reply === 'closed' ? reply : reply.status;
+    };
+    expect(await via('2001:db8::2')).toBe(403);
+    expect(await via('2001:db8::3')).toBe(200);
+    expect(await via('::ffff:127.0.0.2')).toBe(403);
+    expect(await via('::ffff:127.0.0.3')).toBe(200);
   });
 
   it('a white rule lets only the listed country through; an unknown address is not listed', async () => {

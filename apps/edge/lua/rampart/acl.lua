@@ -33,6 +33,7 @@ local _M = {}
 
 local lower, gsub = string.lower, string.gsub
 local contains = ip_ranges.contains
+local get_method = ngx.req.get_method
 local dict = ngx.shared.rampart_firewall
 local warned = false
 
@@ -139,9 +140,10 @@ local function holds(c, gen, var, addr)
     local set = c[#addr]
     hit = set ~= nil and contains(set, addr)
   elseif kind == "method" then
-    hit = c.set[var.request_method] == true
+    -- From the request itself (ngx.req, no variable lookup), as $request_method has it.
+    hit = c.set[get_method()] == true
   elseif kind == "country" then
-    local country = geo.country(gen, var)
+    local country = geo.country(gen, addr)
     hit = country and c.set[country] == true or false
   else
     return counted(c, addr)

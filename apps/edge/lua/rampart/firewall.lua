@@ -49,6 +49,7 @@ local request_url = require "rampart.request_url"
 local _M = {}
 
 local client_address = challenge.client_address
+local get_method = ngx.req.get_method
 
 -- Address ranges (rampart.ip_ranges).
 local compile_ranges, contains = ip_ranges.compile, ip_ranges.contains
@@ -220,7 +221,8 @@ function _M.check(domain, gen, var)
     if request_url.uri.equals(challenge.PATH) then return "cv" .. fw.site end
     passed = challenge.passed(fw.site, var, addr, gen)
   end
-  local method = var.request_method
+  -- The method from the request itself (ngx.req, no variable lookup), as $request_method has it.
+  local method = get_method()
   local rule, url = first_hit(fw.whitelist, size, addr, method, var, nil, false)
   if rule then
     decided(var, "whitelist", rule, fw, addr)
@@ -239,7 +241,7 @@ function _M.check(domain, gen, var)
   end
   -- Geo rules (rampart.firewall_geo): after the blacklist, before the header rules.
   if fw.geos then
-    rule, url = geo.check(fw.geos, gen, var, url, passed)
+    rule, url = geo.check(fw.geos, gen, addr, url, passed)
     if rule then
       decided(var, "geo", rule, fw, addr)
       return rule.route

@@ -10,8 +10,8 @@
 -- nothing, white rules block every request they cover (its address is in no listed region), and
 -- the error log says once per worker and hash why the database is missing.
 --
--- Per request, only for a site with geo rules: one lookup of the client address ($remote_addr,
--- the realip one) per worker and address while it stays in a small LRU cache, then a table index
+-- Per request, only for a site with geo rules: one lookup of the client address (rampart.firewall's
+-- binary one, after realip) per worker and address while it stays in a small LRU cache, then a table index
 -- per rule. Runs in set_by_lua: nothing here yields.
 local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
@@ -51,6 +51,7 @@ int MMDB_aget_value(rampart_mmdb_entry_s *const start, rampart_mmdb_entry_data_s
   const char *const *const path);
 void MMDB_close(rampart_mmdb_s *const mmdb);
 const char *MMDB_strerror(int error_code);
+const char *inet_ntop(int af, const void *src, char *dst, uint32_t size);
 ]]
 
 local MMDB_SUCCESS = 0
@@ -209,17 +210,24 @@ local function hash_of(gen)
   return store.meta_string(gen, "geoDatabase")
 end
 
-local V4_MAPPED = "::ffff:"
+local AF_INET6, V6_TEXT_BYTES = 10, 46
+local v6_text = ffi.new("char[?]", V6_TEXT_BYTES)
 
--- { country = "CN" | false, city = <geoname id> | false } of `addr` (a textual address).
+-- The text MMDB_lookup_string reads for `addr`, the client's binary address as rampart.firewall
+-- has it (challenge.client_address: an IPv4-mapped IPv6 address folded to its 4 bytes).
+local function text_of(addr)
+  if #addr == 4 then return string.format("%d.%d.%d.%d", addr:byte(1, 4)) end
+  return ffi.string(ffi.C.inet_ntop(AF_INET6, addr, v6_text, V6_TEXT_BYTES))
+end
+
+-- { country = "CN" | false, city = <geoname id> | false } of `addr` (binary, folded), cached by it:
+-- the text is formatted only for a lookup.
 local function regions_of(addr)
   local hit = cache:get(addr)
   if hit then return hit end
   local found = NONE
   if db ~= nil then
-    local text = addr
-    if text:sub(1, 7) == V4_MAPPED and text:find(".", 8, true) then text = text:sub(8) end
-    local result = libmaxminddb.MMDB_lookup_string(db, text, gai_error, mmdb_error)
+    local result = libmaxminddb.MMDB_lookup_string(db, text_of(addr), gai_error, mmdb_error)
     if gai_error[0] == 0 and mmdb_error[0] == MMDB_SUCCESS and result.found_entry then
       local country, city = false, false
       if libmaxminddb.MMDB_aget_value(result.entry, data, COUNTRY_PATH) == MMDB_SUCCESS and data.has_data
@@ -241,16 +249,16 @@ local function regions_of(addr)
 end
 
 -- The client's country (ISO code) in the operator's geo database, or false (none, or no database):
--- for the Lua ACL's country conditions (rampart.acl).
-function _M.country(gen, var)
+-- for the Lua ACL's country conditions (rampart.acl). `addr`: the binary client address, folded.
+function _M.country(gen, addr)
   local hash = hash_of(gen)
   if hash ~= db_hash or cache == nil or (db == nil and hash ~= nil and ngx.now() >= retry_at) then open(hash) end
-  return regions_of(var.remote_addr).country
+  return regions_of(addr).country
 end
 
 -- The first rule of `rules` that blocks the request, or nil; and the URL (read at most once, handed
 -- on as rampart.firewall does). A challenge rule does not catch a client that `passed`.
-function _M.check(rules, gen, var, url, passed)
+function _M.check(rules, gen, addr, url, passed)
   local hash = hash_of(gen)
   if hash ~= db_hash or cache == nil or (db == nil and hash ~= nil and ngx.now() >= retry_at) then open(hash) end
   local where = nil
@@ -263,7 +271,7 @@ function _M.check(rules, gen, var, url, passed)
       covered = request_url.find(r.url) == true
     end
     if covered then
-      if where == nil then where = regions_of(var.remote_addr) end
+      if where == nil then where = regions_of(addr) end
       local listed = (where.country and r.regions[where.country]) or (where.city and r.regions[where.city]) or false
       if listed ~= r.white then return r, url end
     end
