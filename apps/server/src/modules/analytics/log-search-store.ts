@@ -31,11 +31,19 @@ export interface LogSearchParts {
 
 const KEY = 'node_id, domain_id, fw_kind, fw_rule, fw_action';
 
-/** The events a collapsed record of the scope counts. */
-function covered(p: Pick<LogSearchParts, 'collapsedMinutes' | 'byAddress'>): string {
-  const own = `(${KEY}, ts - ts % 60, ip) IN (SELECT ${KEY}, minute, ip FROM collapsed_blocks WHERE ${p.collapsedMinutes})`;
+/**
+ * The events a collapsed record of the scope counts. Where the store hashes well (ClickHouse), the
+ * sets hold two 64-bit hashes of a record's key (16 bytes each, not its address and decision).
+ */
+function covered(p: Pick<LogSearchParts, 'collapsedMinutes' | 'byAddress'>, d: AnalyticsStore['dialect']): string {
+  const keyed = (columns: string) => {
+    const h = d.hash64;
+    return h ? `${h(columns)}, ${h(`'log-search', ${columns}`)}` : columns;
+  };
+  const minute = d.int64('ts - ts % 60');
+  const own = `(${keyed(`${KEY}, ${minute}, ip`)}) IN (SELECT ${keyed(`${KEY}, minute, ip`)} FROM collapsed_blocks WHERE ${p.collapsedMinutes})`;
   if (p.byAddress) return own;
-  const any = `(${KEY}, ts - ts % 60) IN (SELECT ${KEY}, minute FROM collapsed_blocks WHERE ${p.collapsedMinutes} AND ip = '')`;
+  const any = `(${keyed(`${KEY}, ${minute}`)}) IN (SELECT ${keyed(`${KEY}, minute`)} FROM collapsed_blocks WHERE ${p.collapsedMinutes} AND ip = '')`;
   return `(${own} OR ${any})`;
 }
 
@@ -45,27 +53,55 @@ const MERGED = new Set(['ts', 'ms', 'bytes_in', 'bytes_out']);
 const GROUP = ['node_id', 'domain_id', 'fw_kind', 'fw_rule', 'fw_action', 'minute', 'ip'];
 /** Orders a group's records: any with a logged request before those of a tally alone, then the earliest. */
 const RANK = `CASE WHEN request_id = 'tally' THEN 10000000000000 ELSE 0 END + first_ms`;
+/**
+ * What a GROUP is keyed by in the merge: where the store hashes well (ClickHouse), two 64-bit
+ * hashes of its columns, a fixed 16 bytes per group however long the address and decision (two
+ * groups would have to agree on both hashes to be taken for one); else (DuckDB) its columns.
+ */
+function groupIds(d: AnalyticsStore['dialect']): { select: string; names: string[] } {
+  const columns = GROUP.join(', ');
+  if (d.hash64) {
+    return {
+      select: `${d.hash64(columns)} AS k_h1, ${d.hash64(`'log-search', ${columns}`)} AS k_h2`,
+      names: ['k_h1', 'k_h2'],
+    };
+  }
+  return { select: GROUP.map((c) => `${c} AS k_${c}`).join(', '), names: GROUP.map((c) => `k_${c}`) };
+}
 
 /**
- * The scope's collapsed records, those of one GROUP merged into one row of the log columns (plain
- * GROUP BY and argMin: ClickHouse 18 has no window functions). The columns are read under other
- * names first (`c_`) so that no result's name is a column an aggregate reads.
+ * The scope's collapsed records, those of one GROUP merged into one row of the log columns, in two
+ * passes so that what a query holds per group does not grow with the sample's width (a large
+ * flood's records ran ClickHouse past its memory per query with an aggregate state per sample
+ * column): first each group's counts, times and the rank of its chosen record (a few integers per
+ * group), then the records of that rank joined to them as they stream by. Plain GROUP BY and JOIN
+ * USING: ClickHouse 18 has no window functions and joins on equal columns only. Records of one
+ * group sharing the chosen rank (the same first time) are one row: the first of them.
  */
 function merged(p: Pick<LogSearchParts, 'columns' | 'collapsedMinutes'>, d: AnalyticsStore['dialect']): string {
   const columns = p.columns.split(',').map((c) => c.trim());
-  const read = [...new Set([...columns, ...GROUP, 'requests', 'first_ms', 'last_ms'])];
-  const parts =
-    `SELECT ${read.map((c) => `${c} AS c_${c}`).join(', ')}, ${RANK} AS c_rank ` +
+  const ids = groupIds(d);
+  const key = [...ids.names, 'k_rank'].join(', ');
+  const groups =
+    `SELECT ${ids.select}, min(${RANK}) AS k_rank, sum(requests) AS g_requests, min(first_ms) AS g_first_ms, ` +
+    `max(last_ms) AS g_last_ms, sum(bytes_in) AS g_bytes_in, sum(bytes_out) AS g_bytes_out ` +
+    `FROM collapsed_blocks WHERE ${p.collapsedMinutes} GROUP BY ${ids.names.join(', ')}`;
+  const read = [...new Set([...columns.filter((c) => !MERGED.has(c)), ...GROUP])];
+  const records =
+    `SELECT ${ids.select}, ${RANK} AS k_rank, ${read.map((c) => `${c} AS c_${c}`).join(', ')} ` +
     `FROM collapsed_blocks WHERE ${p.collapsedMinutes}`;
-  const kept = columns
-    .filter((c) => !MERGED.has(c))
-    .map((c) => (GROUP.includes(c) ? `c_${c} AS ${c}` : `argMin(c_${c}, c_rank) AS ${c}`));
-  return (
-    `(SELECT ${kept.join(', ')}, ${d.int64(d.idiv('max(c_last_ms)', '1000'))} AS ts, ${d.int64('max(c_last_ms) % 1000')} AS ms, ` +
-    `${d.int64('sum(c_bytes_in)')} AS bytes_in, ${d.int64('sum(c_bytes_out)')} AS bytes_out, ` +
-    `${d.int64('sum(c_requests)')} AS requests, ${d.int64('min(c_first_ms)')} AS first_ms, ` +
-    `${d.int64('max(c_last_ms)')} AS last_ms, ${mergedKey(d)} AS row_key FROM (${parts}) AS parts GROUP BY ${GROUP.map((c) => `c_${c}`).join(', ')}) AS merged`
-  );
+  const kept = columns.filter((c) => !MERGED.has(c)).map((c) => `c_${c} AS ${c}`);
+  const joined =
+    `SELECT ${kept.join(', ')}, ${d.int64(d.idiv('g_last_ms', '1000'))} AS ts, ${d.int64('g_last_ms % 1000')} AS ms, ` +
+    `${d.int64('g_bytes_in')} AS bytes_in, ${d.int64('g_bytes_out')} AS bytes_out, ` +
+    `${d.int64('g_requests')} AS requests, ${d.int64('g_first_ms')} AS first_ms, ` +
+    `${d.int64('g_last_ms')} AS last_ms, ${mergedKey(d)} AS row_key ` +
+    `FROM (${records}) AS records ${d.windows ? '' : 'ALL '}INNER JOIN (${groups}) AS groups USING (${key})`;
+  // One row per group where several of its records share the chosen rank.
+  const one = d.windows
+    ? `${joined} QUALIFY row_number() OVER (PARTITION BY ${key}) = 1`
+    : `${joined} LIMIT 1 BY ${key}`;
+  return `(${one}) AS merged`;
 }
 
 /**
@@ -85,7 +121,7 @@ function unionOf(
   also: (key: string) => string = () => '',
   order: 'ASC' | 'DESC' = 'DESC',
 ) {
-  const events = `FROM events WHERE ${p.where}${also(EVENT_KEY)} AND (fw_kind = '' OR NOT ${covered(p)})`;
+  const events = `FROM events WHERE ${p.where}${also(EVENT_KEY)} AND (fw_kind = '' OR NOT ${covered(p, d)})`;
   const collapsed = `FROM ${merged(p, d)} WHERE ${p.where}${also('row_key')}`;
   const rows =
     `SELECT * FROM (SELECT ${p.columns}, ${d.int64('1')} AS requests, ${d.int64('0')} AS first_ms, ` +
