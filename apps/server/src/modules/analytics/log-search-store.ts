@@ -81,22 +81,24 @@ function groupIds(d: AnalyticsStore['dialect']): { select: string; names: string
 function merged(p: Pick<LogSearchParts, 'columns' | 'collapsedMinutes'>, d: AnalyticsStore['dialect']): string {
   const columns = p.columns.split(',').map((c) => c.trim());
   const ids = groupIds(d);
-  const key = [...ids.names, 'k_rank'].join(', ');
+  const key = ids.names.join(', ');
   const groups =
-    `SELECT ${ids.select}, min(${RANK}) AS k_rank, sum(requests) AS g_requests, min(first_ms) AS g_first_ms, ` +
+    `SELECT ${ids.select}, min(${RANK}) AS g_rank, sum(requests) AS g_requests, min(first_ms) AS g_first_ms, ` +
     `max(last_ms) AS g_last_ms, sum(bytes_in) AS g_bytes_in, sum(bytes_out) AS g_bytes_out ` +
-    `FROM collapsed_blocks WHERE ${p.collapsedMinutes} GROUP BY ${ids.names.join(', ')}`;
+    `FROM collapsed_blocks WHERE ${p.collapsedMinutes} GROUP BY ${key}`;
   const read = [...new Set([...columns.filter((c) => !MERGED.has(c)), ...GROUP])];
   const records =
-    `SELECT ${ids.select}, ${RANK} AS k_rank, ${read.map((c) => `${c} AS c_${c}`).join(', ')} ` +
+    `SELECT ${ids.select}, ${RANK} AS c_rank, ${read.map((c) => `${c} AS c_${c}`).join(', ')} ` +
     `FROM collapsed_blocks WHERE ${p.collapsedMinutes}`;
   const kept = columns.filter((c) => !MERGED.has(c)).map((c) => `c_${c} AS ${c}`);
+  // ANY: a group is one row of `groups` (ClickHouse keeps one row reference per key, not a list).
   const joined =
     `SELECT ${kept.join(', ')}, ${d.int64(d.idiv('g_last_ms', '1000'))} AS ts, ${d.int64('g_last_ms % 1000')} AS ms, ` +
     `${d.int64('g_bytes_in')} AS bytes_in, ${d.int64('g_bytes_out')} AS bytes_out, ` +
     `${d.int64('g_requests')} AS requests, ${d.int64('g_first_ms')} AS first_ms, ` +
     `${d.int64('g_last_ms')} AS last_ms, ${mergedKey(d)} AS row_key ` +
-    `FROM (${records}) AS records ${d.windows ? '' : 'ALL '}INNER JOIN (${groups}) AS groups USING (${key})`;
+    `FROM (${records}) AS records ${d.windows ? '' : 'ANY '}INNER JOIN (${groups}) AS groups USING (${key}) ` +
+    'WHERE c_rank = g_rank';
   // One row per group where several of its records share the chosen rank.
   const one = d.windows
     ? `${joined} QUALIFY row_number() OVER (PARTITION BY ${key}) = 1`
