@@ -62,7 +62,8 @@ function records(m: number, ip: string, node: number, parts: number, tally: bool
       minute: MINUTE + 60 * m,
       count: 5 + p * 7 + m,
       firstMs: first - (isTally ? 500 : 0),
-      lastMs: first + 20_000 - 3000 * p + 7 * m,
+      // A record past the node's cap lasts into the next minute: its merged time is not its minute's.
+      lastMs: first + 20_000 - 3000 * p + 7 * m + (ip === '' && p === 0 ? 75_000 : 0),
     };
   });
 }
