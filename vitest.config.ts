@@ -68,7 +68,8 @@ const postgresTests = postgresPassFiles('apps/server');
  * l4-analytics-store), reads through the Distributed tables (statistics, l4-statistics, logs'
  * filters and paging), the log parts listed, dropped and pruned per shard (log-settings), a second
  * control plane on the same shards (control-planes-serve-alike), the tables the aggregates added
- * (aggregate-sketches, logs-collapsed). Together 163 s on one worker
+ * (aggregate-sketches, logs-collapsed), the log search's merge of a flood's records within a query's memory
+ * (log-search-memory). Together 163 s on one worker
  * (2026-11-29, loaded machine).
  */
 const CLUSTER_TESTS = [
@@ -84,6 +85,7 @@ const CLUSTER_TESTS = [
   'test/control-planes-serve-alike.test.ts',
   'test/aggregate-sketches.test.ts',
   'test/logs-collapsed.test.ts',
+  'test/log-search-memory.test.ts',
 ];
 const server = {
   environment: 'node',

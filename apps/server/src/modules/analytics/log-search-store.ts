@@ -31,11 +31,19 @@ export interface LogSearchParts {
 
 const KEY = 'node_id, domain_id, fw_kind, fw_rule, fw_action';
 
-/** The events a collapsed record of the scope counts. */
-function covered(p: Pick<LogSearchParts, 'collapsedMinutes' | 'byAddress'>): string {
-  const own = `(${KEY}, ts - ts % 60, ip) IN (SELECT ${KEY}, minute, ip FROM collapsed_blocks WHERE ${p.collapsedMinutes})`;
+/**
+ * The events a collapsed record of the scope counts. Where the store hashes well (ClickHouse), the
+ * sets hold two 64-bit hashes of a record's key (16 bytes each, not its address and decision).
+ */
+function covered(p: Pick<LogSearchParts, 'collapsedMinutes' | 'byAddress'>, d: AnalyticsStore['dialect']): string {
+  const keyed = (columns: string) => {
+    const h = d.hash64;
+    return h ? `${h(columns)}, ${h(`'log-search', ${columns}`)}` : columns;
+  };
+  const minute = d.int64('ts - ts % 60');
+  const own = `(${keyed(`${KEY}, ${minute}, ip`)}) IN (SELECT ${keyed(`${KEY}, minute, ip`)} FROM collapsed_blocks WHERE ${p.collapsedMinutes})`;
   if (p.byAddress) return own;
-  const any = `(${KEY}, ts - ts % 60) IN (SELECT ${KEY}, minute FROM collapsed_blocks WHERE ${p.collapsedMinutes} AND ip = '')`;
+  const any = `(${keyed(`${KEY}, ${minute}`)}) IN (SELECT ${keyed(`${KEY}, minute`)} FROM collapsed_blocks WHERE ${p.collapsedMinutes} AND ip = '')`;
   return `(${own} OR ${any})`;
 }
 
@@ -45,27 +53,57 @@ const MERGED = new Set(['ts', 'ms', 'bytes_in', 'bytes_out']);
 const GROUP = ['node_id', 'domain_id', 'fw_kind', 'fw_rule', 'fw_action', 'minute', 'ip'];
 /** Orders a group's records: any with a logged request before those of a tally alone, then the earliest. */
 const RANK = `CASE WHEN request_id = 'tally' THEN 10000000000000 ELSE 0 END + first_ms`;
+/**
+ * What a GROUP is keyed by in the merge: where the store hashes well (ClickHouse), two 64-bit
+ * hashes of its columns, a fixed 16 bytes per group however long the address and decision (two
+ * groups would have to agree on both hashes to be taken for one); else (DuckDB) its columns.
+ */
+function groupIds(d: AnalyticsStore['dialect']): { select: string; names: string[] } {
+  const columns = GROUP.join(', ');
+  if (d.hash64) {
+    return {
+      select: `${d.hash64(columns)} AS k_h1, ${d.hash64(`'log-search', ${columns}`)} AS k_h2`,
+      names: ['k_h1', 'k_h2'],
+    };
+  }
+  return { select: GROUP.map((c) => `${c} AS k_${c}`).join(', '), names: GROUP.map((c) => `k_${c}`) };
+}
 
 /**
- * The scope's collapsed records, those of one GROUP merged into one row of the log columns (plain
- * GROUP BY and argMin: ClickHouse 18 has no window functions). The columns are read under other
- * names first (`c_`) so that no result's name is a column an aggregate reads.
+ * The scope's collapsed records, those of one GROUP merged into one row of the log columns, in two
+ * passes so that what a query holds per group does not grow with the sample's width (a large
+ * flood's records ran ClickHouse past its memory per query with an aggregate state per sample
+ * column): first each group's counts, times and the rank of its chosen record (a few integers per
+ * group), then the records of that rank joined to them as they stream by. Plain GROUP BY and JOIN
+ * USING: ClickHouse 18 has no window functions and joins on equal columns only. Records of one
+ * group sharing the chosen rank (the same first time) are one row: the first of them.
  */
 function merged(p: Pick<LogSearchParts, 'columns' | 'collapsedMinutes'>, d: AnalyticsStore['dialect']): string {
   const columns = p.columns.split(',').map((c) => c.trim());
-  const read = [...new Set([...columns, ...GROUP, 'requests', 'first_ms', 'last_ms'])];
-  const parts =
-    `SELECT ${read.map((c) => `${c} AS c_${c}`).join(', ')}, ${RANK} AS c_rank ` +
+  const ids = groupIds(d);
+  const key = ids.names.join(', ');
+  const groups =
+    `SELECT ${ids.select}, min(${RANK}) AS g_rank, sum(requests) AS g_requests, min(first_ms) AS g_first_ms, ` +
+    `max(last_ms) AS g_last_ms, sum(bytes_in) AS g_bytes_in, sum(bytes_out) AS g_bytes_out ` +
+    `FROM collapsed_blocks WHERE ${p.collapsedMinutes} GROUP BY ${key}`;
+  const read = [...new Set([...columns.filter((c) => !MERGED.has(c)), ...GROUP])];
+  const records =
+    `SELECT ${ids.select}, ${RANK} AS c_rank, ${read.map((c) => `${c} AS c_${c}`).join(', ')} ` +
     `FROM collapsed_blocks WHERE ${p.collapsedMinutes}`;
-  const kept = columns
-    .filter((c) => !MERGED.has(c))
-    .map((c) => (GROUP.includes(c) ? `c_${c} AS ${c}` : `argMin(c_${c}, c_rank) AS ${c}`));
-  return (
-    `(SELECT ${kept.join(', ')}, ${d.int64(d.idiv('max(c_last_ms)', '1000'))} AS ts, ${d.int64('max(c_last_ms) % 1000')} AS ms, ` +
-    `${d.int64('sum(c_bytes_in)')} AS bytes_in, ${d.int64('sum(c_bytes_out)')} AS bytes_out, ` +
-    `${d.int64('sum(c_requests)')} AS requests, ${d.int64('min(c_first_ms)')} AS first_ms, ` +
-    `${d.int64('max(c_last_ms)')} AS last_ms, ${mergedKey(d)} AS row_key FROM (${parts}) AS parts GROUP BY ${GROUP.map((c) => `c_${c}`).join(', ')}) AS merged`
-  );
+  const kept = columns.filter((c) => !MERGED.has(c)).map((c) => `c_${c} AS ${c}`);
+  // ANY: a group is one row of `groups` (ClickHouse keeps one row reference per key, not a list).
+  const joined =
+    `SELECT ${kept.join(', ')}, ${d.int64(d.idiv('g_last_ms', '1000'))} AS ts, ${d.int64('g_last_ms % 1000')} AS ms, ` +
+    `${d.int64('g_bytes_in')} AS bytes_in, ${d.int64('g_bytes_out')} AS bytes_out, ` +
+    `${d.int64('g_requests')} AS requests, ${d.int64('g_first_ms')} AS first_ms, ` +
+    `${d.int64('g_last_ms')} AS last_ms, ${mergedKey(d)} AS row_key ` +
+    `FROM (${records}) AS records ${d.windows ? '' : 'ANY '}INNER JOIN (${groups}) AS groups USING (${key}) ` +
+    'WHERE c_rank = g_rank';
+  // One row per group where several of its records share the chosen rank.
+  const one = d.windows
+    ? `${joined} QUALIFY row_number() OVER (PARTITION BY ${key}) = 1`
+    : `${joined} LIMIT 1 BY ${key}`;
+  return `(${one}) AS merged`;
 }
 
 /**
@@ -85,7 +123,7 @@ function unionOf(
   also: (key: string) => string = () => '',
   order: 'ASC' | 'DESC' = 'DESC',
 ) {
-  const events = `FROM events WHERE ${p.where}${also(EVENT_KEY)} AND (fw_kind = '' OR NOT ${covered(p)})`;
+  const events = `FROM events WHERE ${p.where}${also(EVENT_KEY)} AND (fw_kind = '' OR NOT ${covered(p, d)})`;
   const collapsed = `FROM ${merged(p, d)} WHERE ${p.where}${also('row_key')}`;
   const rows =
     `SELECT * FROM (SELECT ${p.columns}, ${d.int64('1')} AS requests, ${d.int64('0')} AS first_ms, ` +
@@ -95,26 +133,138 @@ function unionOf(
   return { rows, count: `SELECT (SELECT count(*) ${events}) + (SELECT count(*) ${collapsed}) AS n` };
 }
 
+/**
+ * How many collapsed records one statement merges at most (bar those of a single minute): past it a
+ * search walks bounded time windows, newest first, so that no query holds every group of the
+ * searched range (a group never spans minutes). `windowRecords` in the parts overrides it.
+ */
+export const WINDOW_RECORDS = 250_000;
+
+/** A window of the rows' times, seconds: `lo` <= ts < `hi` (null: unbounded). */
+interface Window {
+  lo: number | null;
+  hi: number | null;
+}
+
+type Scope = Omit<LogSearchParts, 'limit' | 'offset'> & { windowRecords?: number };
+
+/**
+ * The windows a search walks, newest first: one unbounded window while the scope's collapsed
+ * records are few enough to merge at once; else cut at minutes so that each window's own minutes
+ * hold at most `windowRecords` records (or one minute's). `spread`: how far a merged record's time
+ * (its latest record's) lies from its minute, the least and the most, so that a window merges every
+ * minute whose groups may fall in it.
+ */
+async function windowsOf(
+  store: Pick<AnalyticsStore, 'query' | 'dialect'>,
+  p: Scope,
+): Promise<{ windows: Window[]; spread: [number, number] }> {
+  const cap = p.windowRecords ?? WINDOW_RECORDS;
+  const d = store.dialect;
+  const off = `${d.idiv('last_ms', '1000')} - minute`;
+  const [all] = await store.query(
+    `SELECT ${d.int64('count(*)')} AS n, ${d.int64(`min(${off})`)} AS lo, ${d.int64(`max(${off})`)} AS hi ` +
+      `FROM collapsed_blocks WHERE ${p.collapsedMinutes}`,
+  );
+  const spread: [number, number] = [Number(all?.lo ?? 0), Number(all?.hi ?? 0)];
+  if (Number(all?.n ?? 0) <= cap) return { windows: [{ lo: null, hi: null }], spread };
+  const minutes = await store.query(
+    `SELECT minute, ${d.int64('count(*)')} AS n FROM collapsed_blocks WHERE ${p.collapsedMinutes} ` +
+      'GROUP BY minute ORDER BY minute DESC',
+  );
+  const windows: Window[] = [];
+  let hi: number | null = null;
+  let oldest = 0;
+  let held = 0;
+  for (const m of minutes) {
+    const n = Number(m.n);
+    if (held > 0 && held + n > cap) {
+      windows.push({ lo: oldest, hi });
+      hi = oldest;
+      held = 0;
+    }
+    held += n;
+    oldest = Number(m.minute);
+  }
+  windows.push({ lo: null, hi });
+  return { windows, spread };
+}
+
+/**
+ * The search narrowed to one window: its rows' times, and the collapsed minutes whose groups may
+ * fall in it (`spread`) or whose records may cover its events (from the minute of its start), more
+ * being harmless: a merged record outside the window is left by its time, a covered set matches
+ * whole keys.
+ */
+function within<T extends Scope>(p: T, w: Window, spread: [number, number]): T {
+  if (w.lo === null && w.hi === null) return p;
+  const ts: string[] = [];
+  const minute: string[] = [];
+  if (w.lo !== null) {
+    ts.push(`ts >= ${int(w.lo)}`);
+    minute.push(`minute >= ${int(w.lo - Math.max(spread[1], 0) - (((w.lo % 60) + 60) % 60))}`);
+  }
+  if (w.hi !== null) {
+    ts.push(`ts < ${int(w.hi)}`);
+    minute.push(`minute < ${int(w.hi - Math.min(spread[0], 0) + 1)}`);
+  }
+  return {
+    ...p,
+    where: `${p.where} AND ${ts.join(' AND ')}`,
+    collapsedMinutes: `${p.collapsedMinutes} AND ${minute.join(' AND ')}`,
+  };
+}
+
+/** Each window's count of rows, newest first. */
+async function countsOf(
+  store: Pick<AnalyticsStore, 'query' | 'dialect'>,
+  p: Scope,
+  walk: { windows: Window[]; spread: [number, number] },
+): Promise<number[]> {
+  const counts: number[] = [];
+  for (const w of walk.windows) {
+    const [row] = await store.query(unionOf(store.dialect, within(p, w, walk.spread)).count);
+    counts.push(Number(row?.n ?? 0));
+  }
+  return counts;
+}
+
 /** One page of log rows (`last_ms` > 0: a collapsed record, `requests` its count) and how many match. */
 export async function searchLogRows(
   store: Pick<AnalyticsStore, 'query' | 'dialect'>,
-  p: LogSearchParts,
+  p: LogSearchParts & { windowRecords?: number },
 ): Promise<{ rows: Row[]; total: number }> {
-  const q = unionOf(store.dialect, p);
-  const [rows, counted] = await Promise.all([
-    store.query(`${q.rows} LIMIT ${int(p.limit)} OFFSET ${int(p.offset)}`),
-    store.query(q.count),
-  ]);
-  return { rows, total: Number(counted[0]?.n ?? 0) };
+  const walk = await windowsOf(store, p);
+  if (walk.windows.length === 1) {
+    const q = unionOf(store.dialect, p);
+    const [rows, counted] = await Promise.all([
+      store.query(`${q.rows} LIMIT ${int(p.limit)} OFFSET ${int(p.offset)}`),
+      store.query(q.count),
+    ]);
+    return { rows, total: Number(counted[0]?.n ?? 0) };
+  }
+  const counts = await countsOf(store, p, walk);
+  const rows: Row[] = [];
+  let skip = p.offset;
+  for (const [i, w] of walk.windows.entries()) {
+    const n = counts[i] ?? 0;
+    if (rows.length >= p.limit) break;
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    const take = Math.min(p.limit - rows.length, n - skip);
+    const q = unionOf(store.dialect, within(p, w, walk.spread));
+    rows.push(...(await store.query(`${q.rows} LIMIT ${int(take)} OFFSET ${int(skip)}`)));
+    skip = 0;
+  }
+  return { rows, total: counts.reduce((a, b) => a + b, 0) };
 }
 
 /** How many rows (requests and collapsed records) a search holds: what a log export writes. */
-export async function countLogRows(
-  store: Pick<AnalyticsStore, 'query' | 'dialect'>,
-  p: Omit<LogSearchParts, 'limit' | 'offset'>,
-): Promise<number> {
-  const [row] = await store.query(unionOf(store.dialect, p).count);
-  return Number(row?.n ?? 0);
+export async function countLogRows(store: Pick<AnalyticsStore, 'query' | 'dialect'>, p: Scope): Promise<number> {
+  const walk = await windowsOf(store, p);
+  return (await countsOf(store, p, walk)).reduce((a, b) => a + b, 0);
 }
 
 /** Where a keyset cursor stands: a row's time, request id and `row_key` (unique per row). */
@@ -154,12 +304,12 @@ export const positionOf = (r: Row): LogRowPosition => ({
  */
 export async function logRowsAfter(
   store: Pick<AnalyticsStore, 'query' | 'dialect'>,
-  p: Omit<LogSearchParts, 'limit' | 'offset'>,
+  p: Scope,
   last: Row | null,
   limit: number,
 ): Promise<Row[]> {
-  const after = past(store.dialect, last ? positionOf(last) : null, '<');
-  return store.query(`${unionOf(store.dialect, p, after).rows} LIMIT ${int(limit)}`);
+  const at = last ? positionOf(last) : null;
+  return walkRows(store, p, past(store.dialect, at, '<'), limit, 'DESC', (w) => !at || w.lo === null || w.lo <= at.ts);
 }
 
 /**
@@ -168,10 +318,37 @@ export async function logRowsAfter(
  */
 export async function logRowsFrom(
   store: Pick<AnalyticsStore, 'query' | 'dialect'>,
-  p: Omit<LogSearchParts, 'limit' | 'offset'>,
+  p: Scope,
   last: LogRowPosition | null,
   limit: number,
 ): Promise<Row[]> {
-  const after = past(store.dialect, last, '>');
-  return store.query(`${unionOf(store.dialect, p, after, 'ASC').rows} LIMIT ${int(limit)}`);
+  return walkRows(
+    store,
+    p,
+    past(store.dialect, last, '>'),
+    limit,
+    'ASC',
+    (w) => !last || w.hi === null || w.hi > last.ts,
+  );
+}
+
+/** Up to `limit` rows past a cursor, window by window in the order (`open`: a window that may hold some). */
+async function walkRows(
+  store: Pick<AnalyticsStore, 'query' | 'dialect'>,
+  p: Scope,
+  after: (key: string) => string,
+  limit: number,
+  order: 'ASC' | 'DESC',
+  open: (w: Window) => boolean,
+): Promise<Row[]> {
+  const walk = await windowsOf(store, p);
+  const windows = order === 'DESC' ? walk.windows : [...walk.windows].reverse();
+  const rows: Row[] = [];
+  for (const w of windows) {
+    if (rows.length >= limit) break;
+    if (!open(w)) continue;
+    const q = unionOf(store.dialect, within(p, w, walk.spread), after, order).rows;
+    rows.push(...(await store.query(`${q} LIMIT ${int(limit - rows.length)}`)));
+  }
+  return rows;
 }
