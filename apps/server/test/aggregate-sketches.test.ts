@@ -7,6 +7,7 @@ import {
   MinuteAggregator,
   type MinuteAggregatorOptions,
   pathPart,
+  STATISTICS_SERIES_TYPES,
 } from '@rampart/contract';
 import { generateTraffic } from '@rampart/contract/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -187,6 +188,18 @@ describe(`the statistics read the nodes' sketches (${TEST_ANALYTICS_KIND})`, () 
         const want = await top(fromEvents);
         expect(want.length, `${dim} by ${by}`).toBeGreaterThan(0);
         expect(await top(mixed), `${range.start} ${dim} by ${by}`).toEqual(want);
+      }
+      // The totals and the per-domain list over the same range (the rollups' late rows).
+      const reads = (store: AnalyticsStore) => new StatisticsReads(store);
+      expect(await reads(mixed).totals(SCOPE, range), `${range.start} totals`).toEqual(
+        await reads(fromEvents).totals(SCOPE, range),
+      );
+      const perDomain = (store: AnalyticsStore) =>
+        reads(store).perDomain(SCOPE, range, { by: 'requests', desc: true }, null);
+      expect(await perDomain(mixed), `${range.start} per domain`).toEqual(await perDomain(fromEvents));
+      for (const type of STATISTICS_SERIES_TYPES) {
+        const series = (store: AnalyticsStore) => reads(store).series(SCOPE, range, type, 60);
+        expect(await series(mixed), `${range.start} ${type} series`).toEqual(await series(fromEvents));
       }
       // Distinct addresses: the sketches' union with the raw addresses (small sets: exact).
       for (const having of [undefined, 'blocked', 'blacklisted'] as const) {
