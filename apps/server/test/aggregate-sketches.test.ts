@@ -7,6 +7,7 @@ import {
   MinuteAggregator,
   type MinuteAggregatorOptions,
   pathPart,
+  STATISTICS_SERIES_TYPES,
 } from '@rampart/contract';
 import { generateTraffic } from '@rampart/contract/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -141,11 +142,21 @@ describe(`the statistics read the nodes' sketches (${TEST_ANALYTICS_KIND})`, () 
   }, 240_000);
 
   it('give the same tops when the aggregates come after their hours and days are built (late partial rows)', async () => {
-    const events = generateTraffic({ seed: 63, start: T0, seconds: 240, rps: 3, domains: 6, addresses: 300 });
+    // A flood on an odd domain: its blocked addresses come late too.
+    const events = generateTraffic({
+      seed: 63,
+      start: T0,
+      seconds: 240,
+      rps: 3,
+      domains: 6,
+      addresses: 300,
+      flood: { domains: [3], addresses: 5, rps: 1 },
+    });
     await ingestEvents(fromEvents, events, 'e');
     await fromEvents.compact(UPKEEP.from, UPKEEP.to);
     // Even domains as events, built first: the odd ones' aggregates land in built hours (dims_1h)
-    // and, before midnight, a built day (dims_1d, sitedims_1d).
+    // and, before midnight, a built day (dims_1d, sitedims_1d); their addresses in days DuckDB's
+    // per-site address table holds already (siteips).
     await ingestEvents(
       mixed,
       events.filter((e) => e.domainId % 2 === 0),
@@ -154,17 +165,50 @@ describe(`the statistics read the nodes' sketches (${TEST_ANALYTICS_KIND})`, () 
     await mixed.compact(UPKEEP.from, UPKEEP.to);
     const aggregated = events.filter((e) => e.domainId % 2 === 1);
     await ingestAggregates(mixed, aggregateBatches(aggregated, 'a', { topK: AGGREGATE_TOP_K_MAX }));
-    await mixed.compact(UPKEEP.from, UPKEEP.to);
     const ranges: Range[] = [
       { start: T0 / 1000 - 3 * DAY, end: T0 / 1000 + DAY },
       { start: T0 / 1000 - 3600, end: T0 / 1000 + 3600 },
     ];
+    // Before the upkeep merges the partial rows, too.
     for (const range of ranges) {
-      for (const dim of ['url', 'referer', 'userAgent', 'status', 'method'] as const) {
-        const top = (store: AnalyticsStore) => new StatisticsReads(store).top(SCOPE, range, dim, 'requests', 50);
+      const top = (store: AnalyticsStore) => new StatisticsReads(store).top(SCOPE, range, 'ip', 'requests', 50);
+      expect(await top(mixed), `${range.start} ip, unmerged`).toEqual(await top(fromEvents));
+    }
+    await mixed.compact(UPKEEP.from, UPKEEP.to);
+    const lists = [
+      ...(['url', 'referer', 'userAgent', 'status', 'method', 'country', 'ip'] as const).map(
+        (d) => [d, 'requests'] as const,
+      ),
+      ['ip', 'blacklisted'],
+      ['ip', 'waf'],
+    ] as const;
+    for (const range of ranges) {
+      for (const [dim, by] of lists) {
+        const top = (store: AnalyticsStore) => new StatisticsReads(store).top(SCOPE, range, dim, by, 50);
         const want = await top(fromEvents);
-        expect(want.length, dim).toBeGreaterThan(1);
-        expect(await top(mixed), dim).toEqual(want);
+        expect(want.length, `${dim} by ${by}`).toBeGreaterThan(0);
+        expect(await top(mixed), `${range.start} ${dim} by ${by}`).toEqual(want);
+      }
+      // The totals and the per-domain list over the same range (the rollups' late rows).
+      const reads = (store: AnalyticsStore) => new StatisticsReads(store);
+      expect(await reads(mixed).totals(SCOPE, range), `${range.start} totals`).toEqual(
+        await reads(fromEvents).totals(SCOPE, range),
+      );
+      const perDomain = (store: AnalyticsStore) =>
+        reads(store).perDomain(SCOPE, range, { by: 'requests', desc: true }, null);
+      expect(await perDomain(mixed), `${range.start} per domain`).toEqual(await perDomain(fromEvents));
+      for (const type of STATISTICS_SERIES_TYPES) {
+        const series = (store: AnalyticsStore) => reads(store).series(SCOPE, range, type, 60);
+        expect(await series(mixed), `${range.start} ${type} series`).toEqual(await series(fromEvents));
+      }
+      // Distinct addresses: the sketches' union with the raw addresses (small sets: exact).
+      for (const having of [undefined, 'blocked', 'blacklisted'] as const) {
+        const want = await new StatisticsReads(fromEvents).distinct(SCOPE, range, 'ip', having);
+        expect(want).toBeGreaterThan(1);
+        expect(await sketchesOf(mixed).distinctAddresses(SCOPE, range, having), `${range.start} ${having}`).toEqual({
+          count: want,
+          standardError: 0,
+        });
       }
     }
   }, 240_000);

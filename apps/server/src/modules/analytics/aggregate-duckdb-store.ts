@@ -4,6 +4,7 @@ import {
   AGGREGATE_HIGH_HOURS,
   ingestSketchesDuckDb,
   PRUNE_SKETCHES,
+  type SiteIpsMarks,
   SKETCH_DDL,
   SKETCH_STAGING_DDL,
 } from './aggregate-sketch-duckdb-store.js';
@@ -114,14 +115,15 @@ function joined(batches: readonly StoredAggregateBatch[]): StoredAggregateBatch 
  * them anyway: a hundred nodes' minutes of a site share most values), and a ledger row for each.
  * `built`: the store's dimsRolledTo; `ip4` its `ip4` column of a dimension row
  * (aggregate-sketch-duckdb-store.ts). Adds to `late` the hours and days of the dimension tables it
- * added partial rows to (for the upkeep).
+ * added partial rows to (for the upkeep), and calls its siteIpsPartial when it added partial rows to
+ * siteips (of the days `late.siteIps` says it holds).
  */
 export async function ingestAggregatesDuckDb(
   db: DuckDBConnection,
   batches: readonly StoredAggregateBatch[],
   built: number,
   ip4: string,
-  late: { hours: Set<number>; days: Set<number> },
+  late: { hours: Set<number>; days: Set<number>; siteIps: SiteIpsMarks; siteIpsPartial: () => void },
 ): Promise<IngestResult[]> {
   await db.run('BEGIN TRANSACTION');
   try {
@@ -153,13 +155,14 @@ export async function ingestAggregatesDuckDb(
       await db.run('DELETE FROM agg_low_staging');
     }
     // The heavy hitters, sketches and peaks (aggregate-sketch-duckdb-store.ts).
-    const sketches = await ingestSketchesDuckDb(db, batch, built, ip4);
+    const sketches = await ingestSketchesDuckDb(db, batch, built, ip4, late.siteIps);
     for (const hour of sketches.lateHours) lateHours.add(hour);
     await appendCollapsedDuckDb(db, batch.collapsed);
     await appendLedger(db, 'agg_batches', fresh, (b) => b.counters.length);
     await db.run('COMMIT');
     for (const hour of lateHours) late.hours.add(hour);
     for (const day of sketches.lateDays) late.days.add(day);
+    if (sketches.siteIpsPartial) late.siteIpsPartial();
     return results;
   } catch (error) {
     await db.run('ROLLBACK').catch(() => {});

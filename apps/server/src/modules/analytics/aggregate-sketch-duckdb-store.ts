@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { DIM_STAGING_COLUMNS, DIM_STAGING_NAMES } from './aggregate-lowdims-store.js';
 import type { AggregateHighRow, StoredAggregateBatch } from './analytics-store.js';
 import { appendColumns, columnsSql, type DuckDbColumn } from './duckdb-columns.js';
+import { SITE_IP_DECISIONS, SITE_IP_ROWS } from './duckdb-site-ips-store.js';
 import { DIM_COUNTERS } from './rollups.js';
 
 /**
@@ -67,24 +68,31 @@ export const PRUNE_SKETCHES = (raw: number, rollup: number) => [
   `DELETE FROM agg_sketches WHERE minute < ${rollup}`,
 ];
 
+/** What siteips holds ([from, to) of its masks, as DuckDbStore.siteAddresses; null: nothing yet). */
+export type SiteIpsMarks = { from: number; to: number } | null;
+
 /**
  * A batch's heavy hitters and sketches, in its transaction: `hours` (dimsRolledTo) and `days`
- * (its whole day) say what is built already; answers the hours and days it added partial rows to.
+ * (its whole day) say what is built already, `siteIps` what siteips holds; answers the hours and
+ * days it added partial rows to, and whether it added partial rows to siteips.
  */
 export async function ingestSketchesDuckDb(
   db: DuckDBConnection,
   batch: StoredAggregateBatch,
   hours: number,
   ip4: string,
-): Promise<{ lateHours: Set<number>; lateDays: Set<number> }> {
+  siteIps: SiteIpsMarks,
+): Promise<{ lateHours: Set<number>; lateDays: Set<number>; siteIpsPartial: boolean }> {
   const lateHours = new Set<number>();
   const lateDays = new Set<number>();
+  let siteIpsPartial = false;
   const days = hours - (hours % 86_400);
   if (batch.highDims.length > 0) {
     await appendColumns(db, 'agg_high_staging', HIGH_STAGING_COLUMNS, batch.highDims, 'temp');
     for (const r of batch.highDims) {
       if (r.minute < hours) lateHours.add(r.minute - (r.minute % 3600));
       if (r.minute < days) lateDays.add(r.minute - (r.minute % 86_400));
+      if (siteIps && r.dim === 'ip' && r.minute < siteIps.to && r.minute >= siteIps.from) siteIpsPartial = true;
     }
     // A row per minute, place, dimension and value (a group's batches summed: the reads sum them).
     await db.run(
@@ -96,6 +104,15 @@ export async function ingestSketchesDuckDb(
       const late = `agg_high_staging WHERE minute < ${days}`;
       await db.run(HIGH_INTO('dims_1d', 86_400, late, ip4));
       await db.run(HIGH_INTO('sitedims_1d', 86_400, late, ip4, true));
+    }
+    // Addresses of hours siteips holds already (it takes only the hours built after its mark
+    // from dims_1h): partial rows of siteips, merged in compact, as late events' are.
+    if (siteIps && siteIpsPartial) {
+      await db.run(
+        `INSERT INTO siteips ${SITE_IP_ROWS(`(SELECT site_id, value, ${ip4} AS ip4, minute AS bucket, requests, ${SITE_IP_DECISIONS.join(', ')}, bytes_out
+           FROM agg_high_staging WHERE dim = 'ip' AND minute < ${siteIps.to} AND minute >= ${siteIps.from})`)}`,
+      );
+      await db.run(`INSERT OR REPLACE INTO rolled VALUES ('siteips', 1)`);
     }
     await db.run('DELETE FROM agg_high_staging');
   }
@@ -113,5 +130,5 @@ export async function ingestSketchesDuckDb(
     }
     appender.closeSync();
   }
-  return { lateHours, lateDays };
+  return { lateHours, lateDays, siteIpsPartial };
 }

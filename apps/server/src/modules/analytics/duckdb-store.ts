@@ -81,6 +81,10 @@ export class DuckDbStore implements AnalyticsStore {
       ingestAggregatesDuckDb(this.connection('writer'), batches, this.rolledTo, IP4_OF_VALUE, {
         hours: this.lateHours,
         days: this.lateDays,
+        siteIps: this.siteIpsTo > 0 ? { from: siteIpsFrom(this.siteIpsTo), to: this.siteIpsTo } : null,
+        siteIpsPartial: () => {
+          this.siteIpsMerged = false;
+        },
       }),
     (drain) => this.serialised(drain),
     aggregateRows,
