@@ -193,7 +193,12 @@ try {
   if (stores.includes('duckdb')) {
     const floor = await rawFloor({ dir }, batches, now);
     const threads = process.env.BENCH_THREADS ? Number(process.env.BENCH_THREADS) : undefined;
-    const duck = await run(new DuckDbStore(path.join(dir, 'duckdb'), undefined, threads), path.join(dir, 'duckdb'), batches, now);
+    const duck = await run(
+      new DuckDbStore(path.join(dir, 'duckdb'), undefined, threads),
+      path.join(dir, 'duckdb'),
+      batches,
+      now,
+    );
     process.stdout.write(`${JSON.stringify({ ...duck, raw_floor: floor, path_alone: alone })}\n`);
   }
   const external = process.env.BENCH_CLICKHOUSE_URL;
