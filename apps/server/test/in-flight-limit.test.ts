@@ -87,9 +87,10 @@ describe('a key’s share of the places', () => {
     expect(limit.current).toBe(4);
   });
 
-  it('takes no place for a request whose connection closed before it was admitted (its close will not come again)', () => {
+  it('refuses, and takes no place for, a request whose connection closed before it was admitted (its close will not come again)', () => {
     const limit = new InFlightLimit(16, undefined, 1000, 16 * 1024, 2);
-    admitted(limit, 7, true);
+    // Refused rather than let through: a body already buffered would be handled without a place.
+    expect(() => admitted(limit, 7, true)).toThrow(expect.objectContaining({ code: 101005 }));
     expect(limit.current).toBe(0);
     expect(limit.heldBy(7)).toBe(0);
   });

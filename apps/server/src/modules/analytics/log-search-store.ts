@@ -91,13 +91,16 @@ function merged(p: Pick<LogSearchParts, 'columns' | 'collapsedMinutes'>, d: Anal
     `SELECT ${ids.select}, ${RANK} AS c_rank, ${read.map((c) => `${c} AS c_${c}`).join(', ')} ` +
     `FROM collapsed_blocks WHERE ${p.collapsedMinutes}`;
   const kept = columns.filter((c) => !MERGED.has(c)).map((c) => `c_${c} AS ${c}`);
-  // ANY: a group is one row of `groups` (ClickHouse keeps one row reference per key, not a list).
+  // ALL, not ANY: `groups` has one row per key, so ALL keeps every record of a group beside it. ANY
+  // would too on ClickHouse 18.16, but from 20.1 (any_join_distinct_right_table_keys = 0) an ANY
+  // INNER JOIN keeps one row per key of both sides: only the first record streamed would pass, and
+  // a group whose first record is not the chosen one would vanish with the WHERE below.
   const joined =
     `SELECT ${kept.join(', ')}, ${d.int64(d.idiv('g_last_ms', '1000'))} AS ts, ${d.int64('g_last_ms % 1000')} AS ms, ` +
     `${d.int64('g_bytes_in')} AS bytes_in, ${d.int64('g_bytes_out')} AS bytes_out, ` +
     `${d.int64('g_requests')} AS requests, ${d.int64('g_first_ms')} AS first_ms, ` +
     `${d.int64('g_last_ms')} AS last_ms, ${mergedKey(d)} AS row_key ` +
-    `FROM (${records}) AS records ${d.windows ? '' : 'ANY '}INNER JOIN (${groups}) AS groups USING (${key}) ` +
+    `FROM (${records}) AS records ${d.windows ? '' : 'ALL '}INNER JOIN (${groups}) AS groups USING (${key}) ` +
     'WHERE c_rank = g_rank';
   // One row per group where several of its records share the chosen rank.
   const one = d.windows

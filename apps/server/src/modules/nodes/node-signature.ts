@@ -47,6 +47,8 @@ class NodeCredentials {
   private readonly kept = new Map<number, { ownerId: number; secret: string; until: number }>();
   /** Ids no node had when last looked up, and until when that answer holds. */
   private readonly unknown = new Map<number, number>();
+  /** Lookups under way, by id. */
+  private readonly pending = new Map<number, Promise<{ ownerId: number; secret: string } | null>>();
   constructor(
     private readonly nodes: NodesRepository,
     private readonly box: SecretBox,
@@ -57,6 +59,15 @@ class NodeCredentials {
     const hit = this.kept.get(nodeId);
     if (hit && hit.until > now) return hit;
     if ((this.unknown.get(nodeId) ?? 0) > now) return null;
+    // One lookup per id at a time: requests arriving together for an id not kept share its answer.
+    const pending = this.pending.get(nodeId);
+    if (pending) return pending;
+    const lookup = this.lookUp(nodeId, now).finally(() => this.pending.delete(nodeId));
+    this.pending.set(nodeId, lookup);
+    return lookup;
+  }
+
+  private async lookUp(nodeId: number, now: number): Promise<{ ownerId: number; secret: string } | null> {
     const node = await this.nodes.findNode(nodeId);
     if (!node) {
       this.kept.delete(nodeId);

@@ -40,8 +40,9 @@ export class InFlightLimit {
   /** The binder's `admit`; `key` counts the place against that key's share too. */
   readonly admit = (request: FastifyRequest, reply: FastifyReply, key?: number): void => {
     // Gone while an asynchronous admission looked its node up: its close was already emitted, so a
-    // place taken now would never be given back. There is nothing to hold.
-    if (reply.raw.closed) return;
+    // place taken now would never be given back. Refused, not let through: a body already buffered
+    // would otherwise be handled without a place or its node's share (nobody reads this answer).
+    if (reply.raw.closed) throw new AppError(101005, { status: 503 });
     const held = key === undefined ? 0 : this.heldBy(key);
     if (this.inFlight >= this.max || held >= this.maxPerKey) {
       const seconds = Math.min(60, Math.max(1, Math.ceil(this.servedMs / 1000)));

@@ -18,9 +18,12 @@ export const NODE_INGEST_PLACES_PER_NODE = 2;
 /**
  * Places for agents from before the body-hash header, apart from the 16: their signature can only
  * be checked once their body is read, so anyone may take these with forged headers; they can never
- * take the places of nodes that prove themselves from their headers.
+ * take the places of nodes that prove themselves from their headers. As many as 0141 gave every
+ * agent: an upgrade starts with the control plane, and until the operator upgrades the nodes all
+ * of them are older agents, which fewer places would shed (a fleet of 50 shipping a partial every
+ * 15 s through 2 places would lag while it waits for its upgrade).
  */
-export const NODE_INGEST_LEGACY_PLACES = 2;
+export const NODE_INGEST_LEGACY_PLACES = NODE_INGEST_MAX_IN_FLIGHT;
 /** An admitted body must move: the limit's `minBytes` (16 KiB) in every window of this length, or its connection is cut. */
 export const NODE_INGEST_BODY_MS = 30_000;
 
