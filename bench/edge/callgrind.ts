@@ -13,18 +13,18 @@
  * (`<out>.2`) divided by N is the figure (`callgrind_annotate <out>.2 | head`); it does not depend
  * on the machine's load.
  */
-import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { geoRecord, writeMmdb } from '@rampart/contract/testing';
 import { document, domain, upstream } from '../../apps/edge/test/helpers/documents.js';
 import { startEdge } from '../../apps/edge/test/helpers/edge.js';
 import { freePort } from '../../apps/edge/test/helpers/net.js';
+import { nginxUnderCallgrind } from '../nginx-callgrind.js';
+import { writeBenchGeoDatabase } from './firewall-edge.js';
 import { benchFirewall } from './rules.js';
 
 const run = promisify(execFile);
@@ -60,26 +60,6 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
   throw new Error(`timed out waiting for ${what}`);
 }
 
-function callgrind(prefix: string, conf: string, errorLog: string) {
-  return spawn(
-    'valgrind',
-    [
-      '--tool=callgrind',
-      '--smc-check=all-non-file',
-      '--compress-strings=no',
-      `--callgrind-out-file=${OUT}`,
-      'nginx',
-      '-p',
-      prefix,
-      '-c',
-      conf,
-      '-e',
-      errorLog,
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-}
-
 /** The baseline: bench/edge/baseline.ts's proxy, as one process. */
 async function baseline(originPort: number) {
   const dir = path.join(os.tmpdir(), `rampart-callgrind-baseline-${process.pid}`);
@@ -112,7 +92,7 @@ http {
 }
 `,
   );
-  const child = callgrind(dir, conf, `${dir}/logs/error.log`);
+  const child = nginxUnderCallgrind(dir, conf, `${dir}/logs/error.log`, OUT);
   await waitFor(async () => (await get(port)) === 200, 'the baseline');
   return { child, port, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
@@ -120,22 +100,17 @@ http {
 /** The edge, with or without bench:edge's firewall on its one domain. */
 async function edge(originPort: number) {
   const e = await startEdge({ workerProcesses: 1, ...(LUA_DIR ? { luaDir: LUA_DIR } : {}) });
-  const geoDir = path.join(e.prefix, 'geo');
-  await mkdir(geoDir, { recursive: true, mode: 0o755 });
-  const mmdb = writeMmdb(
-    [
-      { cidr: '127.0.0.0/8', data: geoRecord('US') },
-      { cidr: '10.0.0.0/8', data: geoRecord('CN') },
-    ],
-    { databaseType: 'Rampart-Bench-Country' },
-  );
-  const geoDatabase = createHash('sha256').update(mmdb).digest('hex');
-  await writeFile(path.join(geoDir, `${geoDatabase}.mmdb`), mmdb, { mode: 0o644 });
+  const { geoDir, geoDatabase } = await writeBenchGeoDatabase(e.prefix);
   const conf = e.render({ geoDir, workerProcesses: 1 });
   await e.nginx.stop();
   const oneProcess = path.join(e.prefix, 'callgrind.conf');
   await writeFile(oneProcess, `master_process off;\ndaemon off;\n${conf}`);
-  const child = callgrind(e.prefix, oneProcess, e.settings.errorLogPath ?? path.join(e.prefix, 'logs/error.log'));
+  const child = nginxUnderCallgrind(
+    e.prefix,
+    oneProcess,
+    e.settings.errorLogPath ?? path.join(e.prefix, 'logs/error.log'),
+    OUT,
+  );
   const firewall = CASE === 'firewall';
   const doc = {
     ...document(

@@ -35,16 +35,13 @@ export interface FirewallEdge {
 }
 
 /** Starts the second edge; `siteId` is the firewall's site (the WAF module's too). */
-export async function startFirewallEdge(
-  workers: number,
-  originPort: number,
-  siteId: number,
-  domains: number,
-  name: (i: number) => string,
-): Promise<FirewallEdge> {
-  const edge = await startEdge({ workerProcesses: workers });
-  // The geo database the geo rules use, where the agent would keep it (nginx.conf names the directory).
-  const geoDir = path.join(edge.prefix, 'geo');
+/**
+ * The geo database bench:edge's geo rules use (loopback in the US, 10/8 in CN), written where the
+ * agent would keep it under the edge's `prefix` (nginx.conf names the directory): the directory and
+ * the database's hash, as a document names it.
+ */
+export async function writeBenchGeoDatabase(prefix: string): Promise<{ geoDir: string; geoDatabase: string }> {
+  const geoDir = path.join(prefix, 'geo');
   await mkdir(geoDir, { recursive: true, mode: 0o755 });
   const mmdb = writeMmdb(
     [
@@ -55,6 +52,18 @@ export async function startFirewallEdge(
   );
   const geoDatabase = createHash('sha256').update(mmdb).digest('hex');
   await writeFile(path.join(geoDir, `${geoDatabase}.mmdb`), mmdb, { mode: 0o644 });
+  return { geoDir, geoDatabase };
+}
+
+export async function startFirewallEdge(
+  workers: number,
+  originPort: number,
+  siteId: number,
+  domains: number,
+  name: (i: number) => string,
+): Promise<FirewallEdge> {
+  const edge = await startEdge({ workerProcesses: workers });
+  const { geoDir, geoDatabase } = await writeBenchGeoDatabase(edge.prefix);
   const settings: Partial<NginxSettingsInput> = { geoDir, workerProcesses: workers };
   const reload = async (hooks: RenderTestHooks = {}, logs: LogMode = 'tally') => {
     // `tally`: as a node that ships aggregates; `every`: every refusal logged whole (a node without them).

@@ -18,13 +18,14 @@
  * LuaJIT's traces show as unnamed code ("???"); the C functions around them (ngx_http_lua_*, lj_*,
  * nginx's body reading) are named. BENCH_CALLGRIND_OUT names the output (default /tmp/rampart-callgrind-<on|off>).
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startEdge } from '../../apps/edge/test/helpers/edge.js';
+import { nginxUnderCallgrind } from '../nginx-callgrind.js';
 import { type Case, readCorpora } from './corpus.js';
 import { wafBenchDocument } from './waf-document.js';
 
@@ -107,23 +108,11 @@ async function main() {
   await edge.nginx.stop();
   const oneProcess = path.join(edge.prefix, 'callgrind.conf');
   await writeFile(oneProcess, `master_process off;\ndaemon off;\n${conf}`);
-  const child = spawn(
-    'valgrind',
-    [
-      '--tool=callgrind',
-      '--smc-check=all-non-file',
-      // (each dump names its functions in full: callgrind_annotate reads the measured one alone)
-      '--compress-strings=no',
-      `--callgrind-out-file=${OUT}`,
-      'nginx',
-      '-p',
-      edge.prefix,
-      '-c',
-      oneProcess,
-      '-e',
-      edge.settings.errorLogPath ?? path.join(edge.prefix, 'logs/error.log'),
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+  const child = nginxUnderCallgrind(
+    edge.prefix,
+    oneProcess,
+    edge.settings.errorLogPath ?? path.join(edge.prefix, 'logs/error.log'),
+    OUT,
   );
   try {
     await waitFor(async () => (await edge.push(doc)) !== undefined, 'the data plane');
